@@ -1,0 +1,26 @@
+// API keys (api-v1 §5): `sk_test_` / `sk_live_` + 32 base62 characters, stored only as SHA-256
+// hashes. A key carries 190 bits of entropy, so a fast hash is enough: there is nothing to brute-force.
+import { sha256Hex } from '../lib/crypto.ts'
+import { randomBase62 } from '../lib/ids.ts'
+import type { Environment } from '../db/tables.ts'
+
+const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/
+
+export function generateApiKey(environment: Environment): string {
+  return `sk_${environment}_${randomBase62(32)}`
+}
+
+/** The environment a well-formed key claims, or null for anything that is not a key. */
+export function parseApiKey(raw: string): Environment | null {
+  const match = KEY_PATTERN.exec(raw)
+  return match ? (match[1] as Environment) : null
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key)
+}
+
+/** Enough of the key for a person to tell keys apart in a list, never enough to use. */
+export function keyHint(key: string): string {
+  return `${key.slice(0, 12)}…`
+}

@@ -1,0 +1,50 @@
+import type { Clock } from '../lib/clock.ts'
+import { toIso } from '../lib/clock.ts'
+import type { IdGenerator } from '../lib/ids.ts'
+import type { Db } from '../db/tables.ts'
+import { countAccounts, insertAccount, insertApiKey } from './account-store.ts'
+
+export interface CreatedAccount {
+  account_id: string
+  test_key: string
+  live_key: string
+}
+
+interface Ctx {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+}
+
+/** An account with one test and one live key (operations.md §1 `accounts create`). */
+export async function createAccount(
+  { db, clock, ids }: Ctx,
+  input: { name: string; ownerEmail?: string | null },
+): Promise<CreatedAccount> {
+  return db.transaction().execute(async (tx) => {
+    const accountId = await insertAccount(tx, { clock, ids }, input)
+    const test = await insertApiKey(tx, { clock, ids }, accountId, 'test')
+    const live = await insertApiKey(tx, { clock, ids }, accountId, 'live')
+    return { account_id: accountId, test_key: test.key, live_key: live.key }
+  })
+}
+
+/**
+ * operations.md §1: the very first start against an empty database creates a default account.
+ * A bootstrap row claimed with ON CONFLICT makes this happen once even when several processes
+ * start together; an account made earlier by the CLI also counts as "not empty".
+ */
+export async function createDefaultAccountOnce({ db, clock, ids }: Ctx): Promise<CreatedAccount | null> {
+  return db.transaction().execute(async (tx) => {
+    const claimed = await tx
+      .insertInto('bootstrap')
+      .values({ name: 'default_account', created_at: toIso(clock.now()) })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst()
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || (await countAccounts(tx)) > 0) return null
+    const accountId = await insertAccount(tx, { clock, ids }, { name: 'Default account' })
+    const test = await insertApiKey(tx, { clock, ids }, accountId, 'test')
+    const live = await insertApiKey(tx, { clock, ids }, accountId, 'live')
+    return { account_id: accountId, test_key: test.key, live_key: live.key }
+  })
+}

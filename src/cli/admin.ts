@@ -1,0 +1,56 @@
+// `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke` (operations.md §1).
+import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
+import { createAccount } from '../accounts/create-account.ts'
+import { migrate } from '../db/database.ts'
+import { createDeps } from '../deps.ts'
+import { isId } from '../lib/ids.ts'
+import { CliError, loadConfig, withDeps } from './context.ts'
+
+export async function migrateCommand(): Promise<void> {
+  const deps = await createDeps(loadConfig())
+  try {
+    const applied = await migrate(deps.db)
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.')
+  } finally {
+    await deps.close()
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export async function accountsCreate(options: { name: string; email?: string; json?: boolean }): Promise<void> {
+  if (options.name.trim() === '' || options.name.length > 200) throw new CliError('--name must be 1 to 200 characters')
+  if (options.email !== undefined && (!EMAIL.test(options.email) || options.email.length > 320)) {
+    throw new CliError(`--email is not an e-mail address: ${options.email}`)
+  }
+  const created = await withDeps((deps) => createAccount(deps, { name: options.name.trim(), ownerEmail: options.email }))
+  if (options.json) {
+    console.log(JSON.stringify(created))
+    return
+  }
+  console.log(`Account ${created.account_id} created. Keys are shown once and stored only as hashes:`)
+  console.log(`  test key  ${created.test_key}`)
+  console.log(`  live key  ${created.live_key}`)
+}
+
+export async function keysCreate(options: { account: string; env: string; json?: boolean }): Promise<void> {
+  if (options.env !== 'test' && options.env !== 'live') throw new CliError('--env must be test or live')
+  const env = options.env
+  if (!isId('acct', options.account)) throw new CliError(`--account must be an account id (acct_…): ${options.account}`)
+  const issued = await withDeps(async (deps) => {
+    if (!(await findAccount(deps.db, options.account))) throw new CliError(`No such account: ${options.account}`)
+    return insertApiKey(deps.db, deps, options.account, env)
+  })
+  if (options.json) {
+    console.log(JSON.stringify({ key_id: issued.id, account_id: options.account, environment: env, key: issued.key }))
+    return
+  }
+  console.log(`Key ${issued.id} (${env}) created; shown once: ${issued.key}`)
+}
+
+export async function keysRevoke(keyId: string): Promise<void> {
+  if (!isId('key', keyId)) throw new CliError(`KEY_ID must be a key id (key_…): ${keyId}`)
+  const revoked = await withDeps((deps) => revokeApiKey(deps.db, deps.clock, keyId))
+  if (!revoked) throw new CliError(`No active key ${keyId} (unknown or already revoked)`)
+  console.log(`Key ${keyId} revoked.`)
+}

@@ -1,0 +1,54 @@
+// argv → command. The only process.exit in the code base.
+import { Command } from 'commander'
+import { accountsCreate, keysCreate, keysRevoke, migrateCommand } from './admin.ts'
+import { CliError } from './context.ts'
+import { serve } from './serve.ts'
+import { worker } from './worker.ts'
+
+const program = new Command()
+  .name('paraph')
+  .description('Paraph electronic-signature service')
+  .showHelpAfterError()
+
+program
+  .command('serve')
+  .description('API, signing pages and background workers in one process (runs pending migrations first)')
+  .option('--no-worker', 'do not run background jobs in this process (run `paraph worker` elsewhere)')
+  .action((options: { worker: boolean }) => serve(options))
+
+program.command('worker').description('run background jobs only').action(() => worker())
+program.command('migrate').description('apply pending database migrations and exit').action(() => migrateCommand())
+
+const accounts = program.command('accounts').description('manage accounts')
+accounts
+  .command('create')
+  .description('create an account with one test and one live key (shown once)')
+  .requiredOption('--name <name>', 'account name')
+  .option('--email <owner_email>', 'owner address, receives notices such as a failing webhook endpoint')
+  .option('--json', 'print {"account_id","test_key","live_key"} as JSON')
+  .action((options) => accountsCreate(options))
+
+const keys = program.command('keys').description('manage API keys')
+keys
+  .command('create')
+  .description('issue a new key for an account (shown once)')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .requiredOption('--env <env>', 'test or live')
+  .option('--json', 'print the key as JSON')
+  .action((options) => keysCreate(options))
+keys
+  .command('revoke')
+  .description('revoke a key at once')
+  .argument('<key_id>', 'key id (key_…)')
+  .action((keyId: string) => keysRevoke(keyId))
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  if (error instanceof CliError) {
+    console.error(`paraph: ${error.message}`)
+  } else {
+    console.error(error)
+  }
+  process.exit(1)
+}

@@ -1,0 +1,58 @@
+import { buildApp } from '../app.ts'
+import { createDefaultAccountOnce } from '../accounts/create-account.ts'
+import { migrate } from '../db/database.ts'
+import { createDeps } from '../deps.ts'
+import { jobCatalogue } from '../job-catalogue.ts'
+import { runWorker } from '../jobs/worker.ts'
+import { loadConfig, warnAboutConfig } from './context.ts'
+
+function printDefaultAccount(account: { account_id: string; test_key: string; live_key: string }): void {
+  console.log(
+    [
+      '',
+      'Paraph created a default account on this empty database. Its keys are shown ONCE and kept only as hashes:',
+      `  account   ${account.account_id}`,
+      `  test key  ${account.test_key}`,
+      `  live key  ${account.live_key}`,
+      'Try: curl -H "Authorization: Bearer <test key>" http://HOST:PORT/v1/health',
+      '',
+    ].join('\n'),
+  )
+}
+
+/** `paraph serve [--no-worker]`: API and signing pages, plus the job worker unless told otherwise. */
+export async function serve(options: { worker: boolean }): Promise<void> {
+  const config = loadConfig()
+  const deps = await createDeps(config)
+  warnAboutConfig(deps)
+  const applied = await migrate(deps.db)
+  if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
+  const created = await createDefaultAccountOnce(deps)
+  if (created) printDefaultAccount(created)
+
+  const app = buildApp(deps)
+  const stopWorker = new AbortController()
+  const worker = options.worker
+    ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal)
+    : Promise.resolve()
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    deps.logger.info({ signal }, 'shutting down')
+    stopWorker.abort()
+    await app.close()
+    await worker
+    await deps.close()
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+
+  const address = await app.listen({ port: config.port, host: config.host })
+  deps.logger.info(
+    { address, engine: deps.engine, worker: options.worker, public_url: config.publicUrl },
+    'paraph is listening',
+  )
+  console.log(`Paraph listening on ${address} (database: ${deps.engine}; API description: ${config.publicUrl}/openapi.yaml)`)
+}

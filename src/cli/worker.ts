@@ -1,0 +1,19 @@
+import { migrate } from '../db/database.ts'
+import { createDeps } from '../deps.ts'
+import { jobCatalogue } from '../job-catalogue.ts'
+import { runWorker } from '../jobs/worker.ts'
+import { loadConfig, warnAboutConfig } from './context.ts'
+
+/** `paraph worker`: only the background jobs, for deployments that scale API and workers apart. */
+export async function worker(): Promise<void> {
+  const deps = await createDeps(loadConfig())
+  warnAboutConfig(deps)
+  await migrate(deps.db)
+  const stop = new AbortController()
+  process.once('SIGINT', () => stop.abort())
+  process.once('SIGTERM', () => stop.abort())
+  deps.logger.info({ engine: deps.engine }, 'paraph worker started')
+  await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal)
+  await deps.close()
+  deps.logger.info('paraph worker stopped')
+}

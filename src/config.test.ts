@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict'
+import { resolve } from 'node:path'
+import { describe, it } from 'node:test'
+import { ConfigError, readConfig } from './config.ts'
+
+function failsOn(env: Record<string, string>, variable: string) {
+  assert.throws(
+    () => readConfig(env),
+    (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.includes(variable),
+  )
+}
+
+describe('readConfig', () => {
+  it('gives the embedded defaults of operations.md §2 on an empty environment', () => {
+    const config = readConfig({})
+    assert.equal(config.port, 8080)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.publicUrl, 'http://127.0.0.1:8080')
+    assert.equal(config.signingUrl, 'http://127.0.0.1:8080')
+    assert.deepEqual(config.database, { engine: 'sqlite', path: resolve('./data/paraph.db') })
+    assert.equal(config.storageUrl, `file:${resolve('./data')}/blobs`)
+    assert.equal(config.mailFrom, 'Paraph <no-reply@localhost>')
+    assert.equal(config.chromiumPath, '/usr/bin/chromium')
+    assert.equal(config.allowPrivateNetworkUrls, false)
+    assert.deepEqual(config.webhookRetrySchedule, [0, 30, 300, 1800, 7200, 21600, 86400, 259200])
+    assert.deepEqual(config.rateLimit, { test: 100, live: 1000 })
+    assert.equal(config.smtpUrl, undefined)
+    assert.equal(config.redisUrl, undefined)
+    assert.ok(Object.isFrozen(config))
+  })
+
+  it('reads every variable', () => {
+    const config = readConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://api.example.eu/',
+      SIGNING_URL: 'https://sign.example.eu',
+      DATABASE_URL: 'postgres://u@db:5432/paraph',
+      STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9000&region=eu-west-1&force_path_style=true',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      PARAPH_SECRET: 'x'.repeat(40),
+      ALLOW_PRIVATE_NETWORK_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0,1,2',
+      RATE_LIMIT_TEST: '5',
+      RATE_LIMIT_LIVE: '50',
+    })
+    assert.equal(config.port, 9000)
+    assert.equal(config.publicUrl, 'https://api.example.eu')
+    assert.equal(config.signingUrl, 'https://sign.example.eu')
+    assert.deepEqual(config.database, { engine: 'postgres', url: 'postgres://u@db:5432/paraph' })
+    assert.equal(config.allowPrivateNetworkUrls, true)
+    assert.deepEqual(config.webhookRetrySchedule, [0, 1, 2])
+    assert.deepEqual(config.rateLimit, { test: 5, live: 50 })
+  })
+
+  it('stops on a bad value with one line naming the variable', () => {
+    failsOn({ PORT: 'eighty' }, 'PORT')
+    failsOn({ PORT: '70000' }, 'PORT')
+    failsOn({ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL')
+    failsOn({ SIGNING_URL: 'ftp://x' }, 'SIGNING_URL')
+    failsOn({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL')
+    failsOn({ STORAGE_URL: 'gs://bucket' }, 'STORAGE_URL')
+    failsOn({ SMTP_URL: 'http://mail' }, 'SMTP_URL')
+    failsOn({ REDIS_URL: 'localhost:6379' }, 'REDIS_URL')
+    failsOn({ PARAPH_SECRET: 'short' }, 'PARAPH_SECRET')
+    failsOn({ ALLOW_PRIVATE_NETWORK_URLS: 'yes please' }, 'ALLOW_PRIVATE_NETWORK_URLS')
+    failsOn({ WEBHOOK_RETRY_SCHEDULE: '0,30,x' }, 'WEBHOOK_RETRY_SCHEDULE')
+    failsOn({ WEBHOOK_RETRY_SCHEDULE: '30,0' }, 'WEBHOOK_RETRY_SCHEDULE')
+    failsOn({ RATE_LIMIT_TEST: '0' }, 'RATE_LIMIT_TEST')
+    failsOn({ RATE_LIMIT_LIVE: '-1' }, 'RATE_LIMIT_LIVE')
+    failsOn({ SIGNING_CERT_PASSWORD: 'pw' }, 'SIGNING_CERT_PASSWORD')
+    for (const env of [{ PORT: 'x' }, { DATABASE_URL: 'mysql://x' }]) {
+      try {
+        readConfig(env)
+      } catch (error) {
+        assert.equal((error as Error).message.split('\n').length, 1)
+      }
+    }
+  })
+})

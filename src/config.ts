@@ -1,0 +1,188 @@
+// The only reader of process.env (operations.md §2). Every variable is validated here, once, at
+// start; a bad value stops the process with one line naming the variable.
+import { resolve } from 'node:path'
+import { type Static, Type } from 'typebox'
+
+export const Config = Type.Object({
+  port: Type.Integer(),
+  host: Type.String(),
+  publicUrl: Type.String(),
+  signingUrl: Type.String(),
+  dataDir: Type.String(),
+  database: Type.Union([
+    Type.Object({ engine: Type.Literal('sqlite'), path: Type.String() }),
+    Type.Object({ engine: Type.Literal('postgres'), url: Type.String(), schema: Type.Optional(Type.String()) }),
+  ]),
+  storageUrl: Type.String(),
+  smtpUrl: Type.Optional(Type.String()),
+  mailFrom: Type.String(),
+  redisUrl: Type.Optional(Type.String()),
+  paraphSecret: Type.Optional(Type.String()),
+  signingCertP12: Type.Optional(Type.String()),
+  signingCertPassword: Type.Optional(Type.String()),
+  chromiumPath: Type.String(),
+  allowPrivateNetworkUrls: Type.Boolean(),
+  webhookRetrySchedule: Type.Array(Type.Integer()),
+  rateLimit: Type.Object({ test: Type.Integer(), live: Type.Integer() }),
+  logLevel: Type.String(),
+})
+export type Config = Static<typeof Config>
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]
+  return value === undefined || value.trim() === '' ? undefined : value.trim()
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`)
+  }
+  return Number(raw)
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = read(env, name)?.toLowerCase()
+  if (raw === undefined || raw === 'false' || raw === '0') return false
+  if (raw === 'true' || raw === '1') return true
+  throw new ConfigError(name, `must be true or false (got "${raw}")`)
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must use http: or https: (got "${raw}")`)
+  }
+  if (url.search || url.hash) throw new ConfigError(name, `must not have a query or fragment (got "${raw}")`)
+  return raw.replace(/\/+$/, '')
+}
+
+function parseUrlVar(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name)
+  if (raw === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `must be a URL starting with ${protocols.join(' or ')} (got "${raw}")`)
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.join(' or ')} (got "${url.protocol}")`)
+  }
+  return raw
+}
+
+function database(env: Env, dataDir: string): Config['database'] {
+  const raw = read(env, 'DATABASE_URL') ?? `sqlite:${dataDir}/paraph.db`
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length)
+    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/paraph.db')
+    return { engine: 'sqlite', path: path === ':memory:' ? path : resolve(path) }
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw)
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL')
+    }
+    return { engine: 'postgres', url: raw }
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got "${raw.split(':')[0]}:")`)
+}
+
+function storageUrl(env: Env, dataDir: string): string {
+  const raw = read(env, 'STORAGE_URL') ?? `file:${dataDir}/blobs`
+  if (raw.startsWith('file:')) {
+    if (raw.length === 'file:'.length) throw new ConfigError('STORAGE_URL', 'file: needs a directory, e.g. file:./data/blobs')
+    return raw
+  }
+  if (raw.startsWith('s3://')) {
+    try {
+      if (new URL(raw).hostname === '') throw new Error('no bucket')
+    } catch {
+      throw new ConfigError('STORAGE_URL', 'must look like s3://BUCKET?endpoint=URL&region=R')
+    }
+    return raw
+  }
+  throw new ConfigError('STORAGE_URL', `must start with file: or s3:// (got "${raw}")`)
+}
+
+const DEFAULT_RETRY_SCHEDULE = '0,30,300,1800,7200,21600,86400,259200'
+
+function retrySchedule(env: Env): number[] {
+  const raw = read(env, 'WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE
+  const parts = raw.split(',').map((p) => p.trim())
+  const valid = parts.every((p) => /^\d+$/.test(p))
+  const values = parts.map(Number)
+  const increasing = values.every((v, i) => i === 0 || v >= values[i - 1]!)
+  if (!valid || !increasing || values.length === 0 || values.length > 20) {
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      `must be 1 to 20 non-decreasing whole seconds separated by commas (got "${raw}")`,
+    )
+  }
+  return values
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
+export function readConfig(env: Env = process.env): Readonly<Config> {
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const dataDir = resolve(read(env, 'DATA_DIR') ?? './data')
+  const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`)
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
+  const secret = read(env, 'PARAPH_SECRET')
+  if (secret !== undefined && secret.length < 32) {
+    throw new ConfigError('PARAPH_SECRET', 'must be at least 32 characters (use `openssl rand -hex 32`)')
+  }
+  const certP12 = read(env, 'SIGNING_CERT_P12')
+  const certPassword = env.SIGNING_CERT_PASSWORD
+  if (certPassword !== undefined && certP12 === undefined) {
+    throw new ConfigError('SIGNING_CERT_PASSWORD', 'is set but SIGNING_CERT_P12 is not')
+  }
+  const config: Config = {
+    port,
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    publicUrl,
+    signingUrl: httpUrl(env, 'SIGNING_URL', publicUrl),
+    dataDir,
+    database: database(env, dataDir),
+    storageUrl: storageUrl(env, dataDir),
+    smtpUrl: parseUrlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: read(env, 'MAIL_FROM') ?? 'Paraph <no-reply@localhost>',
+    redisUrl: parseUrlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    paraphSecret: secret,
+    signingCertP12: certP12,
+    signingCertPassword: certPassword,
+    chromiumPath: read(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    allowPrivateNetworkUrls: boolean(env, 'ALLOW_PRIVATE_NETWORK_URLS'),
+    webhookRetrySchedule: retrySchedule(env),
+    rateLimit: {
+      test: integer(env, 'RATE_LIMIT_TEST', 100, 1, 1_000_000),
+      live: integer(env, 'RATE_LIMIT_LIVE', 1000, 1, 1_000_000),
+    },
+    logLevel,
+  }
+  return Object.freeze(config)
+}

@@ -1,0 +1,39 @@
+import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
+import type { Config } from '../config.ts'
+import { createDialect, type Engine } from './dialect.ts'
+import * as foundation from './migrations/0001-foundation.ts'
+import type { Db } from './tables.ts'
+
+/** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+export interface Database {
+  db: Db
+  engine: Engine
+  close(): Promise<void>
+}
+
+export function openDatabase(database: Config['database']): Database {
+  const db = new Kysely<import('./tables.ts').Tables>({ dialect: createDialect(database) })
+  return { db, engine: database.engine, close: () => db.destroy() }
+}
+
+/** Applies pending migrations; returns the names applied. Safe to run from several processes at once. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message}`)
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** Readiness: the database answers a trivial query. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db)
+}

@@ -1,0 +1,77 @@
+// The ONLY place that branches on the database engine.
+import BetterSqlite3 from 'better-sqlite3'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  PostgresDialect,
+  type SelectQueryBuilder,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely'
+import pg from 'pg'
+import type { Config } from '../config.ts'
+
+export type Engine = Config['database']['engine']
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: a deferred transaction that reads and then writes
+ * fails with SQLITE_BUSY at once when another process (the worker) holds the write lock, whereas an
+ * immediate one waits for busy_timeout.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0]
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config)
+    this.#config = config
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config)
+  }
+}
+
+function sqliteDialect(path: string): Dialect {
+  return new ImmediateSqliteDialect({
+    database: async () => {
+      const db = new BetterSqlite3(path)
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
+      db.pragma('busy_timeout = 5000')
+      db.pragma('foreign_keys = ON')
+      return db
+    },
+  })
+}
+
+function postgresDialect(url: string, schema: string | undefined): Dialect {
+  return new PostgresDialect({
+    pool: new pg.Pool({
+      connectionString: url,
+      max: 10,
+      // Tests run in a schema of their own; production uses the URL's default search_path.
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    }),
+  })
+}
+
+export function createDialect(database: Config['database']): Dialect {
+  return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url, database.schema)
+}
+
+/** Job claims: PostgreSQL lets several workers skip each other's locked rows; SQLite has one writer. */
+// biome-ignore lint/suspicious/noExplicitAny: generic over any select query
+export function lockForClaim<Q extends SelectQueryBuilder<any, any, any>>(engine: Engine, query: Q): Q {
+  return engine === 'postgres' ? (query.forUpdate().skipLocked() as Q) : query
+}
+
+/** Error raised by a unique-constraint violation, on either engine. */
+export function isUniqueViolation(engine: Engine, error: unknown): boolean {
+  const e = error as { code?: string }
+  return engine === 'postgres' ? e.code === '23505' : e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}

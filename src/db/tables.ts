@@ -1,0 +1,88 @@
+// Row types of every table. Timestamps are ISO 8601 UTC text (see lib/clock.ts toIso), JSON is text.
+import type { Kysely, Transaction } from 'kysely'
+
+export type Environment = 'test' | 'live'
+
+/** What an API key grants: one account in one environment. Every scoped query filters on both. */
+export interface Scope {
+  accountId: string
+  environment: Environment
+}
+
+export interface AccountsTable {
+  id: string
+  name: string
+  owner_email: string | null
+  created_at: string
+}
+
+export interface ApiKeysTable {
+  id: string
+  account_id: string
+  environment: Environment
+  key_hash: string
+  /** First characters of the key, for humans telling keys apart (`sk_test_AbC…`). */
+  key_hint: string
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string
+  environment: Environment
+  route: string
+  key: string
+  fingerprint: string
+  state: 'in_flight' | 'completed'
+  /** Who holds an in-flight claim: only that request may complete or release it. */
+  claim_token: string
+  locked_until: string
+  response_status: number | null
+  response_body: string | null
+  created_at: string
+  expires_at: string
+}
+
+export interface EventsTable {
+  id: string
+  account_id: string
+  environment: Environment
+  type: string
+  submission_id: string | null
+  submitter_id: string | null
+  data: string
+  created_at: string
+}
+
+export interface JobsTable {
+  id: string
+  kind: string
+  payload: string
+  state: 'pending' | 'running' | 'done' | 'dead'
+  attempt: number
+  max_attempts: number
+  run_at: string
+  locked_until: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface BootstrapTable {
+  name: string
+  created_at: string
+}
+
+export interface Tables {
+  accounts: AccountsTable
+  api_keys: ApiKeysTable
+  idempotency_keys: IdempotencyKeysTable
+  events: EventsTable
+  jobs: JobsTable
+  bootstrap: BootstrapTable
+}
+
+export type Db = Kysely<Tables>
+export type Tx = Transaction<Tables>
+/** Either the database or an open transaction: store functions accept both, the caller owns the transaction. */
+export type Executor = Kysely<Tables> | Transaction<Tables>

@@ -1,0 +1,99 @@
+// The composition root: every external system the service talks to is created here, once.
+import { Redis } from 'ioredis'
+import { fileURLToPath } from 'node:url'
+import { type DestinationStream, pino } from 'pino'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from './config.ts'
+import { type Database, openDatabase } from './db/database.ts'
+import type { Engine } from './db/dialect.ts'
+import type { Db } from './db/tables.ts'
+import { RateLimiter } from './http/rate-limit.ts'
+import { type Clock, systemClock } from './lib/clock.ts'
+import { deriveKey } from './lib/crypto.ts'
+import { type IdGenerator, randomIds } from './lib/ids.ts'
+import { loadOrCreateSecret } from './lib/secret-file.ts'
+import type { BlobStore } from './storage/blob-store.ts'
+import { FsBlobStore } from './storage/fs-blob-store.ts'
+
+export interface Deps {
+  config: Readonly<Config>
+  db: Db
+  engine: Engine
+  blobs: BlobStore
+  clock: Clock
+  ids: IdGenerator
+  logger: FastifyBaseLogger
+  rateLimiter: RateLimiter
+  /** Purpose-bound keys derived from PARAPH_SECRET. */
+  keys: { cursor: Buffer }
+  close(): Promise<void>
+}
+
+export interface DepsOverrides {
+  clock?: Clock
+  ids?: IdGenerator
+  logger?: FastifyBaseLogger
+  /** Prefix of the rate-limit counters in Redis (tests keep parallel runs apart). */
+  rateLimitPrefix?: string
+}
+
+/** Keys, passwords and secrets never reach the logs, wherever they appear in a logged object. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'key',
+  'test_key',
+  'live_key',
+  'secret',
+  'password',
+  '*.authorization',
+  '*.key',
+  '*.secret',
+  '*.password',
+]
+
+export function createLogger(level: string, destination?: DestinationStream): FastifyBaseLogger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  return (destination ? pino(options, destination) : pino(options)) as FastifyBaseLogger
+}
+
+function blobStore(storageUrl: string): BlobStore {
+  if (storageUrl.startsWith('file:')) {
+    const rest = storageUrl.slice('file:'.length)
+    return new FsBlobStore(rest.startsWith('//') ? fileURLToPath(storageUrl) : rest)
+  }
+  // S3 arrives with the documents issue (#4); config validation already accepts the URL shape.
+  throw new Error('STORAGE_URL s3:// is not available in this version; use file:DIR')
+}
+
+export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger(config.logLevel)
+  const clock = overrides.clock ?? systemClock
+  const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
+  const database: Database = openDatabase(config.database)
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined
+  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this process'))
+  return {
+    config,
+    db: database.db,
+    engine: database.engine,
+    blobs: blobStore(config.storageUrl),
+    clock,
+    ids: overrides.ids ?? randomIds,
+    logger,
+    rateLimiter: new RateLimiter({
+      limits: config.rateLimit,
+      clock,
+      redis,
+      keyPrefix: overrides.rateLimitPrefix,
+    }),
+    keys: { cursor: deriveKey(secret, 'pagination-cursor-v1') },
+    close: async () => {
+      await database.close()
+      redis?.disconnect()
+    },
+  }
+}

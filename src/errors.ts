@@ -1,0 +1,117 @@
+// The one error catalogue: every code the service can answer with, its HTTP status and its type
+// (api-v1 §7). Domain code throws `new ApiError(code, message)`; only the HTTP error handler turns
+// it into a response. No Fastify import here.
+
+export type ErrorType = 'authentication_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error'
+
+interface CodeInfo {
+  status: number
+  description: string
+}
+
+const CATALOGUE = {
+  // §7.2 client errors
+  missing_api_key: { status: 401, description: 'No Authorization header.' },
+  invalid_api_key: { status: 401, description: 'Bad format, unknown or revoked key.' },
+  invalid_json: { status: 400, description: 'Body is not valid JSON.' },
+  invalid_id: { status: 400, description: 'URL id does not match `<prefix>_<24 base62>`.' },
+  idempotency_key_required: { status: 400, description: 'Idempotency-Key header absent or malformed.' },
+  invalid_request: { status: 422, description: 'Body or query does not match the schema; `message` names the first violation.' },
+  idempotency_key_reused_with_different_body: { status: 422, description: 'Same Idempotency-Key, different body.' },
+  invalid_pagination: { status: 422, description: '`limit` outside 1 to 100, or unreadable, edited or foreign cursor.' },
+  invalid_status: { status: 422, description: 'Unknown `status` filter value.' },
+  invalid_created_via: { status: 422, description: '`created_via` not `ui` or `api`.' },
+  invalid_type: { status: 422, description: 'Unknown `type` filter on /v1/events.' },
+  invalid_template_id: { status: 422, description: 'Malformed `template_id` filter.' },
+  invalid_submission_id: { status: 422, description: 'Malformed `submission_id` filter.' },
+  invalid_email: { status: 422, description: '`email` filter longer than 320 characters.' },
+  invalid_pdf: { status: 422, description: 'Unreadable base64, oversize, missing `%PDF` magic bytes, unparsable or encrypted PDF.' },
+  invalid_pdf_url: { status: 422, description: 'URL does not return a usable PDF.' },
+  invalid_docx: { status: 422, description: 'DOCX base64 unreadable.' },
+  invalid_field_area: { status: 422, description: 'Zone overflows the page or targets a missing page.' },
+  invalid_template_tag: { status: 422, description: 'Malformed `{{...}}` variable or unsupported type.' },
+  no_tags_found: { status: 422, description: 'No variable found in the HTML or DOCX.' },
+  template_not_found: { status: 422, description: '`template_id` not in scope.' },
+  template_archived: { status: 422, description: 'Template is archived.' },
+  submitter_role_not_in_template: { status: 422, description: 'A submitter role matches no document role.' },
+  phone_2fa_not_supported: { status: 422, description: '`require_phone_2fa: true` sent; use `require_email_2fa`.' },
+  invalid_events: { status: 422, description: 'Webhook events list empty or containing an unknown or non-subscribable type.' },
+  webhook_url_rejected: { status: 422, description: 'URL refused by the SSRF guard.' },
+  webhook_endpoint_limit_reached: { status: 422, description: '25 active endpoints already.' },
+  resource_not_found: { status: 404, description: 'Missing or out-of-scope resource (deliberately the same), or unknown route.' },
+  submission_not_completed: { status: 404, description: 'Audit log requested for a non-completed submission.' },
+  submission_already_finalized: { status: 409, description: 'Submission already completed, declined, expired or cancelled.' },
+  submitter_already_finalized: { status: 409, description: 'Submitter already signed, declined or pre-signed.' },
+  slug_already_exists: { status: 409, description: 'Template slug already used.' },
+  idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still being processed; retry after `Retry-After`.' },
+  request_too_large: { status: 413, description: 'Request body larger than the route allows.' },
+  unsupported_content_type: { status: 415, description: 'Request body is not `application/json`.' },
+  rate_limit_exceeded: { status: 429, description: 'Per-minute quota exceeded; see `Retry-After`.' },
+  // operations.md §3: signing page
+  invalid_code: { status: 422, description: 'Wrong e-mail verification code.' },
+  code_expired: { status: 422, description: 'E-mail verification code expired or void.' },
+  missing_required_fields: { status: 422, description: 'Required fields have no value.' },
+  invalid_field_value: { status: 422, description: 'A field value does not fit its type.' },
+  not_your_turn: { status: 409, description: 'Preserved order: an earlier signer has not signed yet.' },
+  submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
+  invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
+  // §7.3 server errors
+  storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
+  template_create_failed: { status: 500, description: 'Internal template could not be created.' },
+  html_render_failed: { status: 500, description: 'HTML could not be rendered.' },
+  docx_convert_failed: { status: 500, description: 'DOCX could not be converted.' },
+  db_insert_failed: { status: 500, description: 'Database insert failed.' },
+  db_update_failed: { status: 500, description: 'Database update failed.' },
+  db_error: { status: 500, description: 'Database unavailable or failing.' },
+  post_create_fetch_failed: { status: 500, description: 'Object written but not re-read.' },
+  post_update_fetch_failed: { status: 500, description: 'Object updated but not re-read.' },
+  internal_inconsistency: { status: 500, description: 'Internal inconsistency; retry.' },
+  token_issue_failed: { status: 500, description: 'Embed token could not be issued.' },
+  handler_error: { status: 500, description: 'Unexpected error; the message carries a request id.' },
+  server_misconfigured: { status: 500, description: 'Server configuration problem.' },
+  // operational probes
+  not_ready: { status: 503, description: 'Readiness probe: the database does not answer.' },
+} as const satisfies Record<string, CodeInfo>
+
+export type ErrorCode = keyof typeof CATALOGUE
+
+export const ERROR_CODES = Object.keys(CATALOGUE) as ErrorCode[]
+
+export function statusOf(code: ErrorCode): number {
+  return CATALOGUE[code].status
+}
+
+export function describeCode(code: ErrorCode): string {
+  return CATALOGUE[code].description
+}
+
+export function typeOf(code: ErrorCode): ErrorType {
+  const status = statusOf(code)
+  if (status === 401) return 'authentication_error'
+  if (status === 429) return 'rate_limit_error'
+  if (status >= 500) return 'api_error'
+  return 'invalid_request_error'
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly type: ErrorType
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = statusOf(code)
+    this.type = typeOf(code)
+    this.headers = headers
+  }
+}
+
+/** A row or a 404 identical for missing and out-of-scope resources (api-v1 §5.4). */
+export function orNotFound<T>(row: T | undefined | null, what = 'resource'): T {
+  if (row === undefined || row === null) throw new ApiError('resource_not_found', `No such ${what}.`)
+  return row
+}

@@ -1,0 +1,68 @@
+// The event journal (api-v1 §6): appended by lifecycle/ inside the transaction of the state change.
+import type { Executor, Scope, Tx } from '../db/tables.ts'
+import type { Position } from '../http/pagination.ts'
+import { type Clock, toIso } from '../lib/clock.ts'
+import type { IdGenerator } from '../lib/ids.ts'
+import type { EventType } from './event-types.ts'
+
+export interface NewEvent {
+  type: EventType
+  submissionId?: string | null
+  submitterId?: string | null
+  data: Record<string, unknown>
+}
+
+/** Appends one event; only a transaction is accepted, so an event never commits without its change. */
+export async function appendEvent(
+  tx: Tx,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  scope: Scope,
+  event: NewEvent,
+): Promise<string> {
+  const id = ids.next('evt')
+  await tx
+    .insertInto('events')
+    .values({
+      id,
+      account_id: scope.accountId,
+      environment: scope.environment,
+      type: event.type,
+      submission_id: event.submissionId ?? null,
+      submitter_id: event.submitterId ?? null,
+      data: JSON.stringify(event.data),
+      created_at: toIso(clock.now()),
+    })
+    .execute()
+  return id
+}
+
+export interface EventFilters {
+  type?: string
+  submission_id?: string
+}
+
+/** Newest first, `limit` rows after `after` (keyset on created_at, id), scoped in the WHERE. */
+export async function listEvents(
+  db: Executor,
+  scope: Scope,
+  filters: EventFilters,
+  after: Position | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+  if (filters.type) query = query.where('type', '=', filters.type)
+  if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+      ]),
+    )
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+}

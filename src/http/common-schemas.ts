@@ -1,0 +1,80 @@
+// Schemas shared by many routes. Each is a value and a type of the same name (style.md).
+import { type Static, type TSchema, Type } from 'typebox'
+import { type IdPrefix, idPattern } from '../lib/ids.ts'
+
+/** A string enum rendered as `{ type: string, enum: [...] }` (clearer in OpenAPI and errors than anyOf). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+}
+
+const ID_NAMES: Record<IdPrefix, string> = {
+  acct: 'account',
+  key: 'API key',
+  tpl: 'template',
+  sub: 'submission',
+  sbm: 'submitter',
+  evt: 'event',
+  whk: 'webhook endpoint',
+  dlv: 'delivery',
+  job: 'job',
+  req: 'request',
+}
+
+export function idName(prefix: IdPrefix): string {
+  return ID_NAMES[prefix]
+}
+
+export function Id(prefix: IdPrefix, description?: string) {
+  return Type.String({
+    pattern: idPattern(prefix),
+    description: description ?? `${ID_NAMES[prefix]} id: \`${prefix}_\` followed by 24 base62 characters`,
+    examples: [`${prefix}_4f9XqK2mR8sT1vW3yZ5bC7dE`],
+  })
+}
+
+export function IdParams(prefix: IdPrefix) {
+  return Type.Object({ id: Id(prefix) }, { additionalProperties: false })
+}
+
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601, UTC, with milliseconds',
+  examples: ['2026-11-22T10:15:30.123Z'],
+})
+
+export const Environment = StringEnum(['test', 'live'] as const, { description: 'API key environment' })
+export type Environment = Static<typeof Environment>
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      type: Type.String({ description: 'authentication_error, invalid_request_error, rate_limit_error or api_error' }),
+      code: Type.String({ description: 'Machine-readable code (open enumeration)' }),
+      message: Type.String({ description: 'Human-readable explanation naming what is wrong' }),
+    }),
+  },
+  { title: 'Error' },
+)
+export type ErrorBody = Static<typeof ErrorBody>
+
+/** Query parameters shared by every list route (api-v1 §2.1). */
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque `next_cursor` of the previous page' }),
+  ),
+}
+
+/** `{ data, has_more, next_cursor }` (api-v1 §2.1). */
+export function Page<T extends TSchema>(item: T, title: string) {
+  return Type.Object(
+    {
+      data: Type.Array(item),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as `cursor` to get the next page; null on the last page',
+      }),
+    },
+    { title },
+  )
+}

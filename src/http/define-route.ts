@@ -1,0 +1,116 @@
+// One route = one definition: its schemas drive validation, handler types, response serialization
+// and the OpenAPI document (http/openapi.ts), so none of them can drift from the others.
+import type { Static, TSchema } from 'typebox'
+import type { AuthenticatedKey } from '../accounts/account-store.ts'
+import type { Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import type { ErrorCode } from '../errors.ts'
+
+export interface RouteSchemas {
+  params?: TSchema
+  querystring?: TSchema
+  body?: TSchema
+  /** Exactly one success status (200 or 201) and its body. */
+  response: { 200: TSchema } | { 201: TSchema }
+}
+
+type Part<S> = S extends TSchema ? Static<S> : undefined
+type SuccessSchema<S extends RouteSchemas> = S['response'] extends { 200: infer R extends TSchema }
+  ? R
+  : S['response'] extends { 201: infer R extends TSchema }
+    ? R
+    : never
+export type SuccessBody<S extends RouteSchemas> = Static<SuccessSchema<S>>
+
+export interface HandlerInput<S extends RouteSchemas> {
+  params: Part<S['params']>
+  query: Part<S['querystring']>
+  body: Part<S['body']>
+  /** The key's account and environment; every store function takes it into its WHERE. */
+  scope: AuthenticatedKey
+  requestId: string
+  ip: string
+  userAgent: string | undefined
+  /**
+   * Runs `work` in one transaction. On an idempotent route the stored response is written in that
+   * same transaction (security-notes: idempotency), so a crash can never keep one without the other.
+   */
+  transaction<T extends SuccessBody<S>>(work: (tx: Tx) => Promise<T>): Promise<T>
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
+  operationId: string
+  method: HttpMethod
+  /** Fastify syntax: `/v1/submissions/:id`. */
+  url: string
+  summary: string
+  description?: string
+  tag: string
+  /** `api_key` (default): Bearer key, rate limit, scope. `none`: operational routes only. */
+  auth?: 'api_key' | 'none'
+  /** api-v1 §7.4: the Idempotency-Key header is mandatory and responses replay for 24 h. */
+  idempotent?: boolean
+  /** Bytes; default 1 MiB. */
+  bodyLimit?: number
+  /** Deprecation (api-v1 §9.3): a `Sunset` header with this date on every response of the route. */
+  sunset?: { date: string; link?: string }
+  /** Content type of a non-JSON success body (the handler then returns a string or Buffer). */
+  produces?: string
+  schema: S
+  /** Every error code the handler itself can answer with; the framework's own are added by the layer. */
+  errors: ErrorCode[]
+  /** Which code a query-parameter violation gets instead of `invalid_request` (api-v1 §7.2). */
+  queryErrors?: Record<string, ErrorCode>
+  handler(input: HandlerInput<S>, deps: Deps): Promise<SuccessBody<S>>
+}
+
+export function defineRoute<S extends RouteSchemas>(route: RouteDefinition<S>): RouteDefinition<S> {
+  return route
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list holds routes of every schema
+export type AnyRoute = RouteDefinition<any>
+
+export function successStatus(route: AnyRoute): 200 | 201 {
+  return 201 in route.schema.response ? 201 : 200
+}
+
+export function successSchema(route: AnyRoute): TSchema {
+  const response = route.schema.response as Record<number, TSchema>
+  return response[successStatus(route)]!
+}
+
+export function usesApiKey(route: AnyRoute): boolean {
+  return route.auth !== 'none'
+}
+
+/** Every error a route can answer with: its own plus those its layers add (auth, validation, idempotency). */
+export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>(route.errors)
+  if (usesApiKey(route)) {
+    for (const c of ['missing_api_key', 'invalid_api_key', 'rate_limit_exceeded'] as const) codes.add(c)
+  }
+  if (route.schema.params) codes.add('invalid_id')
+  if (route.schema.querystring) {
+    codes.add('invalid_request')
+    for (const c of Object.values(route.queryErrors ?? {})) codes.add(c)
+  }
+  if (route.schema.body) {
+    for (const c of ['invalid_json', 'invalid_request', 'request_too_large', 'unsupported_content_type'] as const) {
+      codes.add(c)
+    }
+  }
+  if (route.idempotent) {
+    for (const c of [
+      'idempotency_key_required',
+      'idempotency_key_reused_with_different_body',
+      'idempotency_key_in_use',
+    ] as const) {
+      codes.add(c)
+    }
+  }
+  codes.add('handler_error')
+  return [...codes]
+}

@@ -1,0 +1,125 @@
+// Turns a RouteDefinition into a Fastify route: auth and rate limit (onRequest), the Idempotency-Key
+// header (preValidation), schema validation, then the handler with its transaction helper.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AuthenticatedKey } from '../accounts/account-store.ts'
+import type { Deps } from '../deps.ts'
+import { authenticate } from './auth.ts'
+import { type AnyRoute, type HandlerInput, successSchema, successStatus, usesApiKey } from './define-route.ts'
+import {
+  type Claim,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  fingerprint,
+  readIdempotencyKey,
+  releaseIdempotencyKey,
+} from './idempotency.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    scope: AuthenticatedKey | null
+    idempotencyKey: string | null
+  }
+  interface FastifyContextConfig {
+    route?: AnyRoute
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export function sunsetHeaders(sunset: NonNullable<AnyRoute['sunset']>): Record<string, string> {
+  const headers: Record<string, string> = { sunset: new Date(sunset.date).toUTCString() }
+  if (sunset.link) headers.link = `<${sunset.link}>; rel="sunset"`
+  return headers
+}
+
+function onRequestHooks(route: AnyRoute, deps: Deps) {
+  const hooks: Array<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> = []
+  if (route.sunset) {
+    const headers = sunsetHeaders(route.sunset)
+    hooks.push(async (_request, reply) => {
+      reply.headers(headers)
+    })
+  }
+  if (usesApiKey(route)) hooks.push(authenticate(deps))
+  return hooks
+}
+
+async function runHandler(route: AnyRoute, deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const status = successStatus(route)
+  let claim: Claim | undefined
+  if (route.idempotent && request.scope && request.idempotencyKey) {
+    const outcome = await claimIdempotencyKey(deps.db, deps.clock, {
+      accountId: request.scope.accountId,
+      environment: request.scope.environment,
+      route: `${route.method} ${route.url}`,
+      key: request.idempotencyKey,
+      fingerprint: fingerprint(request.body),
+    })
+    if (outcome.kind === 'replay') {
+      return reply.code(outcome.status).header('idempotent-replayed', 'true').type(JSON_TYPE).send(outcome.body)
+    }
+    claim = outcome.claim
+  }
+  let stored: string | undefined
+  const input: HandlerInput<never> = {
+    params: request.params as never,
+    query: request.query as never,
+    body: request.body as never,
+    scope: request.scope as AuthenticatedKey,
+    requestId: request.id,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    transaction: (work) =>
+      deps.db.transaction().execute(async (tx) => {
+        const result = await work(tx)
+        if (claim) {
+          const body = String(reply.code(status).serialize(result))
+          await completeIdempotencyKey(tx, claim, status, body)
+          stored = body
+        }
+        return result
+      }),
+  }
+  try {
+    const result = await route.handler(input, deps)
+    if (claim && stored === undefined) {
+      const body = String(reply.code(status).serialize(result))
+      await deps.db.transaction().execute((tx) => completeIdempotencyKey(tx, claim, status, body))
+      stored = body
+    }
+    reply.code(status)
+    if (route.produces) return reply.type(route.produces).send(result)
+    return stored === undefined ? reply.send(result) : reply.type(JSON_TYPE).send(stored)
+  } catch (error) {
+    // Nothing was created (the transaction rolled back): free the key so the client's retry runs.
+    if (claim) {
+      await releaseIdempotencyKey(deps.db, claim).catch((e: unknown) =>
+        request.log.error({ err: e }, 'could not release idempotency key'),
+      )
+    }
+    throw error
+  }
+}
+
+export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps): void {
+  const status = successStatus(route)
+  app.route({
+    method: route.method,
+    url: route.url,
+    bodyLimit: route.bodyLimit,
+    config: { route },
+    schema: {
+      ...(route.schema.params && { params: route.schema.params }),
+      ...(route.schema.querystring && { querystring: route.schema.querystring }),
+      ...(route.schema.body && { body: route.schema.body }),
+      ...(!route.produces && { response: { [status]: successSchema(route) } }),
+    },
+    onRequest: onRequestHooks(route, deps),
+    preValidation: route.idempotent
+      ? async (request: FastifyRequest) => {
+          request.idempotencyKey = readIdempotencyKey(request.headers['idempotency-key'])
+        }
+      : undefined,
+    handler: (request, reply) => runHandler(route, deps, request, reply),
+  })
+}

@@ -1,0 +1,103 @@
+// Ajv instances and the translation of a schema violation into the spec's error (api-v1 §7.2):
+// the message names the first violation by its path, `submitters[2].email: must be at most 320 characters`.
+import AjvModule, { type ErrorObject } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import { ApiError, type ErrorCode } from '../errors.ts'
+
+// ajv and ajv-formats are CommonJS with a default export.
+const Ajv = AjvModule.default ?? AjvModule
+const addFormats = addFormatsModule.default ?? addFormatsModule
+
+function makeAjv(coerceTypes: boolean | 'array') {
+  // removeAdditional stays false: a key the schema refuses is an error, never silently dropped.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false })
+  addFormats(ajv)
+  return ajv
+}
+
+/** JSON bodies are validated as sent: "12" is not a number. */
+export const bodyAjv = makeAjv(false)
+/** Query strings and path parameters are text on the wire: "12" may be read as 12. */
+export const textAjv = makeAjv('array')
+
+/** `/submitters/2/email` → `submitters[2].email`. */
+export function jsonPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1)
+  if (child !== undefined) parts.push(child)
+  let out = ''
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    out += /^\d+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`
+  }
+  return out
+}
+
+function describe(error: ErrorObject): { path: string; problem: string } {
+  const p = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'required':
+      return { path: jsonPath(error.instancePath, String(p.missingProperty)), problem: 'is required' }
+    case 'additionalProperties':
+      return { path: jsonPath(error.instancePath, String(p.additionalProperty)), problem: 'is not an accepted field' }
+    case 'type':
+      return { path: jsonPath(error.instancePath), problem: `must be ${article(String(p.type))}` }
+    case 'enum':
+      return {
+        path: jsonPath(error.instancePath),
+        problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      }
+    case 'maxLength':
+      return { path: jsonPath(error.instancePath), problem: `must be at most ${p.limit} characters` }
+    case 'minLength':
+      return { path: jsonPath(error.instancePath), problem: `must be at least ${p.limit} character(s)` }
+    case 'maxItems':
+      return { path: jsonPath(error.instancePath), problem: `must have at most ${p.limit} items` }
+    case 'minItems':
+      return { path: jsonPath(error.instancePath), problem: `must have at least ${p.limit} item(s)` }
+    case 'maxProperties':
+      return { path: jsonPath(error.instancePath), problem: `must have at most ${p.limit} keys` }
+    default:
+      return { path: jsonPath(error.instancePath), problem: error.message ?? 'is invalid' }
+  }
+}
+
+function article(type: string): string {
+  const names: Record<string, string> = {
+    string: 'a string',
+    integer: 'an integer',
+    number: 'a number',
+    boolean: 'a boolean',
+    object: 'an object',
+    array: 'an array',
+    null: 'null',
+  }
+  return type
+    .split(',')
+    .map((t) => names[t] ?? t)
+    .join(' or ')
+}
+
+export type ValidationPart = 'body' | 'querystring' | 'params' | 'headers'
+
+/**
+ * Turns the first Ajv error into the spec's error. A bad path id is 400 `invalid_id` (§7.2); a bad
+ * query parameter gets the route's own code when it has one (`limit` → `invalid_pagination`).
+ */
+export function validationError(
+  errors: ErrorObject[],
+  part: ValidationPart,
+  queryErrors: Record<string, ErrorCode> = {},
+): ApiError {
+  const first = errors[0]
+  if (!first) return new ApiError('invalid_request', 'The request does not match the schema.')
+  const { path, problem } = describe(first)
+  const where = path === '' ? (part === 'body' ? 'body' : part) : path
+  if (part === 'params') {
+    return new ApiError('invalid_id', `${where}: malformed id; expected a prefix, "_" and 24 letters or digits.`)
+  }
+  if (part === 'querystring') {
+    const field = path.split(/[.[]/)[0] ?? ''
+    return new ApiError(queryErrors[field] ?? 'invalid_request', `${where}: ${problem}.`)
+  }
+  return new ApiError('invalid_request', `${where}: ${problem}.`)
+}

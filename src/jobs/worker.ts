@@ -1,0 +1,72 @@
+// Runs due jobs from the outbox: claim, look the kind up in the catalogue, run, complete or reschedule.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Engine } from '../db/dialect.ts'
+import type { Db } from '../db/tables.ts'
+import type { Clock } from '../lib/clock.ts'
+import { type ClaimedJob, claimJob, completeJob, failJob } from './job-store.ts'
+
+export interface JobKind {
+  /** Seconds after the first attempt's failure for each further attempt; empty: no retry. */
+  retrySchedule: number[]
+  /** Must be idempotent, keyed by the job id: a job may run again after a crash. */
+  handle(payload: unknown, job: ClaimedJob): Promise<void>
+}
+
+export type JobCatalogue = Record<string, JobKind>
+
+export interface WorkerContext {
+  db: Db
+  engine: Engine
+  clock: Clock
+  logger: FastifyBaseLogger
+  catalogue: JobCatalogue
+  leaseMs?: number
+}
+
+/** Runs one due job; false when none is due. */
+export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
+  const job = await claimJob(ctx.db, ctx.engine, ctx.clock, ctx.leaseMs ?? 60_000)
+  if (!job) return false
+  const kind = ctx.catalogue[job.kind]
+  const log = ctx.logger.child({ job_id: job.id, job_kind: job.kind, attempt: job.attempt })
+  if (!kind) {
+    log.error('unknown job kind: marked dead')
+    await failJob(ctx.db, ctx.clock, job, `unknown job kind ${job.kind}`, null)
+    return true
+  }
+  try {
+    await kind.handle(job.payload, job)
+    if (!(await completeJob(ctx.db, ctx.clock, job))) log.warn('job finished after its lease lapsed; newer attempt kept')
+  } catch (error) {
+    const delay = kind.retrySchedule[job.attempt - 1]
+    const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay * 1000)
+    log.warn({ err: error, retry_at: retryAt }, retryAt ? 'job failed; will retry' : 'job failed; no retry left')
+    await failJob(ctx.db, ctx.clock, job, (error as Error).message ?? String(error), retryAt)
+  }
+  return true
+}
+
+/** Runs every job due now, one after another; returns how many ran. */
+export async function drainJobs(ctx: WorkerContext): Promise<number> {
+  let count = 0
+  while (await runOneJob(ctx)) count++
+  return count
+}
+
+/** The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts. */
+export async function runWorker(ctx: WorkerContext, signal: AbortSignal, pollMs = 500): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      if (await runOneJob(ctx)) continue
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'worker could not claim a job')
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs)
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer)
+        resolve()
+      }, { once: true })
+    })
+  }
+}

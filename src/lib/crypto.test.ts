@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { canonicalJson, deriveKey, seal, unseal } from './crypto.ts'
+
+describe('seal / unseal', () => {
+  const key = deriveKey('master', 'test')
+
+  it('round-trips and is opaque', () => {
+    const token = seal(key, '{"a":1}')
+    assert.equal(unseal(key, token), '{"a":1}')
+    assert.ok(!token.includes('a'.repeat(3)))
+    assert.notEqual(seal(key, '{"a":1}'), token, 'a fresh IV every time')
+  })
+
+  it('returns null for an edited, truncated or foreign token', () => {
+    const token = seal(key, 'hello')
+    const edited = token.slice(0, -2) + (token.endsWith('AA') ? 'AB' : 'AA')
+    assert.equal(unseal(key, edited), null)
+    assert.equal(unseal(key, token.slice(0, 20)), null)
+    assert.equal(unseal(deriveKey('other', 'test'), token), null)
+    assert.equal(unseal(deriveKey('master', 'other purpose'), token), null)
+    assert.equal(unseal(key, '!!!not base64!!!'), null)
+  })
+})
+
+describe('canonicalJson', () => {
+  it('ignores key order at every depth but not array order', () => {
+    assert.equal(canonicalJson({ b: 1, a: { d: 2, c: [3, 1] } }), canonicalJson({ a: { c: [3, 1], d: 2 }, b: 1 }))
+    assert.notEqual(canonicalJson({ a: [1, 3] }), canonicalJson({ a: [3, 1] }))
+  })
+})

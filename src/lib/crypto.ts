@@ -1,0 +1,51 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+export function hmacSha256Hex(key: string | Uint8Array, data: string | Uint8Array): string {
+  return createHmac('sha256', key).update(data).digest('hex')
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** A purpose-bound 32-byte key derived from the master secret, so one leaked sub-key exposes nothing else. */
+export function deriveKey(masterSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', masterSecret, 'paraph', purpose, 32))
+}
+
+/** AES-256-GCM, base64url(iv | tag | ciphertext): opaque to clients and tamper-evident. */
+export function seal(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+}
+
+/** Inverse of seal(); null when the token was edited, truncated or sealed with another key. */
+export function unseal(key: Buffer, token: string): string | null {
+  const raw = Buffer.from(token, 'base64url')
+  if (raw.length < 29 || raw.toString('base64url') !== token) return null
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))
+    decipher.setAuthTag(raw.subarray(12, 28))
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+  } catch {
+    return null
+  }
+}
+
+/** JSON with object keys sorted at every depth: the same data always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v
+    const sorted: Record<string, unknown> = {}
+    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
+    return sorted
+  })
+}

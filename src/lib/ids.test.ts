@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { isId, randomBase62, randomIds } from './ids.ts'
+
+describe('ids', () => {
+  it('makes prefix_ + 24 base62 characters', () => {
+    const id = randomIds.next('sub')
+    assert.match(id, /^sub_[0-9A-Za-z]{24}$/)
+    assert.ok(isId('sub', id))
+  })
+
+  it('never repeats across many draws and uses the whole alphabet', () => {
+    const seen = new Set<string>()
+    const chars = new Set<string>()
+    for (let i = 0; i < 5000; i++) {
+      const id = randomBase62(24)
+      seen.add(id)
+      for (const c of id) chars.add(c)
+    }
+    assert.equal(seen.size, 5000)
+    assert.equal(chars.size, 62)
+  })
+
+  it('refuses other prefixes, lengths and characters', () => {
+    const body = 'a'.repeat(24)
+    assert.ok(isId('tpl', `tpl_${body}`))
+    assert.equal(isId('tpl', `sub_${body}`), false)
+    assert.equal(isId('tpl', `tpl_${body}a`), false)
+    assert.equal(isId('tpl', `tpl_${'a'.repeat(23)}-`), false)
+    assert.equal(isId('tpl', `tpl_${body}\n`), false)
+  })
+})

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto'
+
+// api-v1 §2.1: identifiers are prefix + "_" + 24 base62 characters.
+export const ID_PREFIXES = ['acct', 'key', 'tpl', 'sub', 'sbm', 'evt', 'whk', 'dlv', 'job', 'req'] as const
+export type IdPrefix = (typeof ID_PREFIXES)[number]
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** `length` base62 characters from the CSPRNG, without modulo bias (bytes >= 248 are rejected). */
+export function randomBase62(length: number): string {
+  let out = ''
+  while (out.length < length) {
+    for (const byte of randomBytes(length + 8)) {
+      if (byte < 248) out += BASE62[byte % 62]
+      if (out.length === length) break
+    }
+  }
+  return out
+}
+
+export function idPattern(prefix: IdPrefix): string {
+  return `^${prefix}_[0-9A-Za-z]{24}$`
+}
+
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.length === prefix.length + 25 && new RegExp(idPattern(prefix)).test(value)
+}
+
+/** Injected through deps so tests can predict ids; production uses the CSPRNG. */
+export interface IdGenerator {
+  next(prefix: IdPrefix): string
+}
+
+export const randomIds: IdGenerator = {
+  next: (prefix) => `${prefix}_${randomBase62(24)}`,
+}

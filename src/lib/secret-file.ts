@@ -1,0 +1,19 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { randomBase62 } from './ids.ts'
+
+/**
+ * operations.md §2: without PARAPH_SECRET, a master secret is generated once and kept in the data
+ * directory. The exclusive create ('wx') makes two processes starting together agree on one secret.
+ */
+export async function loadOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
+  const path = join(dataDir, 'paraph-secret')
+  await mkdir(dataDir, { recursive: true })
+  try {
+    await writeFile(path, `${randomBase62(64)}\n`, { flag: 'wx', mode: 0o600 })
+    return { secret: (await readFile(path, 'utf8')).trim(), created: true }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return { secret: (await readFile(path, 'utf8')).trim(), created: false }
+  }
+}

@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream'
+
+export interface StoredBlob {
+  key: string
+  size: number
+  sha256: string
+}
+
+/**
+ * Where document bytes live: the filesystem by default, S3 when scaled out. Keys are
+ * slash-separated names made by the service (never by users): `acct_…/test/sub_…/original.pdf`.
+ */
+export interface BlobStore {
+  /** Writes the whole blob atomically: readers see the old bytes or the new, never a part. */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob>
+  /** The bytes, or null when no blob has that key. */
+  get(key: string): Promise<Buffer | null>
+  /** A stream of the bytes, or null when no blob has that key. */
+  stream(key: string): Promise<Readable | null>
+  exists(key: string): Promise<boolean>
+  /** Removes the blob; removing a missing blob is not an error. */
+  delete(key: string): Promise<void>
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/
+
+/** Keys are service-made; anything that could climb out of the store (`..`, absolute paths) is a bug. */
+export function assertBlobKey(key: string): void {
+  if (key.length > 512 || !KEY_PATTERN.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`Invalid blob key: ${JSON.stringify(key)}`)
+  }
+}

@@ -1,0 +1,122 @@
+// Builds the real app against a real database for one test file: SQLite in a temporary directory,
+// or PostgreSQL in a schema of its own that is dropped afterwards (PARAPH_TEST_DB=postgres).
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
+import { createAccount } from '../src/accounts/create-account.ts'
+import { API_ROUTES, buildApp } from '../src/app.ts'
+import { type Config, readConfig } from '../src/config.ts'
+import { migrate } from '../src/db/database.ts'
+import { createDeps, createLogger, type Deps } from '../src/deps.ts'
+import type { AnyRoute } from '../src/http/define-route.ts'
+import { ManualClock } from '../src/lib/clock.ts'
+import { randomBase62 } from '../src/lib/ids.ts'
+
+export const ENGINE = process.env.PARAPH_TEST_DB === 'postgres' ? 'postgres' : 'sqlite'
+export const PG_URL = process.env.PARAPH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+export const REDIS_URL = process.env.PARAPH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** Log lines written by the app, parsed. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = []
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+    done()
+  }
+  entries(): Array<Record<string, unknown>> {
+    return this.lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  deps: Deps
+  clock: ManualClock
+  logs: LogCapture
+  config: Readonly<Config>
+  /** Creates an account and returns its keys. */
+  account(name?: string): Promise<{ accountId: string; testKey: string; liveKey: string }>
+  /** app.inject with a Bearer key. */
+  request(key: string, options: InjectOptions): Promise<LightMyRequestResponse>
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  routes?: AnyRoute[]
+  env?: Record<string, string>
+}
+
+async function createSchema(): Promise<string> {
+  const schema = `paraph_test_${randomBase62(10).toLowerCase()}`
+  const client = new pg.Client({ connectionString: PG_URL })
+  await client.connect()
+  await client.query(`create schema ${schema}`)
+  await client.end()
+  return schema
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL })
+  await client.connect()
+  await client.query(`drop schema if exists ${schema} cascade`)
+  await client.end()
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'paraph-test-'))
+  const schema = ENGINE === 'postgres' ? await createSchema() : undefined
+  const base = readConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: ENGINE === 'postgres' ? PG_URL : `sqlite:${join(dataDir, 'paraph.db')}`,
+    PARAPH_SECRET: randomBase62(40),
+    ...options.env,
+  })
+  const config: Readonly<Config> = Object.freeze({
+    ...base,
+    database: schema ? { engine: 'postgres' as const, url: PG_URL, schema } : base.database,
+  })
+  const clock = new ManualClock('2026-11-22T10:00:00.000Z')
+  const logs = new LogCapture()
+  const deps = await createDeps(config, {
+    clock,
+    logger: createLogger('info', logs),
+    rateLimitPrefix: `paraph:test:${randomBase62(10)}`,
+  })
+  await migrate(deps.db)
+  const app = buildApp(deps, options.routes ?? API_ROUTES)
+  await app.ready()
+  return {
+    app,
+    deps,
+    clock,
+    logs,
+    config,
+    async account(name = 'Test account') {
+      const created = await createAccount(deps, { name })
+      return { accountId: created.account_id, testKey: created.test_key, liveKey: created.live_key }
+    },
+    request(key, injectOptions) {
+      return app.inject({ ...injectOptions, headers: { authorization: `Bearer ${key}`, ...injectOptions.headers } })
+    },
+    async close() {
+      await app.close()
+      await deps.close()
+      if (schema) await dropSchema(schema)
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The error envelope of a response, asserted to have exactly the spec's shape. */
+export function errorOf(response: LightMyRequestResponse): { type: string; code: string; message: string } {
+  const body = response.json() as { error: { type: string; code: string; message: string } }
+  if (Object.keys(body).join() !== 'error') throw new Error(`not an error envelope: ${response.body}`)
+  const { type, code, message } = body.error
+  if (typeof type !== 'string' || typeof code !== 'string' || typeof message !== 'string') {
+    throw new Error(`malformed error envelope: ${response.body}`)
+  }
+  return body.error
+}
