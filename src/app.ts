@@ -20,6 +20,12 @@ function operationalRoutes(all: () => AnyRoute[], deps: Deps): AnyRoute[] {
   return [getLiveness, getReadiness, openApiRoute(all, deps.config.publicUrl)]
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: string[]
+  }
+}
+
 export const DEFAULT_BODY_LIMIT = 1_048_576
 
 /** A request Node cannot even parse (bad header bytes) still gets the envelope. */
@@ -49,6 +55,12 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
   )
+  // Every route Fastify registers, for the inventory check (no undocumented route answers).
+  const registered: string[] = []
+  app.decorate('registeredRoutes', registered)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') registered.push(`${method} ${route.url}`)
+  })
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)
   app.setErrorHandler(errorHandler)

@@ -11,7 +11,7 @@ export const Config = Type.Object({
   dataDir: Type.String(),
   database: Type.Union([
     Type.Object({ engine: Type.Literal('sqlite'), path: Type.String() }),
-    Type.Object({ engine: Type.Literal('postgres'), url: Type.String(), schema: Type.Optional(Type.String()) }),
+    Type.Object({ engine: Type.Literal('postgres'), url: Type.String() }),
   ]),
   storageUrl: Type.String(),
   smtpUrl: Type.Optional(Type.String()),

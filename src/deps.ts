@@ -67,15 +67,31 @@ function blobStore(storageUrl: string): BlobStore {
   throw new Error('STORAGE_URL s3:// is not available in this version; use file:DIR')
 }
 
+/**
+ * Redis for shared rate-limit counters. Commands fail fast instead of queueing while it is away
+ * (the limiter then counts in-process), and the first connection is awaited so the first requests
+ * already share counters.
+ */
+async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
+  let warned = false
+  redis.on('error', (error: Error) => {
+    if (!warned) logger.warn({ err: error }, 'redis unavailable; rate limits are counted in this process meanwhile')
+    warned = true
+  })
+  redis.on('ready', () => {
+    warned = false
+  })
+  await redis.connect().catch(() => undefined)
+  return redis
+}
+
 export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger(config.logLevel)
   const clock = overrides.clock ?? systemClock
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
   const database: Database = openDatabase(config.database)
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
-    : undefined
-  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this process'))
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
   return {
     config,
     db: database.db,

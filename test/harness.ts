@@ -37,6 +37,8 @@ export interface TestApp {
   clock: ManualClock
   logs: LogCapture
   config: Readonly<Config>
+  /** Prefix of this app's rate-limit counters in Redis. */
+  rateLimitPrefix: string
   /** Creates an account and returns its keys. */
   account(name?: string): Promise<{ accountId: string; testKey: string; liveKey: string }>
   /** app.inject with a Bearer key. */
@@ -49,7 +51,7 @@ export interface TestAppOptions {
   env?: Record<string, string>
 }
 
-async function createSchema(): Promise<string> {
+export async function createSchema(): Promise<string> {
   const schema = `paraph_test_${randomBase62(10).toLowerCase()}`
   const client = new pg.Client({ connectionString: PG_URL })
   await client.connect()
@@ -58,33 +60,36 @@ async function createSchema(): Promise<string> {
   return schema
 }
 
-async function dropSchema(schema: string): Promise<void> {
+export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_URL })
   await client.connect()
   await client.query(`drop schema if exists ${schema} cascade`)
   await client.end()
 }
 
+/** The DATABASE_URL of a PostgreSQL schema, chosen through libpq's `options` parameter. */
+export function pgUrlForSchema(schema: string): string {
+  return `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+}
+
+/** Environment variables for a Paraph process (in-process app or spawned CLI) of one test. */
+export function testEnv(dataDir: string, schema: string | undefined, extra: Record<string, string> = {}) {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: schema ? pgUrlForSchema(schema) : `sqlite:${join(dataDir, 'paraph.db')}`,
+    PARAPH_SECRET: randomBase62(40),
+    ...extra,
+  }
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'paraph-test-'))
   const schema = ENGINE === 'postgres' ? await createSchema() : undefined
-  const base = readConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: ENGINE === 'postgres' ? PG_URL : `sqlite:${join(dataDir, 'paraph.db')}`,
-    PARAPH_SECRET: randomBase62(40),
-    ...options.env,
-  })
-  const config: Readonly<Config> = Object.freeze({
-    ...base,
-    database: schema ? { engine: 'postgres' as const, url: PG_URL, schema } : base.database,
-  })
+  const config = readConfig(testEnv(dataDir, schema, options.env))
   const clock = new ManualClock('2026-11-22T10:00:00.000Z')
   const logs = new LogCapture()
-  const deps = await createDeps(config, {
-    clock,
-    logger: createLogger('info', logs),
-    rateLimitPrefix: `paraph:test:${randomBase62(10)}`,
-  })
+  const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
+  const deps = await createDeps(config, { clock, logger: createLogger('info', logs), rateLimitPrefix })
   await migrate(deps.db)
   const app = buildApp(deps, options.routes ?? API_ROUTES)
   await app.ready()
@@ -94,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logs,
     config,
+    rateLimitPrefix,
     async account(name = 'Test account') {
       const created = await createAccount(deps, { name })
       return { accountId: created.account_id, testKey: created.test_key, liveKey: created.live_key }

@@ -3,6 +3,7 @@
 // through the same defineRoute/registerRoute as the real routes.
 import { Type } from 'typebox'
 import { appendEvent } from '../src/events/event-store.ts'
+import { orNotFound } from '../src/errors.ts'
 import { Id, IdParams } from '../src/http/common-schemas.ts'
 import { defineRoute } from '../src/http/define-route.ts'
 
@@ -64,7 +65,9 @@ export const createWidget = defineRoute({
   },
 })
 
-/** GET /v1/test/widgets/:id: a path id, looked up nowhere. */
+export const KNOWN_WIDGET = `sub_${'a'.repeat(24)}`
+
+/** GET /v1/test/widgets/:id: a path id; only KNOWN_WIDGET exists. */
 export const getWidget = defineRoute({
   operationId: 'getWidget',
   method: 'GET',
@@ -73,7 +76,7 @@ export const getWidget = defineRoute({
   tag: 'Test',
   schema: { params: IdParams('sub'), response: { 200: Widget } },
   errors: ['resource_not_found'],
-  handler: async ({ params }) => ({ id: params.id, name: 'never' }),
+  handler: async ({ params }) => orNotFound(params.id === KNOWN_WIDGET ? { id: params.id, name: 'known' } : null, 'widget'),
 })
 
 /** GET /v1/test/explode: an unexpected exception. */

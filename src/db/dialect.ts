@@ -49,19 +49,13 @@ function sqliteDialect(path: string): Dialect {
   })
 }
 
-function postgresDialect(url: string, schema: string | undefined): Dialect {
-  return new PostgresDialect({
-    pool: new pg.Pool({
-      connectionString: url,
-      max: 10,
-      // Tests run in a schema of their own; production uses the URL's default search_path.
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    }),
-  })
+/** A schema other than the default is chosen in the URL: `?options=-c%20search_path%3Dparaph`. */
+function postgresDialect(url: string): Dialect {
+  return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) })
 }
 
 export function createDialect(database: Config['database']): Dialect {
-  return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url, database.schema)
+  return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url)
 }
 
 /** Job claims: PostgreSQL lets several workers skip each other's locked rows; SQLite has one writer. */

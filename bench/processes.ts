@@ -1,0 +1,96 @@
+// Child processes for the servers under test: spawn, wait until they answer, read their RSS, stop.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+
+export interface ServerProcess {
+  name: string
+  child: ChildProcess
+  baseUrl: string
+  /** Where the child's stdout and stderr go. */
+  logFile: string
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+export function spawnServer(
+  name: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; port: number; logFile: string },
+): ServerProcess {
+  // Output goes to a file: a pipe we had to drain would make this process part of the measurement.
+  const fd = openSync(options.logFile, 'a')
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', fd, fd],
+  })
+  closeSync(fd)
+  return { name, child, baseUrl: `http://127.0.0.1:${options.port}`, logFile: options.logFile }
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-15).join('\n')
+  } catch {
+    return '(no output)'
+  }
+}
+
+/** Polls `path` until it answers 200; fails at the deadline or as soon as the child exits. */
+export async function waitUntilReady(
+  server: ServerProcess,
+  path: string,
+  deadlineMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + deadlineMs
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`${server.name} exited before it was ready:\n${tail(server.logFile)}`)
+    }
+    try {
+      const response = await fetch(`${server.baseUrl}${path}`, { signal: AbortSignal.timeout(1_000) })
+      if (response.status === 200) return
+    } catch {
+      // Not listening yet: poll again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${server.name} not ready within ${deadlineMs} ms:\n${tail(server.logFile)}`)
+}
+
+/** Resident set size in KiB from /proc (Linux only; null elsewhere or once the process is gone). */
+export function rssKiB(server: ServerProcess): number | null {
+  try {
+    const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8')
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(status)
+    return match ? Number(match[1]) : null
+  } catch {
+    return null
+  }
+}
+
+/** SIGTERM, then SIGKILL after a grace period. */
+export function stopServer(server: ServerProcess, graceMs = 5_000): Promise<void> {
+  const { child } = server
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}

@@ -1,0 +1,71 @@
+// `npm run bench`: runs every scenario in the list below, prints one table, writes .bench/results.json.
+// Servers run in child processes; this process only generates load. Exit code 0 even when a target
+// is missed (a benchmark, not a test); 1 only when a scenario could not run.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import type { BenchContext, Scenario } from './scenario.ts'
+import { healthScenario } from './scenarios/health.ts'
+import { stopAllServers } from './servers.ts'
+import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
+import { judge } from './verdict.ts'
+
+/** Every scenario, in the order its rows are printed. Each issue appends its own. */
+const SCENARIOS: Scenario[] = [healthScenario]
+
+const ctx: BenchContext = {
+  postgresUrl: 'postgres://postgres@127.0.0.1:5432/test',
+  warmUpSeconds: 2,
+  measureSeconds: 8,
+  connections: 10,
+  fixedRateShare: 0.5,
+}
+
+const RESULTS_DIR = fileURLToPath(new URL('../.bench/', import.meta.url))
+
+async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  console.error(`bench: ${scenario.name} …`)
+  try {
+    const rows: JudgedRow[] = (await scenario.run(ctx)).map((row) =>
+      'skipped' in row ? row : { ...row, verdict: judge(scenario.target, row.baseline, row.subject) },
+    )
+    return { scenario, rows }
+  } catch (error) {
+    return { scenario, rows: [], error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString()
+  const results: ScenarioResult[] = []
+  try {
+    for (const scenario of SCENARIOS) results.push(await runScenario(scenario))
+  } finally {
+    await stopAllServers()
+  }
+  console.log(formatTable(results))
+  await mkdir(RESULTS_DIR, { recursive: true })
+  const json = {
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    node: process.version,
+    cpus: availableParallelism(),
+    settings: { ...ctx, postgresUrl: undefined },
+    scenarios: results.map(({ scenario, rows, error }) => ({
+      name: scenario.name,
+      target: scenario.target,
+      rows,
+      error,
+    })),
+  }
+  await writeFile(`${RESULTS_DIR}results.json`, `${JSON.stringify(json, null, 2)}\n`)
+  console.log(`\nResults written to .bench/results.json`)
+  if (results.some((r) => r.error)) process.exitCode = 1
+}
+
+// Ctrl-C mid-run: stop the servers and remove their temp dirs before leaving.
+process.once('SIGINT', () => {
+  void stopAllServers().finally(() => process.exit(130))
+})
+
+await main()

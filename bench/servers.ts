@@ -1,0 +1,93 @@
+// The two servers a row compares: the bare Fastify baseline and Paraph's own `serve` command, each
+// in its own process with a fresh temp dir that stop() removes.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort, type ServerProcess, spawnServer, stopServer, waitUntilReady } from './processes.ts'
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** Stop functions of every server not yet stopped, so run.ts can clean up after a failure. */
+const active = new Set<() => Promise<void>>()
+
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...active].map((stop) => stop()))
+}
+
+export interface RunningServer {
+  process: ServerProcess
+  /** Authorization header value, or null for the baseline. */
+  bearer: string | null
+  stop(): Promise<void>
+}
+
+async function started(
+  name: string,
+  args: string[],
+  env: (dir: string, port: number) => Record<string, string>,
+  readyPath: string,
+): Promise<{ server: ServerProcess; dir: string; stop: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `paraph-bench-${name}-`))
+  const port = await freePort()
+  // Only what the server needs: a developer's DATABASE_URL or REDIS_URL must not leak into the run.
+  const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir }
+  const server = spawnServer(name, args, {
+    cwd: REPO_ROOT,
+    env: { ...baseEnv, ...env(dir, port), PORT: String(port) },
+    port,
+    logFile: join(dir, 'server.log'),
+  })
+  const stop = async () => {
+    active.delete(stop)
+    await stopServer(server)
+    await rm(dir, { recursive: true, force: true })
+  }
+  active.add(stop)
+  try {
+    await waitUntilReady(server, readyPath)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { server, dir, stop }
+}
+
+export async function startBaseline(): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'baseline',
+    ['--import', 'tsx', 'bench/baseline-server.ts'],
+    () => ({}),
+    '/v1/health',
+  )
+  return { process: server, bearer: null, stop }
+}
+
+/** `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir. */
+export async function startParaph(databaseUrl: string | null): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'paraph',
+    ['bin/paraph.mjs', 'serve', '--no-worker'],
+    (dir) => ({
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'paraph.db')}`,
+      PARAPH_SECRET: randomBytes(20).toString('hex'),
+      // The bench must never be throttled. 1,000,000 per minute is the most config.ts accepts.
+      RATE_LIMIT_TEST: '1000000',
+      RATE_LIMIT_LIVE: '1000000',
+      // Logging stays on (to the log file): it is part of what a request costs.
+      LOG_LEVEL: 'info',
+    }),
+    '/healthz',
+  )
+  // `serve` prints the default account's keys once, before it listens, so they are in the file by now.
+  const key = /^ {2}test key {2}(sk_test_\S+)$/m.exec(readFileSync(server.logFile, 'utf8'))?.[1]
+  if (!key) {
+    await stop()
+    throw new Error('paraph serve printed no "  test key  sk_test_…" line: was the database not empty?')
+  }
+  return { process: server, bearer: `Bearer ${key}`, stop }
+}

@@ -1,0 +1,84 @@
+// The printed table: one block per scenario, a baseline line and a subject line per case.
+import type { LoadSummary } from './load.ts'
+import type { Row, Scenario, ServerFigures } from './scenario.ts'
+import type { Verdict } from './verdict.ts'
+
+export type JudgedRow = Row & { verdict?: Verdict }
+export interface ScenarioResult {
+  scenario: Scenario
+  rows: JudgedRow[]
+  /** Set when the scenario itself threw. */
+  error?: string
+}
+
+const HEADER = [
+  'case',
+  'server',
+  'rps',
+  'p50',
+  'p99',
+  'max',
+  'p99 at fixed rate',
+  'err/non2xx/t-o',
+  'RSS',
+  'ratio',
+  'result',
+]
+const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9])
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US')
+const errors = (run: LoadSummary) => `${run.errors}/${run.non2xx}/${run.timeouts}`
+
+function serverCells(figures: ServerFigures): string[] {
+  const { closed, fixedRate } = figures
+  const rss = figures.rssKiB === null ? 'n/a' : `${(figures.rssKiB / 1024).toFixed(0)} MB`
+  return [
+    figures.label,
+    int(closed.rps),
+    `${closed.p50Ms} ms`,
+    `${closed.p99Ms} ms`,
+    `${closed.maxMs} ms`,
+    `${fixedRate.p99Ms} ms @ ${int(fixedRate.overallRate ?? 0)}/s`,
+    `${errors(closed)} + ${errors(fixedRate)}`,
+    rss,
+  ]
+}
+
+function rowLines(row: JudgedRow): string[][] {
+  if ('skipped' in row) return [[row.case, `skipped: ${row.skipped}`]]
+  const verdict = row.verdict
+  const result = verdict ? (verdict.pass ? 'PASS' : `FAIL (${verdict.reasons.join('; ')})`) : ''
+  const ratio = verdict ? `${(verdict.ratio * 100).toFixed(1)}%` : ''
+  return [
+    [row.case, ...serverCells(row.baseline), '', ''],
+    ['', ...serverCells(row.subject), ratio, result],
+  ]
+}
+
+function render(lines: string[][]): string {
+  const widths = HEADER.map((_, i) =>
+    Math.max(...lines.filter((l) => l.length > 2).map((l) => (l[i] ?? '').length)),
+  )
+  return lines
+    .map((line) => {
+      // A two-cell line (skipped, error) runs across the columns.
+      if (line.length <= 2) return line.join('  ').trimEnd()
+      return line
+        .map((cell, i) => (RIGHT_ALIGNED.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd()
+    })
+    .join('\n')
+}
+
+export function formatTable(results: ScenarioResult[]): string {
+  const blocks = results.map(({ scenario, rows, error }) => {
+    const { minRatio, maxP99Ms } = scenario.target
+    const title = `${scenario.name}: ${scenario.description}\n  target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
+    const lines = [HEADER, ...rows.flatMap(rowLines), ...(error ? [['', `error: ${error}`]] : [])]
+    return `${title}\n${render(lines)}`
+  })
+  const legend =
+    'Latencies in whole ms (autocannon). err/non2xx/t-o: closed loop + fixed rate. RSS: VmRSS after the runs.'
+  return `${blocks.join('\n\n')}\n\n${legend}`
+}

@@ -1,0 +1,29 @@
+// PASS/FAIL of a measured row against its scenario's target.
+import type { LoadSummary } from './load.ts'
+import type { ServerFigures, Target } from './scenario.ts'
+
+export interface Verdict {
+  ratio: number
+  pass: boolean
+  /** Why it failed; empty when it passed. */
+  reasons: string[]
+}
+
+function failures(run: LoadSummary): number {
+  return run.errors + run.non2xx + run.timeouts
+}
+
+export function judge(target: Target, baseline: ServerFigures, subject: ServerFigures): Verdict {
+  const ratio = baseline.closed.rps > 0 ? subject.closed.rps / baseline.closed.rps : 0
+  const reasons: string[] = []
+  if (ratio < target.minRatio) {
+    reasons.push(`ratio ${(ratio * 100).toFixed(1)}% < ${target.minRatio * 100}%`)
+  }
+  if (subject.closed.p99Ms >= target.maxP99Ms) {
+    reasons.push(`p99 ${subject.closed.p99Ms} ms >= ${target.maxP99Ms} ms`)
+  }
+  // A fast wrong answer (401, 429, 500) is no result at all.
+  const failed = failures(subject.closed) + failures(subject.fixedRate)
+  if (failed > 0) reasons.push(`${failed} failed requests`)
+  return { ratio, pass: reasons.length === 0, reasons }
+}

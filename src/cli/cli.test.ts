@@ -1,0 +1,181 @@
+// The paraph binary as an operator runs it: real processes, real database, real HTTP.
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { createSchema, dropSchema, ENGINE, testEnv } from '../../test/harness.ts'
+import { findActiveKey } from '../accounts/account-store.ts'
+import { readConfig } from '../config.ts'
+import { openDatabase } from '../db/database.ts'
+
+const BIN = join(import.meta.dirname, '../../bin/paraph.mjs')
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+describe('paraph CLI', () => {
+  let dataDir: string
+  let schema: string | undefined
+  let env: Record<string, string>
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'paraph-cli-'))
+    schema = ENGINE === 'postgres' ? await createSchema() : undefined
+    env = testEnv(dataDir, schema)
+  })
+  after(async () => {
+    if (schema) await dropSchema(schema)
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  function start(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
+    return spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  }
+
+  function run(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+    const child = start(args, extraEnv)
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d: Buffer) => (stdout += d))
+    child.stderr?.on('data', (d: Buffer) => (stderr += d))
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+  }
+
+  /** Resolves with the first stdout match, or rejects at the deadline. */
+  function waitFor(child: ChildProcess, pattern: RegExp, output: { text: string }, ms = 20_000) {
+    return new Promise<RegExpMatchArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms in:\n${output.text}`)), ms)
+      const check = () => {
+        const match = output.text.match(pattern)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match)
+        }
+      }
+      child.stdout?.on('data', (d: Buffer) => {
+        output.text += d
+        check()
+      })
+      child.stderr?.on('data', (d: Buffer) => {
+        output.text += d
+      })
+      check()
+    })
+  }
+
+  async function keyIsActive(key: string) {
+    const database = openDatabase(readConfig(env).database)
+    try {
+      return await findActiveKey(database.db, key)
+    } finally {
+      await database.close()
+    }
+  }
+
+  it('migrate applies the migrations once', async () => {
+    const first = await run(['migrate'])
+    assert.equal(first.code, 0, first.stderr)
+    assert.match(first.stdout, /Applied: 0001-foundation/)
+    const second = await run(['migrate'])
+    assert.equal(second.stdout.trim(), 'Database is up to date.')
+  })
+
+  it('serve: first start creates the default account and prints its keys once; they work', async () => {
+    const output = { text: '' }
+    const child = start(['serve'], { PORT: '0', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
+    try {
+      const [, base] = await waitFor(child, /Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/, output)
+      const testKey = /test key {2}(sk_test_\w+)/.exec(output.text)?.[1]
+      const liveKey = /live key {2}(sk_live_\w+)/.exec(output.text)?.[1]
+      assert.ok(testKey && liveKey, output.text)
+      const res = await fetch(`${base}/v1/health`, { headers: { authorization: `Bearer ${testKey}` } })
+      assert.equal(res.status, 200)
+      assert.equal(((await res.json()) as { environment: string }).environment, 'test')
+      const warning = output.text.split('\n').find((l) => l.includes('ALLOW_PRIVATE_NETWORK_URLS=true'))
+      assert.ok(warning, 'the private-network switch is logged')
+      assert.equal(JSON.parse(warning).level, 40, 'as a warning')
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.on('close', resolve))
+    }
+    const again = { text: '' }
+    const second = start(['serve', '--no-worker'], { PORT: '0' })
+    try {
+      await waitFor(second, /Paraph listening on/, again)
+      assert.ok(!again.text.includes('test key'), 'keys are printed only on the very first start')
+    } finally {
+      second.kill('SIGTERM')
+      await new Promise((resolve) => second.on('close', resolve))
+    }
+  })
+
+  it('accounts create --json prints an account with working keys', async () => {
+    const result = await run(['accounts', 'create', '--name', 'Acme', '--email', 'owner@acme.eu', '--json'])
+    assert.equal(result.code, 0, result.stderr)
+    const created = JSON.parse(result.stdout) as { account_id: string; test_key: string; live_key: string }
+    assert.deepEqual(Object.keys(created), ['account_id', 'test_key', 'live_key'])
+    assert.match(created.account_id, /^acct_/)
+    assert.equal((await keyIsActive(created.test_key))?.environment, 'test')
+    assert.equal((await keyIsActive(created.live_key))?.accountId, created.account_id)
+  })
+
+  it('keys create and keys revoke', async () => {
+    const account = JSON.parse((await run(['accounts', 'create', '--name', 'Keys', '--json'])).stdout)
+    const made = await run(['keys', 'create', '--account', account.account_id, '--env', 'live', '--json'])
+    assert.equal(made.code, 0, made.stderr)
+    const issued = JSON.parse(made.stdout) as { key_id: string; key: string; environment: string }
+    assert.equal(issued.environment, 'live')
+    assert.ok(await keyIsActive(issued.key))
+    const revoked = await run(['keys', 'revoke', issued.key_id])
+    assert.equal(revoked.code, 0, revoked.stderr)
+    assert.equal(await keyIsActive(issued.key), undefined)
+    const twice = await run(['keys', 'revoke', issued.key_id])
+    assert.equal(twice.code, 1)
+    assert.match(twice.stderr, /already revoked/)
+  })
+
+  it('refuses bad arguments with one line and exit code 1', async () => {
+    for (const args of [
+      ['keys', 'create', '--account', 'acct_nope', '--env', 'test'],
+      ['keys', 'create', '--account', `acct_${'a'.repeat(24)}`, '--env', 'prod'],
+      ['keys', 'create', '--account', `acct_${'a'.repeat(24)}`, '--env', 'test'],
+      ['keys', 'revoke', 'not-a-key'],
+      ['accounts', 'create', '--name', 'x', '--email', 'not-an-email'],
+    ]) {
+      const result = await run(args)
+      assert.equal(result.code, 1, args.join(' '))
+      assert.match(result.stderr, /^paraph: .+\n$/, result.stderr)
+    }
+  })
+
+  it('stops at start on invalid configuration, naming the variable in one line', async () => {
+    for (const [name, value] of [
+      ['PORT', 'abc'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['RATE_LIMIT_TEST', '0'],
+    ]) {
+      const result = await run(['serve'], { [name]: value })
+      assert.equal(result.code, 1)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, new RegExp(`^paraph: Invalid configuration: ${name} `))
+    }
+  })
+
+  it('worker starts and stops on SIGTERM', async () => {
+    const output = { text: '' }
+    const child = start(['worker'])
+    await waitFor(child, /paraph worker started/, output)
+    child.kill('SIGTERM')
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    assert.equal(code, 0)
+    assert.match(output.text, /paraph worker stopped/)
+  })
+})

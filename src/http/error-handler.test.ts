@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { TEST_ROUTES } from '../../test/test-routes.ts'
+import { API_ROUTES } from '../app.ts'
+
+describe('errors: every 4xx/5xx is the spec envelope', () => {
+  let t: TestApp
+  let key: string
+  before(async () => {
+    t = await startTestApp({ routes: [...API_ROUTES, ...TEST_ROUTES] })
+    key = (await t.account()).testKey
+  })
+  after(() => t.close())
+
+  const post = (payload: string, headers: Record<string, string> = {}) =>
+    t.request(key, {
+      method: 'POST',
+      url: '/v1/test/widgets',
+      payload,
+      headers: { 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}`, ...headers },
+    })
+
+  it('404 resource_not_found for an unknown route, naming it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/nope?x=1' })
+    assert.equal(res.statusCode, 404)
+    assert.deepEqual(errorOf(res), {
+      type: 'invalid_request_error',
+      code: 'resource_not_found',
+      message: 'Unknown route GET /v1/nope; the routes are listed at /openapi.yaml.',
+    })
+    assert.match(String(res.headers['request-id']), /^req_/)
+  })
+
+  it('404 for a known path with another method', async () => {
+    const res = await t.request(key, { method: 'DELETE', url: '/v1/health' })
+    assert.equal(res.statusCode, 404)
+    assert.equal(errorOf(res).code, 'resource_not_found')
+  })
+
+  it('400 invalid_json for garbage JSON, with rate-limit headers', async () => {
+    const res = await post('{"name": "a",')
+    assert.equal(res.statusCode, 400)
+    assert.equal(errorOf(res).code, 'invalid_json')
+    assert.equal(errorOf(res).type, 'invalid_request_error')
+    assert.ok(res.headers['x-ratelimit-remaining'])
+  })
+
+  it('400 invalid_json for an empty JSON body', async () => {
+    const res = await post('')
+    assert.equal(res.statusCode, 400)
+    assert.equal(errorOf(res).code, 'invalid_json')
+  })
+
+  it('400 invalid_json for prototype poisoning', async () => {
+    const res = await post('{"name":"a","__proto__":{"admin":true}}')
+    assert.equal(res.statusCode, 400)
+    assert.equal(errorOf(res).code, 'invalid_json')
+  })
+
+  it('413 request_too_large for an over-long body, with rate-limit headers', async () => {
+    const res = await post(JSON.stringify({ name: 'x'.repeat(1_100_000) }))
+    assert.equal(res.statusCode, 413)
+    assert.equal(errorOf(res).code, 'request_too_large')
+    assert.match(errorOf(res).message, /1048576 bytes/)
+    assert.ok(res.headers['x-ratelimit-limit'])
+  })
+
+  it('415 unsupported_content_type for a non-JSON body', async () => {
+    const res = await post('name=a', { 'content-type': 'application/x-www-form-urlencoded' })
+    assert.equal(res.statusCode, 415)
+    assert.equal(errorOf(res).code, 'unsupported_content_type')
+  })
+
+  it('422 invalid_request naming the first violation by path, with rate-limit headers', async () => {
+    const res = await post(JSON.stringify({ name: 'a', tags: [{ label: 'ok' }, { label: 'too long' }] }))
+    assert.equal(res.statusCode, 422)
+    assert.deepEqual(errorOf(res), {
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: 'tags[1].label: must be at most 5 characters.',
+    })
+    assert.ok(res.headers['x-ratelimit-remaining'])
+  })
+
+  it('422 for mass assignment: unknown keys are refused, never applied', async () => {
+    for (const field of ['status', 'id', 'completed_at', 'account_id', 'constructor']) {
+      const res = await post(JSON.stringify({ name: 'a', [field]: 'x' }))
+      assert.equal(res.statusCode, 422, field)
+      assert.equal(errorOf(res).message, `${field}: is not an accepted field.`)
+    }
+  })
+
+  it('422 when the body is not an object', async () => {
+    const res = await post('[1,2]')
+    assert.equal(res.statusCode, 422)
+    assert.equal(errorOf(res).message, 'body: must be an object.')
+  })
+
+  it('400 invalid_id for a malformed path id, before the handler runs', async () => {
+    for (const bad of ['sub_short', `tpl_${'a'.repeat(24)}`, `sub_${'a'.repeat(23)}!`, '%20']) {
+      const res = await t.request(key, { method: 'GET', url: `/v1/test/widgets/${bad}` })
+      assert.equal(res.statusCode, 400, bad)
+      assert.equal(errorOf(res).code, 'invalid_id')
+      assert.ok(res.headers['x-ratelimit-limit'])
+    }
+    const ok = await t.request(key, { method: 'GET', url: `/v1/test/widgets/sub_${'a'.repeat(24)}` })
+    assert.equal(ok.statusCode, 200)
+  })
+
+  it('500 handler_error with a request id, logged with its stack, leaking nothing', async () => {
+    const res = await t.request(key, { method: 'GET', url: '/v1/test/explode' })
+    assert.equal(res.statusCode, 500)
+    const error = errorOf(res)
+    assert.equal(error.type, 'api_error')
+    assert.equal(error.code, 'handler_error')
+    assert.ok(error.message.includes(String(res.headers['request-id'])))
+    assert.ok(!res.body.includes('secret internal detail'))
+    assert.ok(!res.body.includes('.ts'))
+    const logged = t.logs.entries().find((e) => e.msg === 'request failed')
+    assert.ok(logged, 'the failure is logged')
+    assert.equal(logged.request_id, res.headers['request-id'])
+    assert.match(JSON.stringify(logged.err), /secret internal detail.*at /s)
+  })
+
+  it('sets Sunset (and its Link) on a deprecated route, errors included', async () => {
+    const ok = await t.request(key, { method: 'GET', url: '/v1/test/old' })
+    assert.equal(ok.statusCode, 200)
+    assert.equal(ok.headers.sunset, 'Tue, 01 Jun 2027 00:00:00 GMT')
+    assert.equal(ok.headers.link, '<https://paraph.example/changelog#old>; rel="sunset"')
+    const denied = await t.app.inject({ method: 'GET', url: '/v1/test/old' })
+    assert.equal(denied.statusCode, 401)
+    assert.equal(denied.headers.sunset, 'Tue, 01 Jun 2027 00:00:00 GMT')
+    const current = await t.request(key, { method: 'GET', url: '/v1/health' })
+    assert.equal(current.headers.sunset, undefined)
+  })
+})

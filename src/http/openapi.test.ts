@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { parse } from 'yaml'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { TEST_ROUTES } from '../../test/test-routes.ts'
+import { API_ROUTES } from '../app.ts'
+
+type Doc = {
+  openapi: string
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; deprecated?: boolean; parameters: Array<{ name: string; in: string }> }>>
+  components: { schemas: Record<string, unknown> }
+}
+
+describe('GET /openapi.yaml', () => {
+  let t: TestApp
+  let doc: Doc
+  let text: string
+  before(async () => {
+    t = await startTestApp({ routes: [...API_ROUTES, ...TEST_ROUTES] })
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.yaml' })
+    assert.equal(res.statusCode, 200)
+    assert.match(String(res.headers['content-type']), /^application\/yaml/)
+    text = res.body
+    doc = parse(text) as Doc
+  })
+  after(() => t.close())
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.equal(doc.openapi, '3.1.0')
+    const validator = new Validator()
+    const result = await validator.validate(doc as never)
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
+  })
+
+  it('needs no key and is not under /v1', async () => {
+    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/openapi.yaml' })).statusCode, 404)
+  })
+
+  it('covers every route the app answers, and nothing else', () => {
+    const documented = new Set<string>()
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`)
+    }
+    const registered = new Set(t.app.registeredRoutes.map((r) => r.replace(/:(\w+)/g, '{$1}')))
+    assert.ok(registered.size >= 8, [...registered].join())
+    assert.deepEqual([...registered].sort(), [...documented].sort())
+  })
+
+  it('documents each operation with its success and error responses', () => {
+    const health = doc.paths['/v1/health']!.get!
+    assert.equal(health.operationId, 'getHealth')
+    assert.deepEqual(Object.keys(health.responses).sort(), ['200', '401', '429', '500'])
+    const events = doc.paths['/v1/events']!.get!
+    assert.deepEqual(Object.keys(events.responses).sort(), ['200', '401', '422', '429', '500'])
+    assert.match(JSON.stringify(events.responses['422']), /invalid_pagination.*invalid_type.*invalid_submission_id|invalid_request/)
+    assert.deepEqual(
+      events.parameters.map((p) => p.name),
+      ['limit', 'cursor', 'type', 'submission_id'],
+    )
+    const create = doc.paths['/v1/test/widgets']!.post!
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '409', '413', '415', '422', '429', '500'])
+    assert.ok(create.parameters.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'))
+    for (const code of ['idempotency_key_required', 'invalid_json', 'idempotency_key_in_use', 'request_too_large']) {
+      assert.ok(JSON.stringify(create.responses).includes(code), code)
+    }
+    assert.ok(JSON.stringify(doc.paths['/v1/test/widgets/{id}']!.get!.responses['400']).includes('invalid_id'))
+    assert.equal(doc.paths['/v1/test/old']!.get!.deprecated, true)
+  })
+
+  it('names shared shapes as components', () => {
+    for (const name of ['Error', 'Health', 'EventList', 'Event']) assert.ok(doc.components.schemas[name], name)
+    assert.ok(!text.includes('"~'), 'no TypeBox internals leak')
+  })
+})
