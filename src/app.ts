@@ -1,7 +1,8 @@
 // buildApp(deps): the whole HTTP service as one Fastify instance, every route registered from the
 // one list below. It never listens: the CLI does, tests use app.inject().
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+
 import type { Socket } from 'node:net'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { getHealth } from './accounts/get-health.ts'
 import type { Deps } from './deps.ts'
 import { listEvents } from './events/list-events.ts'
@@ -59,7 +60,8 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   const registered: string[] = []
   app.decorate('registeredRoutes', registered)
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') registered.push(`${method} ${route.url}`)
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') registered.push(`${method} ${route.url}`)
   })
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)

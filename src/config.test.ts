@@ -6,7 +6,8 @@ import { ConfigError, readConfig } from './config.ts'
 function failsOn(env: Record<string, string>, variable: string) {
   assert.throws(
     () => readConfig(env),
-    (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.includes(variable),
+    (error: unknown) =>
+      error instanceof ConfigError && error.variable === variable && error.message.includes(variable),
   )
 }
 

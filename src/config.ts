@@ -95,7 +95,8 @@ function database(env: Env, dataDir: string): Config['database'] {
   const raw = read(env, 'DATABASE_URL') ?? `sqlite:${dataDir}/paraph.db`
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length)
-    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/paraph.db')
+    if (path === '')
+      throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/paraph.db')
     return { engine: 'sqlite', path: path === ':memory:' ? path : resolve(path) }
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
@@ -106,13 +107,17 @@ function database(env: Env, dataDir: string): Config['database'] {
     }
     return { engine: 'postgres', url: raw }
   }
-  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got "${raw.split(':')[0]}:")`)
+  throw new ConfigError(
+    'DATABASE_URL',
+    `must start with sqlite: or postgres:// (got "${raw.split(':')[0]}:")`,
+  )
 }
 
 function storageUrl(env: Env, dataDir: string): string {
   const raw = read(env, 'STORAGE_URL') ?? `file:${dataDir}/blobs`
   if (raw.startsWith('file:')) {
-    if (raw.length === 'file:'.length) throw new ConfigError('STORAGE_URL', 'file: needs a directory, e.g. file:./data/blobs')
+    if (raw.length === 'file:'.length)
+      throw new ConfigError('STORAGE_URL', 'file: needs a directory, e.g. file:./data/blobs')
     return raw
   }
   if (raw.startsWith('s3://')) {
@@ -151,7 +156,8 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = resolve(read(env, 'DATA_DIR') ?? './data')
   const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`)
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info'
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
   const secret = read(env, 'PARAPH_SECRET')
   if (secret !== undefined && secret.length < 32) {
     throw new ConfigError('PARAPH_SECRET', 'must be at least 32 characters (use `openssl rand -hex 32`)')

@@ -1,8 +1,9 @@
 // The composition root: every external system the service talks to is created here, once.
-import { Redis } from 'ioredis'
+
 import { fileURLToPath } from 'node:url'
-import { type DestinationStream, pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
+import { Redis } from 'ioredis'
+import { type DestinationStream, pino } from 'pino'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
 import type { Engine } from './db/dialect.ts'
@@ -76,7 +77,8 @@ async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Red
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
   let warned = false
   redis.on('error', (error: Error) => {
-    if (!warned) logger.warn({ err: error }, 'redis unavailable; rate limits are counted in this process meanwhile')
+    if (!warned)
+      logger.warn({ err: error }, 'redis unavailable; rate limits are counted in this process meanwhile')
     warned = true
   })
   redis.on('ready', () => {

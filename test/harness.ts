@@ -90,7 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs = new LogCapture()
   const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
   const deps = await createDeps(config, { clock, logger: createLogger('info', logs), rateLimitPrefix })
-  await migrate(deps.db)
+  await migrate(deps.db, deps.engine)
   const app = buildApp(deps, options.routes ?? API_ROUTES)
   await app.ready()
   return {
@@ -105,7 +105,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return { accountId: created.account_id, testKey: created.test_key, liveKey: created.live_key }
     },
     request(key, injectOptions) {
-      return app.inject({ ...injectOptions, headers: { authorization: `Bearer ${key}`, ...injectOptions.headers } })
+      return app.inject({
+        ...injectOptions,
+        headers: { authorization: `Bearer ${key}`, ...injectOptions.headers },
+      })
     },
     async close() {
       await app.close()

@@ -2,8 +2,8 @@
 // ids in paths, bodies, deprecation, failures) before the document routes arrive. Each one goes
 // through the same defineRoute/registerRoute as the real routes.
 import { Type } from 'typebox'
-import { appendEvent } from '../src/events/event-store.ts'
 import { orNotFound } from '../src/errors.ts'
+import { appendEvent } from '../src/events/event-store.ts'
 import { Id, IdParams } from '../src/http/common-schemas.ts'
 import { defineRoute } from '../src/http/define-route.ts'
 
@@ -34,7 +34,9 @@ const WidgetBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 50 }),
     fail: Type.Optional(Type.Boolean()),
-    tags: Type.Optional(Type.Array(Type.Object({ label: Type.String({ maxLength: 5 }) }, { additionalProperties: false }))),
+    tags: Type.Optional(
+      Type.Array(Type.Object({ label: Type.String({ maxLength: 5 }) }, { additionalProperties: false })),
+    ),
   },
   { additionalProperties: false },
 )
@@ -76,7 +78,8 @@ export const getWidget = defineRoute({
   tag: 'Test',
   schema: { params: IdParams('sub'), response: { 200: Widget } },
   errors: ['resource_not_found'],
-  handler: async ({ params }) => orNotFound(params.id === KNOWN_WIDGET ? { id: params.id, name: 'known' } : null, 'widget'),
+  handler: async ({ params }) =>
+    orNotFound(params.id === KNOWN_WIDGET ? { id: params.id, name: 'known' } : null, 'widget'),
 })
 
 /** GET /v1/test/explode: an unexpected exception. */

@@ -1,7 +1,7 @@
+import type { Environment, Executor, Scope } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
-import type { Environment, Executor, Scope } from '../db/tables.ts'
 import { generateApiKey, hashApiKey, keyHint } from './api-keys.ts'
 
 export interface IssuedKey {
@@ -38,7 +38,10 @@ export async function findAccount(db: Executor, accountId: string) {
 }
 
 export async function countAccounts(db: Executor): Promise<number> {
-  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 

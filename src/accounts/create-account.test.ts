@@ -26,7 +26,11 @@ describe('accounts', () => {
 
   it('stores keys only as hashes', async () => {
     const created = await createAccount(t.deps, { name: 'hashes', ownerEmail: 'owner@example.eu' })
-    const rows = await t.deps.db.selectFrom('api_keys').selectAll().where('account_id', '=', created.account_id).execute()
+    const rows = await t.deps.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', created.account_id)
+      .execute()
     assert.equal(rows.length, 2)
     const dump = JSON.stringify(rows)
     assert.ok(!dump.includes(created.test_key.slice(8)))

@@ -1,7 +1,7 @@
+import type { Db } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
-import type { Db } from '../db/tables.ts'
 import { countAccounts, insertAccount, insertApiKey } from './account-store.ts'
 
 export interface CreatedAccount {

@@ -58,7 +58,11 @@ describe('GET /v1/health', () => {
       ['two keys', `Bearer sk_test_${'a'.repeat(32)} sk_test_${'b'.repeat(32)}`],
     ] as const) {
       it(`401 invalid_api_key for ${label}`, async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/v1/health', headers: { authorization: header } })
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/v1/health',
+          headers: { authorization: header },
+        })
         assert.equal(res.statusCode, 401)
         assert.equal(errorOf(res).code, 'invalid_api_key')
         assert.equal(errorOf(res).type, 'authentication_error')
@@ -84,7 +88,11 @@ describe('GET /v1/health', () => {
 
     it('never writes a key into the logs', async () => {
       await t.request(keys.testKey, { method: 'GET', url: '/v1/health' })
-      await t.app.inject({ method: 'GET', url: '/v1/health', headers: { authorization: 'Bearer sk_test_leak' } })
+      await t.app.inject({
+        method: 'GET',
+        url: '/v1/health',
+        headers: { authorization: 'Bearer sk_test_leak' },
+      })
       const all = t.logs.lines.join('\n')
       assert.ok(t.logs.lines.length > 0)
       assert.ok(!all.includes(keys.testKey.slice(8)), 'the secret part of a key is in the logs')

@@ -9,7 +9,7 @@ import { CliError, loadConfig, withDeps } from './context.ts'
 export async function migrateCommand(): Promise<void> {
   const deps = await createDeps(loadConfig())
   try {
-    const applied = await migrate(deps.db)
+    const applied = await migrate(deps.db, deps.engine)
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.')
   } finally {
     await deps.close()
@@ -18,12 +18,19 @@ export async function migrateCommand(): Promise<void> {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export async function accountsCreate(options: { name: string; email?: string; json?: boolean }): Promise<void> {
-  if (options.name.trim() === '' || options.name.length > 200) throw new CliError('--name must be 1 to 200 characters')
+export async function accountsCreate(options: {
+  name: string
+  email?: string
+  json?: boolean
+}): Promise<void> {
+  if (options.name.trim() === '' || options.name.length > 200)
+    throw new CliError('--name must be 1 to 200 characters')
   if (options.email !== undefined && (!EMAIL.test(options.email) || options.email.length > 320)) {
     throw new CliError(`--email is not an e-mail address: ${options.email}`)
   }
-  const created = await withDeps((deps) => createAccount(deps, { name: options.name.trim(), ownerEmail: options.email }))
+  const created = await withDeps((deps) =>
+    createAccount(deps, { name: options.name.trim(), ownerEmail: options.email }),
+  )
   if (options.json) {
     console.log(JSON.stringify(created))
     return
@@ -36,13 +43,17 @@ export async function accountsCreate(options: { name: string; email?: string; js
 export async function keysCreate(options: { account: string; env: string; json?: boolean }): Promise<void> {
   if (options.env !== 'test' && options.env !== 'live') throw new CliError('--env must be test or live')
   const env = options.env
-  if (!isId('acct', options.account)) throw new CliError(`--account must be an account id (acct_…): ${options.account}`)
+  if (!isId('acct', options.account))
+    throw new CliError(`--account must be an account id (acct_…): ${options.account}`)
   const issued = await withDeps(async (deps) => {
-    if (!(await findAccount(deps.db, options.account))) throw new CliError(`No such account: ${options.account}`)
+    if (!(await findAccount(deps.db, options.account)))
+      throw new CliError(`No such account: ${options.account}`)
     return insertApiKey(deps.db, deps, options.account, env)
   })
   if (options.json) {
-    console.log(JSON.stringify({ key_id: issued.id, account_id: options.account, environment: env, key: issued.key }))
+    console.log(
+      JSON.stringify({ key_id: issued.id, account_id: options.account, environment: env, key: issued.key }),
+    )
     return
   }
   console.log(`Key ${issued.id} (${env}) created; shown once: ${issued.key}`)

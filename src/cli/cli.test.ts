@@ -52,7 +52,10 @@ describe('paraph CLI', () => {
   /** Resolves with the first stdout match, or rejects at the deadline. */
   function waitFor(child: ChildProcess, pattern: RegExp, output: { text: string }, ms = 20_000) {
     return new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms in:\n${output.text}`)), ms)
+      const timer = setTimeout(
+        () => reject(new Error(`no ${pattern} within ${ms} ms in:\n${output.text}`)),
+        ms,
+      )
       const check = () => {
         const match = output.text.match(pattern)
         if (match) {
@@ -161,7 +164,7 @@ describe('paraph CLI', () => {
       ['PORT', 'abc'],
       ['DATABASE_URL', 'mysql://x'],
       ['RATE_LIMIT_TEST', '0'],
-    ]) {
+    ] as const) {
       const result = await run(['serve'], { [name]: value })
       assert.equal(result.code, 1)
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)

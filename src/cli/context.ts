@@ -19,7 +19,7 @@ export async function withDeps<T>(run: (deps: Deps) => Promise<T>): Promise<T> {
   const config = loadConfig()
   const deps = await createDeps(config)
   try {
-    await migrate(deps.db)
+    await migrate(deps.db, deps.engine)
     return await run(deps)
   } finally {
     await deps.close()

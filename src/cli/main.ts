@@ -16,8 +16,14 @@ program
   .option('--no-worker', 'do not run background jobs in this process (run `paraph worker` elsewhere)')
   .action((options: { worker: boolean }) => serve(options))
 
-program.command('worker').description('run background jobs only').action(() => worker())
-program.command('migrate').description('apply pending database migrations and exit').action(() => migrateCommand())
+program
+  .command('worker')
+  .description('run background jobs only')
+  .action(() => worker())
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(() => migrateCommand())
 
 const accounts = program.command('accounts').description('manage accounts')
 accounts

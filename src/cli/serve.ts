@@ -1,5 +1,5 @@
-import { buildApp } from '../app.ts'
 import { createDefaultAccountOnce } from '../accounts/create-account.ts'
+import { buildApp } from '../app.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
@@ -25,7 +25,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const config = loadConfig()
   const deps = await createDeps(config)
   warnAboutConfig(deps)
-  const applied = await migrate(deps.db)
+  const applied = await migrate(deps.db, deps.engine)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)
   if (created) printDefaultAccount(created)
@@ -54,5 +54,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     { address, engine: deps.engine, worker: options.worker, public_url: config.publicUrl },
     'paraph is listening',
   )
-  console.log(`Paraph listening on ${address} (database: ${deps.engine}; API description: ${config.publicUrl}/openapi.yaml)`)
+  console.log(
+    `Paraph listening on ${address} (database: ${deps.engine}; API description: ${config.publicUrl}/openapi.yaml)`,
+  )
 }

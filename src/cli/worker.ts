@@ -8,7 +8,7 @@ import { loadConfig, warnAboutConfig } from './context.ts'
 export async function worker(): Promise<void> {
   const deps = await createDeps(loadConfig())
   warnAboutConfig(deps)
-  await migrate(deps.db)
+  await migrate(deps.db, deps.engine)
   const stop = new AbortController()
   process.once('SIGINT', () => stop.abort())
   process.once('SIGTERM', () => stop.abort())

@@ -1,6 +1,6 @@
 import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
 import type { Config } from '../config.ts'
-import { createDialect, type Engine } from './dialect.ts'
+import { createDialect, currentSchema, type Engine } from './dialect.ts'
 import * as foundation from './migrations/0001-foundation.ts'
 import type { Db } from './tables.ts'
 
@@ -23,8 +23,8 @@ export function openDatabase(database: Config['database']): Database {
 }
 
 /** Applies pending migrations; returns the names applied. Safe to run from several processes at once. */
-export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider })
+export async function migrate(db: Db, engine: Engine): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: await currentSchema(db, engine) })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName

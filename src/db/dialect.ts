@@ -4,13 +4,16 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   type Dialect,
+  type Kysely,
   PostgresDialect,
   type SelectQueryBuilder,
   SqliteDialect,
   SqliteDriver,
+  sql,
 } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import type { Tables } from './tables.ts'
 
 export type Engine = Config['database']['engine']
 
@@ -67,5 +70,17 @@ export function lockForClaim<Q extends SelectQueryBuilder<any, any, any>>(engine
 /** Error raised by a unique-constraint violation, on either engine. */
 export function isUniqueViolation(engine: Engine, error: unknown): boolean {
   const e = error as { code?: string }
-  return engine === 'postgres' ? e.code === '23505' : e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  return engine === 'postgres'
+    ? e.code === '23505'
+    : e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+/**
+ * The schema the migration bookkeeping tables belong in. On PostgreSQL it must be named: Kysely
+ * otherwise finds a `kysely_migration` table of any schema of the database and skips creating its own.
+ */
+export async function currentSchema(db: Kysely<Tables>, engine: Engine): Promise<string | undefined> {
+  if (engine === 'sqlite') return undefined
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  return rows[0]?.schema
 }

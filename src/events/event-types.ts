@@ -10,7 +10,11 @@ export const SUBMISSION_EVENT_TYPES = [
   'submission.cancelled',
 ] as const
 
-export const JOURNAL_ONLY_EVENT_TYPES = ['submitter.opened', 'submitter.signed', 'submitter.pre_signed'] as const
+export const JOURNAL_ONLY_EVENT_TYPES = [
+  'submitter.opened',
+  'submitter.signed',
+  'submitter.pre_signed',
+] as const
 
 export const EVENT_TYPES = [...SUBMISSION_EVENT_TYPES, ...JOURNAL_ONLY_EVENT_TYPES] as const
 

@@ -20,7 +20,8 @@ describe('GET /v1/events', () => {
       }
     })
 
-  const list = (query: string, key = keys.testKey) => t.request(key, { method: 'GET', url: `/v1/events${query}` })
+  const list = (query: string, key = keys.testKey) =>
+    t.request(key, { method: 'GET', url: `/v1/events${query}` })
 
   before(async () => {
     t = await startTestApp()
@@ -62,7 +63,8 @@ describe('GET /v1/events', () => {
       const s: Scope = { accountId: own.accountId, environment: 'test' }
       // 25 rows sharing one timestamp: the id breaks the tie.
       await t.deps.db.transaction().execute(async (tx) => {
-        for (let i = 0; i < 25; i++) await appendEvent(tx, t.deps, s, { type: 'submission.sent', data: { i } })
+        for (let i = 0; i < 25; i++)
+          await appendEvent(tx, t.deps, s, { type: 'submission.sent', data: { i } })
       })
       t.clock.advance(5)
       await add(s, 'submission.viewed', null, 20)
@@ -73,7 +75,10 @@ describe('GET /v1/events', () => {
       let cursor: string | null = null
       let pages = 0
       do {
-        const res = await list(`?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, own.testKey)
+        const res = await list(
+          `?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          own.testKey,
+        )
         assert.equal(res.statusCode, 200)
         const body = res.json()
         seen.push(...body.data.map((e: { id: string }) => e.id))
@@ -146,12 +151,14 @@ describe('GET /v1/events', () => {
   })
 
   describe('security', () => {
-    it('never shows another account\'s or environment\'s events', async () => {
+    it("never shows another account's or environment's events", async () => {
       const other = await t.account('other')
       await add({ accountId: other.accountId, environment: 'test' }, 'submission.cancelled', SUB_A, 2)
       await add({ accountId: keys.accountId, environment: 'live' }, 'submission.expired', SUB_A, 1)
       const mine = (await list('?limit=100')).json().data
-      assert.ok(mine.every((e: { type: string }) => !['submission.cancelled', 'submission.expired'].includes(e.type)))
+      assert.ok(
+        mine.every((e: { type: string }) => !['submission.cancelled', 'submission.expired'].includes(e.type)),
+      )
       const theirs = (await list('?limit=100', other.testKey)).json().data
       assert.deepEqual(
         theirs.map((e: { type: string }) => e.type),

@@ -14,7 +14,10 @@ export const Event = Type.Object(
     created_at: Timestamp,
     submission_id: Type.Union([Id('sub'), Type.Null()]),
     submitter_id: Type.Union([Id('sbm'), Type.Null()]),
-    data: Type.Object({}, { additionalProperties: true, description: 'The object as it was after the event' }),
+    data: Type.Object(
+      {},
+      { additionalProperties: true, description: 'The object as it was after the event' },
+    ),
   },
   { title: 'Event' },
 )
@@ -35,7 +38,7 @@ export const listEvents = defineRoute({
   url: '/v1/events',
   summary: 'List journal events',
   description:
-    'Every status change of the key\'s environment, newest first, including the journal-only `submitter.*` events.',
+    "Every status change of the key's environment, newest first, including the journal-only `submitter.*` events.",
   tag: 'Events',
   schema: { querystring: ListEventsQuery, response: { 200: Page(Event, 'EventList') } },
   errors: [],

@@ -12,7 +12,10 @@ const BEARER = /^Bearer +(\S+) *$/i
 
 export function readBearerKey(header: string | undefined): string {
   if (header === undefined || header.trim() === '') {
-    throw new ApiError('missing_api_key', 'No API key: send the header `Authorization: Bearer sk_test_…` (or sk_live_…).')
+    throw new ApiError(
+      'missing_api_key',
+      'No API key: send the header `Authorization: Bearer sk_test_…` (or sk_live_…).',
+    )
   }
   const key = BEARER.exec(header)?.[1]
   if (key === undefined || parseApiKey(key) === null) {

@@ -3,7 +3,10 @@ import { type Static, type TSchema, Type } from 'typebox'
 import { type IdPrefix, idPattern } from '../lib/ids.ts'
 
 /** A string enum rendered as `{ type: string, enum: [...] }` (clearer in OpenAPI and errors than anyOf). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
 
@@ -48,7 +51,9 @@ export type Environment = Static<typeof Environment>
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      type: Type.String({ description: 'authentication_error, invalid_request_error, rate_limit_error or api_error' }),
+      type: Type.String({
+        description: 'authentication_error, invalid_request_error, rate_limit_error or api_error',
+      }),
       code: Type.String({ description: 'Machine-readable code (open enumeration)' }),
       message: Type.String({ description: 'Human-readable explanation naming what is wrong' }),
     }),
@@ -59,7 +64,9 @@ export type ErrorBody = Static<typeof ErrorBody>
 
 /** Query parameters shared by every list route (api-v1 §2.1). */
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' }),
+  ),
   cursor: Type.Optional(
     Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque `next_cursor` of the previous page' }),
   ),

@@ -98,7 +98,12 @@ export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
     for (const c of Object.values(route.queryErrors ?? {})) codes.add(c)
   }
   if (route.schema.body) {
-    for (const c of ['invalid_json', 'invalid_request', 'request_too_large', 'unsupported_content_type'] as const) {
+    for (const c of [
+      'invalid_json',
+      'invalid_request',
+      'request_too_large',
+      'unsupported_content_type',
+    ] as const) {
       codes.add(c)
     }
   }

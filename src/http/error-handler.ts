@@ -9,16 +9,32 @@ export function envelope(error: ApiError) {
   return { error: { type: error.type, code: error.code, message: error.message } }
 }
 
-const DB_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', 'SQLITE_LOCKED', '57P01', '57P03'])
+const DB_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  '57P01',
+  '57P03',
+])
 
 function isDatabaseUnavailable(error: { code?: unknown; message?: string }): boolean {
   const code = typeof error.code === 'string' ? error.code : ''
-  return DB_UNAVAILABLE.has(code) || code.startsWith('08') || /Connection terminated|connection timeout/i.test(error.message ?? '')
+  return (
+    DB_UNAVAILABLE.has(code) ||
+    code.startsWith('08') ||
+    /Connection terminated|connection timeout/i.test(error.message ?? '')
+  )
 }
 
 function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiError | null {
   if (error.validation) {
-    return validationError(error.validation as never, (error.validationContext ?? 'body') as ValidationPart, route?.queryErrors)
+    return validationError(
+      error.validation as never,
+      (error.validationContext ?? 'body') as ValidationPart,
+      route?.queryErrors,
+    )
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -27,9 +43,15 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
         `Request body is larger than this route accepts (${route?.bodyLimit ?? 1_048_576} bytes).`,
       )
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('unsupported_content_type', 'Send the body as JSON with `Content-Type: application/json`.')
+      return new ApiError(
+        'unsupported_content_type',
+        'Send the body as JSON with `Content-Type: application/json`.',
+      )
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_json', 'Body is empty but Content-Type is application/json; send a JSON object.')
+      return new ApiError(
+        'invalid_json',
+        'Body is empty but Content-Type is application/json; send a JSON object.',
+      )
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)

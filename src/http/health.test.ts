@@ -27,6 +27,10 @@ describe('probes outside /v1', () => {
     await t.deps.db.destroy()
     const res = await t.app.inject({ method: 'GET', url: '/readyz' })
     assert.equal(res.statusCode, 503)
-    assert.deepEqual(errorOf(res), { type: 'api_error', code: 'not_ready', message: 'The database does not answer.' })
+    assert.deepEqual(errorOf(res), {
+      type: 'api_error',
+      code: 'not_ready',
+      message: 'The database does not answer.',
+    })
   })
 })

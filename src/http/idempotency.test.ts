@@ -47,7 +47,11 @@ describe('idempotency (api-v1 §7.4)', () => {
 
     it('treats whitespace and key order as the same body', async () => {
       const first = await create(keys.testKey, '{"name":"order","tags":[{"label":"a"}]}', 'key-order')
-      const second = await create(keys.testKey, '{ "tags" : [ {"label":"a"} ],\n "name":"order" }', 'key-order')
+      const second = await create(
+        keys.testKey,
+        '{ "tags" : [ {"label":"a"} ],\n "name":"order" }',
+        'key-order',
+      )
       assert.equal(second.statusCode, 201)
       assert.equal(second.headers['idempotent-replayed'], 'true')
       assert.equal(second.body, first.body)
@@ -75,7 +79,10 @@ describe('idempotency (api-v1 §7.4)', () => {
     it('runs again after 24 h: the stored response has expired', async () => {
       const first = await create(keys.testKey, { name: 'expiring' }, 'key-expiry')
       t.clock.advance(24 * 60 * 60 * 1000 - 1000)
-      assert.equal((await create(keys.testKey, { name: 'expiring' }, 'key-expiry')).headers['idempotent-replayed'], 'true')
+      assert.equal(
+        (await create(keys.testKey, { name: 'expiring' }, 'key-expiry')).headers['idempotent-replayed'],
+        'true',
+      )
       t.clock.advance(2000)
       const later = await create(keys.testKey, { name: 'expiring' }, 'key-expiry')
       assert.equal(later.statusCode, 201)
@@ -132,7 +139,11 @@ describe('idempotency (api-v1 §7.4)', () => {
       assert.equal(await widgetCount('flaky'), 0, 'the transaction rolled back')
       const retried = await create(keys.testKey, { name: 'flaky', fail: true }, 'key-500')
       assert.equal(retried.statusCode, 500, 'ran again rather than replaying')
-      const rows = await t.deps.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'key-500').execute()
+      const rows = await t.deps.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('key', '=', 'key-500')
+        .execute()
       assert.equal(rows.length, 0)
     })
   })

@@ -39,7 +39,9 @@ export interface Claim extends Scope {
   token: string
 }
 
-export type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; status: number; body: string }
+export type ClaimOutcome =
+  | { kind: 'claimed'; claim: Claim }
+  | { kind: 'replay'; status: number; body: string }
 
 export async function claimIdempotencyKey(
   db: Executor,
@@ -60,7 +62,13 @@ export async function claimIdempotencyKey(
   }
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ account_id: input.accountId, environment: input.environment, route: input.route, key: input.key, ...fresh })
+    .values({
+      account_id: input.accountId,
+      environment: input.environment,
+      route: input.route,
+      key: input.key,
+      ...fresh,
+    })
     .onConflict((oc) =>
       oc
         .columns(['account_id', 'environment', 'route', 'key'])
@@ -69,7 +77,10 @@ export async function claimIdempotencyKey(
         .where((eb) =>
           eb.or([
             eb('idempotency_keys.expires_at', '<=', toIso(now)),
-            eb.and([eb('idempotency_keys.state', '=', 'in_flight'), eb('idempotency_keys.locked_until', '<=', toIso(now))]),
+            eb.and([
+              eb('idempotency_keys.state', '=', 'in_flight'),
+              eb('idempotency_keys.locked_until', '<=', toIso(now)),
+            ]),
           ]),
         ),
     )
@@ -104,7 +115,12 @@ export async function claimIdempotencyKey(
 }
 
 /** Stores the response inside the transaction that created what it describes. */
-export async function completeIdempotencyKey(tx: Tx, claim: Claim, status: number, body: string): Promise<void> {
+export async function completeIdempotencyKey(
+  tx: Tx,
+  claim: Claim,
+  status: number,
+  body: string,
+): Promise<void> {
   const result = await tx
     .updateTable('idempotency_keys')
     .set({ state: 'completed', response_status: status, response_body: body })

@@ -8,7 +8,18 @@ import { API_ROUTES } from '../app.ts'
 
 type Doc = {
   openapi: string
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; deprecated?: boolean; parameters: Array<{ name: string; in: string }> }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string
+        responses: Record<string, unknown>
+        deprecated?: boolean
+        parameters: Array<{ name: string; in: string }>
+      }
+    >
+  >
   components: { schemas: Record<string, unknown> }
 }
 
@@ -53,23 +64,44 @@ describe('GET /openapi.yaml', () => {
     assert.deepEqual(Object.keys(health.responses).sort(), ['200', '401', '429', '500'])
     const events = doc.paths['/v1/events']!.get!
     assert.deepEqual(Object.keys(events.responses).sort(), ['200', '401', '422', '429', '500'])
-    assert.match(JSON.stringify(events.responses['422']), /invalid_pagination.*invalid_type.*invalid_submission_id|invalid_request/)
+    assert.match(
+      JSON.stringify(events.responses['422']),
+      /invalid_pagination.*invalid_type.*invalid_submission_id|invalid_request/,
+    )
     assert.deepEqual(
       events.parameters.map((p) => p.name),
       ['limit', 'cursor', 'type', 'submission_id'],
     )
     const create = doc.paths['/v1/test/widgets']!.post!
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '409', '413', '415', '422', '429', '500'])
+    assert.deepEqual(Object.keys(create.responses).sort(), [
+      '201',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+    ])
     assert.ok(create.parameters.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'))
-    for (const code of ['idempotency_key_required', 'invalid_json', 'idempotency_key_in_use', 'request_too_large']) {
+    for (const code of [
+      'idempotency_key_required',
+      'invalid_json',
+      'idempotency_key_in_use',
+      'request_too_large',
+    ]) {
       assert.ok(JSON.stringify(create.responses).includes(code), code)
     }
-    assert.ok(JSON.stringify(doc.paths['/v1/test/widgets/{id}']!.get!.responses['400']).includes('invalid_id'))
+    assert.ok(
+      JSON.stringify(doc.paths['/v1/test/widgets/{id}']!.get!.responses['400']).includes('invalid_id'),
+    )
     assert.equal(doc.paths['/v1/test/old']!.get!.deprecated, true)
   })
 
   it('names shared shapes as components', () => {
-    for (const name of ['Error', 'Health', 'EventList', 'Event']) assert.ok(doc.components.schemas[name], name)
+    for (const name of ['Error', 'Health', 'EventList', 'Event'])
+      assert.ok(doc.components.schemas[name], name)
     assert.ok(!text.includes('"~'), 'no TypeBox internals leak')
   })
 })

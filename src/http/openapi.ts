@@ -3,7 +3,7 @@
 // can answer (its own and those its layers add).
 import { type TSchema, Type } from 'typebox'
 import { stringify } from 'yaml'
-import { type ErrorCode, describeCode, statusOf, typeOf } from '../errors.ts'
+import { describeCode, type ErrorCode, statusOf, typeOf } from '../errors.ts'
 import { ErrorBody } from './common-schemas.ts'
 import {
   type AnyRoute,
@@ -23,16 +23,32 @@ const RATE_LIMIT_HEADERS = {
 }
 
 const COMPONENT_HEADERS = {
-  'Request-Id': { description: 'Id of this request (`req_…`); quote it when reporting a problem.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current minute ends.', schema: { type: 'integer' } },
+  'Request-Id': {
+    description: 'Id of this request (`req_…`); quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per minute for this key.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current minute.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Unix time (seconds) at which the current minute ends.',
+    schema: { type: 'integer' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
   'Idempotent-Replayed': {
-    description: '`true` when this response is the stored answer to an earlier request with the same Idempotency-Key.',
+    description:
+      '`true` when this response is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
-  Sunset: { description: 'Date after which this deprecated route stops working (RFC 8594).', schema: { type: 'string' } },
+  Sunset: {
+    description: 'Date after which this deprecated route stops working (RFC 8594).',
+    schema: { type: 'string' },
+  },
 }
 
 /** Schemas with a `title` become named components; everything else stays inline. */
@@ -173,7 +189,8 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
         apiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: '`Authorization: Bearer sk_test_…` or `sk_live_…`. Test and live data never see each other.',
+          description:
+            '`Authorization: Bearer sk_test_…` or `sk_live_…`. Test and live data never see each other.',
         },
       },
     },

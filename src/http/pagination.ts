@@ -29,11 +29,18 @@ export function encodeCursor(key: Buffer, position: Position, context: ListConte
 }
 
 /** The position after which the next page starts, or undefined for the first page. */
-export function decodeCursor(key: Buffer, cursor: string | undefined, context: ListContext): Position | undefined {
+export function decodeCursor(
+  key: Buffer,
+  cursor: string | undefined,
+  context: ListContext,
+): Position | undefined {
   if (cursor === undefined) return undefined
   const text = unseal(key, cursor)
   if (text === null) {
-    throw new ApiError('invalid_pagination', 'cursor: unreadable; pass the `next_cursor` of the previous page unchanged.')
+    throw new ApiError(
+      'invalid_pagination',
+      'cursor: unreadable; pass the `next_cursor` of the previous page unchanged.',
+    )
   }
   const parsed = JSON.parse(text) as { c: string; t: string; i: string }
   if (parsed.c !== contextHash(context)) {
@@ -68,6 +75,7 @@ export function toPage<Row extends { created_at: string; id: string }, T>(
   return {
     data: served.map(toApi),
     has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor(key, { createdAt: last.created_at, id: last.id }, context) : null,
+    next_cursor:
+      hasMore && last ? encodeCursor(key, { createdAt: last.created_at, id: last.id }, context) : null,
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { Redis } from 'ioredis'
 import { after, before, describe, it } from 'node:test'
+import { Redis } from 'ioredis'
 import { errorOf, REDIS_URL, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
@@ -16,7 +16,12 @@ function limiterContract(name: string, makeRedis: () => Redis | undefined) {
     })
     after(() => redis?.disconnect())
     const make = (clock: ManualClock) =>
-      new RateLimiter({ limits: { test: 3, live: 5 }, clock, redis, keyPrefix: `paraph:test:${randomBase62(8)}` })
+      new RateLimiter({
+        limits: { test: 3, live: 5 },
+        clock,
+        redis,
+        keyPrefix: `paraph:test:${randomBase62(8)}`,
+      })
 
     it('allows the limit per minute, then refuses until the next minute', async () => {
       const clock = new ManualClock('2026-11-22T10:00:10.000Z')
@@ -64,7 +69,10 @@ describe('RateLimiter shares counters through Redis', () => {
       const b = new RateLimiter({ limits: { test: 4, live: 4 }, clock, redis: r2, keyPrefix: prefix })
       const results = []
       for (let i = 0; i < 3; i++) {
-        results.push((await a.consume('key_shared', 'test')).allowed, (await b.consume('key_shared', 'test')).allowed)
+        results.push(
+          (await a.consume('key_shared', 'test')).allowed,
+          (await b.consume('key_shared', 'test')).allowed,
+        )
       }
       assert.deepEqual(results, [true, true, true, true, false, false])
     } finally {
@@ -77,7 +85,10 @@ describe('RateLimiter shares counters through Redis', () => {
 describe('rate limits over HTTP (api-v1 §8)', () => {
   let t: TestApp
   before(async () => {
-    t = await startTestApp({ routes: [...API_ROUTES, ...TEST_ROUTES], env: { RATE_LIMIT_TEST: '5', RATE_LIMIT_LIVE: '7' } })
+    t = await startTestApp({
+      routes: [...API_ROUTES, ...TEST_ROUTES],
+      env: { RATE_LIMIT_TEST: '5', RATE_LIMIT_LIVE: '7' },
+    })
   })
   after(() => t.close())
 
@@ -140,7 +151,11 @@ describe('rate limits over HTTP (api-v1 §8)', () => {
   })
 
   it('does not count requests without a valid key', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/health', headers: { authorization: 'Bearer nope' } })
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/health',
+      headers: { authorization: 'Bearer nope' },
+    })
     assert.equal(res.statusCode, 401)
     assert.equal(res.headers['x-ratelimit-limit'], undefined)
   })

@@ -5,7 +5,12 @@
 // Windows are fixed minutes of the injected clock: the window number is part of the counter's key,
 // so tests move the clock to a new minute instead of waiting for one.
 import type { Redis } from 'ioredis'
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible'
 import type { Environment } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 
@@ -37,9 +42,15 @@ export class RateLimiter {
     this.#clock = clock
     // Counters outlive their minute a little so a window never expires while still in use.
     const make = (env: Environment): RateLimiterAbstract => {
-      const options = { points: limits[env], duration: 2 * (WINDOW_MS / 1000), keyPrefix: `${keyPrefix}:${env}` }
+      const options = {
+        points: limits[env],
+        duration: 2 * (WINDOW_MS / 1000),
+        keyPrefix: `${keyPrefix}:${env}`,
+      }
       const memory = new RateLimiterMemory(options)
-      return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory
+      return redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+        : memory
     }
     this.#limiters = { test: make('test'), live: make('live') }
   }

@@ -56,7 +56,11 @@ async function runHandler(route: AnyRoute, deps: Deps, request: FastifyRequest, 
       fingerprint: fingerprint(request.body),
     })
     if (outcome.kind === 'replay') {
-      return reply.code(outcome.status).header('idempotent-replayed', 'true').type(JSON_TYPE).send(outcome.body)
+      return reply
+        .code(outcome.status)
+        .header('idempotent-replayed', 'true')
+        .type(JSON_TYPE)
+        .send(outcome.body)
     }
     claim = outcome.claim
   }

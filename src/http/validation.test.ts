@@ -6,7 +6,10 @@ import { bodyAjv, jsonPath, validationError } from './validation.ts'
 const Body = Type.Object(
   {
     submitters: Type.Array(
-      Type.Object({ email: Type.String({ maxLength: 5 }), role: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        { email: Type.String({ maxLength: 5 }), role: Type.String() },
+        { additionalProperties: false },
+      ),
     ),
     n: Type.Optional(Type.Integer()),
   },
@@ -21,7 +24,13 @@ function firstError(body: unknown) {
 
 describe('validationError', () => {
   it('names the first violation by its path', () => {
-    const error = firstError({ submitters: [{ email: 'a', role: 'x' }, { email: 'a', role: 'x' }, { email: 'toolong', role: 'x' }] })
+    const error = firstError({
+      submitters: [
+        { email: 'a', role: 'x' },
+        { email: 'a', role: 'x' },
+        { email: 'toolong', role: 'x' },
+      ],
+    })
     assert.equal(error.code, 'invalid_request')
     assert.equal(error.status, 422)
     assert.equal(error.message, 'submitters[2].email: must be at most 5 characters.')
@@ -33,7 +42,10 @@ describe('validationError', () => {
       firstError({ submitters: [{ email: 'a', role: 'r', status: 'completed' }] }).message,
       'submitters[0].status: is not an accepted field.',
     )
-    assert.equal(firstError({ submitters: [], __proto__x: 1 }).message, '__proto__x: is not an accepted field.')
+    assert.equal(
+      firstError({ submitters: [], __proto__x: 1 }).message,
+      '__proto__x: is not an accepted field.',
+    )
   })
 
   it('does not coerce JSON body types', () => {
@@ -41,9 +53,21 @@ describe('validationError', () => {
   })
 
   it('maps params to invalid_id and query fields to the route code', () => {
-    assert.equal(validationError([{ instancePath: '/id', keyword: 'pattern', params: {}, schemaPath: '' }], 'params').code, 'invalid_id')
+    assert.equal(
+      validationError([{ instancePath: '/id', keyword: 'pattern', params: {}, schemaPath: '' }], 'params')
+        .code,
+      'invalid_id',
+    )
     const error = validationError(
-      [{ instancePath: '/limit', keyword: 'maximum', params: { limit: 100 }, schemaPath: '', message: 'must be <= 100' }],
+      [
+        {
+          instancePath: '/limit',
+          keyword: 'maximum',
+          params: { limit: 100 },
+          schemaPath: '',
+          message: 'must be <= 100',
+        },
+      ],
       'querystring',
       { limit: 'invalid_pagination' },
     )

@@ -10,7 +10,13 @@ const addFormats = addFormatsModule.default ?? addFormatsModule
 
 function makeAjv(coerceTypes: boolean | 'array') {
   // removeAdditional stays false: a key the schema refuses is an error, never silently dropped.
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false })
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  })
   addFormats(ajv)
   return ajv
 }
@@ -38,7 +44,10 @@ function describe(error: ErrorObject): { path: string; problem: string } {
     case 'required':
       return { path: jsonPath(error.instancePath, String(p.missingProperty)), problem: 'is required' }
     case 'additionalProperties':
-      return { path: jsonPath(error.instancePath, String(p.additionalProperty)), problem: 'is not an accepted field' }
+      return {
+        path: jsonPath(error.instancePath, String(p.additionalProperty)),
+        problem: 'is not an accepted field',
+      }
     case 'type':
       return { path: jsonPath(error.instancePath), problem: `must be ${article(String(p.type))}` }
     case 'enum':
@@ -93,7 +102,10 @@ export function validationError(
   const { path, problem } = describe(first)
   const where = path === '' ? (part === 'body' ? 'body' : part) : path
   if (part === 'params') {
-    return new ApiError('invalid_id', `${where}: malformed id; expected a prefix, "_" and 24 letters or digits.`)
+    return new ApiError(
+      'invalid_id',
+      `${where}: malformed id; expected a prefix, "_" and 24 letters or digits.`,
+    )
   }
   if (part === 'querystring') {
     const field = path.split(/[.[]/)[0] ?? ''

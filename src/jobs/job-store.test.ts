@@ -48,7 +48,7 @@ describe('jobs outbox', () => {
     assert.equal(await completeJob(t.deps.db, t.clock, fresh), true)
   })
 
-  it('retries on the kind\'s schedule, then marks the job dead', async () => {
+  it("retries on the kind's schedule, then marks the job dead", async () => {
     const id = await enqueue('flaky', { n: 1 })
     const attempts: number[] = []
     const catalogue: JobCatalogue = {

@@ -23,7 +23,11 @@ export interface ClaimedJob {
 }
 
 /** Enqueues inside the caller's transaction: the job exists exactly when the change that needs it does. */
-export async function enqueueJob(tx: Tx, { clock, ids }: { clock: Clock; ids: IdGenerator }, job: NewJob): Promise<string> {
+export async function enqueueJob(
+  tx: Tx,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  job: NewJob,
+): Promise<string> {
   const id = ids.next('job')
   const now = toIso(clock.now())
   await tx
@@ -49,7 +53,12 @@ export async function enqueueJob(tx: Tx, { clock, ids }: { clock: Clock; ids: Id
  * Claims the oldest due job: pending and due, or running with a lapsed lease (its worker died).
  * The attempt number goes up on every claim and fences completion.
  */
-export async function claimJob(db: Db, engine: Engine, clock: Clock, leaseMs: number): Promise<ClaimedJob | null> {
+export async function claimJob(
+  db: Db,
+  engine: Engine,
+  clock: Clock,
+  leaseMs: number,
+): Promise<ClaimedJob | null> {
   const now = clock.now()
   return db.transaction().execute(async (tx) => {
     const due = await lockForClaim(
@@ -84,7 +93,13 @@ export async function claimJob(db: Db, engine: Engine, clock: Clock, leaseMs: nu
 }
 
 function toClaimed(row: Pick<JobsTable, 'id' | 'kind' | 'payload' | 'attempt' | 'max_attempts'>): ClaimedJob {
-  return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempt, maxAttempts: row.max_attempts }
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: JSON.parse(row.payload),
+    attempt: row.attempt,
+    maxAttempts: row.max_attempts,
+  }
 }
 
 /** Marks the attempt done; false when the lease lapsed and a newer attempt owns the job. */

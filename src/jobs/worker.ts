@@ -36,11 +36,15 @@ export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
   }
   try {
     await kind.handle(job.payload, job)
-    if (!(await completeJob(ctx.db, ctx.clock, job))) log.warn('job finished after its lease lapsed; newer attempt kept')
+    if (!(await completeJob(ctx.db, ctx.clock, job)))
+      log.warn('job finished after its lease lapsed; newer attempt kept')
   } catch (error) {
     const delay = kind.retrySchedule[job.attempt - 1]
     const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay * 1000)
-    log.warn({ err: error, retry_at: retryAt }, retryAt ? 'job failed; will retry' : 'job failed; no retry left')
+    log.warn(
+      { err: error, retry_at: retryAt },
+      retryAt ? 'job failed; will retry' : 'job failed; no retry left',
+    )
     await failJob(ctx.db, ctx.clock, job, (error as Error).message ?? String(error), retryAt)
   }
   return true
@@ -63,10 +67,14 @@ export async function runWorker(ctx: WorkerContext, signal: AbortSignal, pollMs 
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, pollMs)
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer)
-        resolve()
-      }, { once: true })
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer)
+          resolve()
+        },
+        { once: true },
+      )
     })
   }
 }

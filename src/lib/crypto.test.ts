@@ -25,7 +25,10 @@ describe('seal / unseal', () => {
 
 describe('canonicalJson', () => {
   it('ignores key order at every depth but not array order', () => {
-    assert.equal(canonicalJson({ b: 1, a: { d: 2, c: [3, 1] } }), canonicalJson({ a: { c: [3, 1], d: 2 }, b: 1 }))
+    assert.equal(
+      canonicalJson({ b: 1, a: { d: 2, c: [3, 1] } }),
+      canonicalJson({ a: { c: [3, 1], d: 2 }, b: 1 }),
+    )
     assert.notEqual(canonicalJson({ a: [1, 3] }), canonicalJson({ a: [3, 1] }))
   })
 })

@@ -26,7 +26,11 @@ const KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)
 
 /** Keys are service-made; anything that could climb out of the store (`..`, absolute paths) is a bug. */
 export function assertBlobKey(key: string): void {
-  if (key.length > 512 || !KEY_PATTERN.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+  if (
+    key.length > 512 ||
+    !KEY_PATTERN.test(key) ||
+    key.split('/').some((part) => part === '..' || part === '.')
+  ) {
     throw new Error(`Invalid blob key: ${JSON.stringify(key)}`)
   }
 }

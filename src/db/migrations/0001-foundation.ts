@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')
     .execute()
-  await db.schema.createIndex('api_keys_account').on('api_keys').columns(['account_id', 'environment']).execute()
+  await db.schema
+    .createIndex('api_keys_account')
+    .on('api_keys')
+    .columns(['account_id', 'environment'])
+    .execute()
 
   await db.schema
     .createTable('idempotency_keys')
