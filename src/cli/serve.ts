@@ -2,7 +2,7 @@ import { createDefaultAccountOnce } from '../accounts/create-account.ts'
 import { buildApp } from '../app.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
-import { jobCatalogue } from '../job-catalogue.ts'
+import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { loadConfig, warnAboutConfig } from './context.ts'
 
@@ -33,7 +33,9 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const app = buildApp(deps)
   const stopWorker = new AbortController()
   const worker = options.worker
-    ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal)
+    ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal, {
+        housekeeping: housekeeping(deps),
+      })
     : Promise.resolve()
 
   let stopping = false

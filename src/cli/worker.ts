@@ -1,6 +1,6 @@
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
-import { jobCatalogue } from '../job-catalogue.ts'
+import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { loadConfig, warnAboutConfig } from './context.ts'
 
@@ -13,7 +13,9 @@ export async function worker(): Promise<void> {
   process.once('SIGINT', () => stop.abort())
   process.once('SIGTERM', () => stop.abort())
   deps.logger.info({ engine: deps.engine }, 'paraph worker started')
-  await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal)
+  await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
+    housekeeping: housekeeping(deps),
+  })
   await deps.close()
   deps.logger.info('paraph worker stopped')
 }

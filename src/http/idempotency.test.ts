@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { Gate, gates, TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { fingerprint } from './idempotency.ts'
+import { fingerprint, purgeExpiredIdempotencyKeys } from './idempotency.ts'
 
 describe('idempotency (api-v1 §7.4)', () => {
   let t: TestApp
@@ -202,5 +202,33 @@ describe('idempotency (api-v1 §7.4)', () => {
       assert.equal(res.statusCode, 201)
       assert.equal(await widgetCount('orphan'), 1)
     })
+  })
+})
+
+describe('idempotency housekeeping', () => {
+  it('purges only records past their 24 h window', async () => {
+    const t = await startTestApp({ routes: [...API_ROUTES, ...TEST_ROUTES] })
+    try {
+      const { testKey } = await t.account()
+      const send = (key: string) =>
+        t.request(testKey, {
+          method: 'POST',
+          url: '/v1/test/widgets',
+          payload: { name: key },
+          headers: { 'idempotency-key': key },
+        })
+      await send('old')
+      t.clock.advance(23 * 60 * 60 * 1000)
+      await send('recent')
+      t.clock.advance(60 * 60 * 1000 + 1)
+      assert.equal(await purgeExpiredIdempotencyKeys(t.deps.db, t.clock), 1)
+      const left = await t.deps.db.selectFrom('idempotency_keys').select('key').execute()
+      assert.deepEqual(
+        left.map((r) => r.key),
+        ['recent'],
+      )
+    } finally {
+      await t.close()
+    }
   })
 })

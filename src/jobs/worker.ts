@@ -57,9 +57,28 @@ export async function drainJobs(ctx: WorkerContext): Promise<number> {
   return count
 }
 
-/** The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts. */
-export async function runWorker(ctx: WorkerContext, signal: AbortSignal, pollMs = 500): Promise<void> {
+export interface Housekeeping {
+  everyMs: number
+  run(): Promise<void>
+}
+
+/**
+ * The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts, and runs the
+ * housekeeping tasks (purges of expired rows) on their own interval.
+ */
+export async function runWorker(
+  ctx: WorkerContext,
+  signal: AbortSignal,
+  { pollMs = 500, housekeeping = [] }: { pollMs?: number; housekeeping?: Housekeeping[] } = {},
+): Promise<void> {
+  const lastRun = housekeeping.map(() => 0)
   while (!signal.aborted) {
+    const now = ctx.clock.now().getTime()
+    for (const [i, task] of housekeeping.entries()) {
+      if (now - lastRun[i]! < task.everyMs) continue
+      lastRun[i] = now
+      await task.run().catch((error: unknown) => ctx.logger.error({ err: error }, 'housekeeping failed'))
+    }
     try {
       if (await runOneJob(ctx)) continue
     } catch (error) {
