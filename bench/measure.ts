@@ -39,7 +39,10 @@ export async function measureServer(
   await runLoad(target, { seconds: ctx.warmUpSeconds, connections })
   const closed = await runLoad(target, { seconds: ctx.measureSeconds, connections })
   // Closed loop sends the next request only after an answer, so a stall delays the requests that
-  // would have seen it and p99 looks better than it is (coordinated omission); a fixed rate does not.
+  // would have seen it and p99 looks better than it is (coordinated omission, security-notes).
+  // Caveat of autocannon 8's overallRate: each connection spends a per-second budget back to back
+  // and then idles, so a server slower than the rate is simply sent less (the table shows the rate
+  // reached), and its latency correction assumes 1 ms between requests, which overstates the tail.
   const overallRate = Math.max(connections, Math.round(rateFor(closed.rps)))
   const fixedRate = await runLoad(target, { seconds: ctx.measureSeconds, connections, overallRate })
   return { label, closed, fixedRate, rssKiB: rssKiB(server.process) }

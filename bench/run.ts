@@ -2,7 +2,7 @@
 // Servers run in child processes; this process only generates load. Exit code 0 even when a target
 // is missed (a benchmark, not a test); 1 only when a scenario could not run.
 import { mkdir, writeFile } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { BenchContext, Scenario } from './scenario.ts'
 import { healthScenario } from './scenarios/health.ts'
@@ -35,21 +35,31 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   }
 }
 
+/** Other work on a 2-core machine skews every figure; say so rather than print them as if clean. */
+function busyWarning(loadBefore: number): string {
+  const busy = loadBefore > 0.5 * availableParallelism()
+  return busy
+    ? `\nWARNING: load average was ${loadBefore.toFixed(2)} before the run; figures may be skewed.`
+    : ''
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString()
+  const loadBefore = loadavg()[0] ?? 0
   const results: ScenarioResult[] = []
   try {
     for (const scenario of SCENARIOS) results.push(await runScenario(scenario))
   } finally {
     await stopAllServers()
   }
-  console.log(formatTable(results))
+  console.log(formatTable(results) + busyWarning(loadBefore))
   await mkdir(RESULTS_DIR, { recursive: true })
   const json = {
     started_at: startedAt,
     finished_at: new Date().toISOString(),
     node: process.version,
     cpus: availableParallelism(),
+    load_average_before: loadBefore,
     settings: { ...ctx, postgresUrl: undefined },
     scenarios: results.map(({ scenario, rows, error }) => ({
       name: scenario.name,

@@ -18,16 +18,19 @@ const HEADER = [
   'p50',
   'p99',
   'max',
-  'p99 at fixed rate',
+  'fixed rate asked/got',
+  'p99 there',
   'err/non2xx/t-o',
   'RSS',
   'ratio',
   'result',
 ]
-const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9])
+const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10])
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const errors = (run: LoadSummary) => `${run.errors}/${run.non2xx}/${run.timeouts}`
+// autocannon's histogram has 1 ms resolution: 0 means under a millisecond.
+const ms = (n: number) => (n === 0 ? '<1 ms' : `${n} ms`)
 
 function serverCells(figures: ServerFigures): string[] {
   const { closed, fixedRate } = figures
@@ -35,10 +38,11 @@ function serverCells(figures: ServerFigures): string[] {
   return [
     figures.label,
     int(closed.rps),
-    `${closed.p50Ms} ms`,
-    `${closed.p99Ms} ms`,
-    `${closed.maxMs} ms`,
-    `${fixedRate.p99Ms} ms @ ${int(fixedRate.overallRate ?? 0)}/s`,
+    ms(closed.p50Ms),
+    ms(closed.p99Ms),
+    ms(closed.maxMs),
+    `${int(fixedRate.overallRate ?? 0)} / ${int(fixedRate.rps)}`,
+    ms(fixedRate.p99Ms),
     `${errors(closed)} + ${errors(fixedRate)}`,
     rss,
   ]
@@ -78,7 +82,10 @@ export function formatTable(results: ScenarioResult[]): string {
     const lines = [HEADER, ...rows.flatMap(rowLines), ...(error ? [['', `error: ${error}`]] : [])]
     return `${title}\n${render(lines)}`
   })
-  const legend =
-    'Latencies in whole ms (autocannon). err/non2xx/t-o: closed loop + fixed rate. RSS: VmRSS after the runs.'
+  const legend = [
+    'rps, p50, p99, max: closed loop. Fixed rate: autocannon overallRate at a share of the bare rps, same rate for both',
+    'servers; "got" below "asked" means the server could not keep up. err/non2xx/t-o: closed loop + fixed rate.',
+    'RSS: VmRSS of the server process after its runs.',
+  ].join('\n')
   return `${blocks.join('\n\n')}\n\n${legend}`
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/tables.ts'
+import type { Db, Tx } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
@@ -16,17 +16,25 @@ interface Ctx {
   ids: IdGenerator
 }
 
-/** An account with one test and one live key (operations.md §1 `accounts create`). */
-export async function createAccount(
-  { db, clock, ids }: Ctx,
-  input: { name: string; ownerEmail?: string | null },
+interface AccountInput {
+  name: string
+  ownerEmail?: string | null
+}
+
+async function insertAccountWithKeys(
+  tx: Tx,
+  ctx: Omit<Ctx, 'db'>,
+  input: AccountInput,
 ): Promise<CreatedAccount> {
-  return db.transaction().execute(async (tx) => {
-    const accountId = await insertAccount(tx, { clock, ids }, input)
-    const test = await insertApiKey(tx, { clock, ids }, accountId, 'test')
-    const live = await insertApiKey(tx, { clock, ids }, accountId, 'live')
-    return { account_id: accountId, test_key: test.key, live_key: live.key }
-  })
+  const accountId = await insertAccount(tx, ctx, input)
+  const test = await insertApiKey(tx, ctx, accountId, 'test')
+  const live = await insertApiKey(tx, ctx, accountId, 'live')
+  return { account_id: accountId, test_key: test.key, live_key: live.key }
+}
+
+/** An account with one test and one live key (operations.md §1 `accounts create`). */
+export async function createAccount({ db, clock, ids }: Ctx, input: AccountInput): Promise<CreatedAccount> {
+  return db.transaction().execute((tx) => insertAccountWithKeys(tx, { clock, ids }, input))
 }
 
 /**
@@ -42,9 +50,6 @@ export async function createDefaultAccountOnce({ db, clock, ids }: Ctx): Promise
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst()
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || (await countAccounts(tx)) > 0) return null
-    const accountId = await insertAccount(tx, { clock, ids }, { name: 'Default account' })
-    const test = await insertApiKey(tx, { clock, ids }, accountId, 'test')
-    const live = await insertApiKey(tx, { clock, ids }, accountId, 'live')
-    return { account_id: accountId, test_key: test.key, live_key: live.key }
+    return insertAccountWithKeys(tx, { clock, ids }, { name: 'Default account' })
   })
 }
