@@ -44,7 +44,10 @@ function unparsableRequest(_error: Error, socket: Socket): void {
 export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
-    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    logController: new LogController({ disableRequestLogging: true }),
+    // request.log is the root logger itself: a child logger per request (to bind its id) cost a
+    // quarter of a request's CPU. Lines that concern a request carry `request_id` explicitly.
+    childLoggerFactory: (logger) => logger,
     genReqId: () => deps.ids.next('req'),
     requestIdHeader: false,
     clientErrorHandler: unparsableRequest,
@@ -63,21 +66,19 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     for (const method of [route.method].flat())
       if (method !== 'HEAD') registered.push(`${method} ${route.url}`)
   })
+  app.decorateRequest('route', null)
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(notFoundHandler)
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('request-id', request.id)
-    reply.header('x-content-type-options', 'nosniff')
-  })
   // One structured line per request (Fastify's two default lines cost throughput and say less).
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
+        request_id: request.id,
         method: request.method,
-        route: request.routeOptions.url ?? null,
+        route: request.route?.url ?? null,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
         key_id: request.scope?.keyId,
@@ -85,6 +86,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
       },
       'request',
     )
+    done()
   })
 
   const all: AnyRoute[] = []

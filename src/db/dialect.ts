@@ -7,6 +7,7 @@ import {
   type Kysely,
   PostgresDialect,
   type SelectQueryBuilder,
+  type SqliteDatabase,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -39,6 +40,27 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Kysely prepares every query afresh; preparing cost more than running the query on the hot path.
+ * The service's SQL comes from a small set of query shapes, so prepared statements are kept by
+ * their text (bounded). Kysely uses one connection at a time, so no statement is used twice at once.
+ */
+function withStatementCache(db: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      let statement = statements.get(text)
+      if (!statement) {
+        statement = db.prepare(text)
+        if (statements.size >= 1000) statements.delete(statements.keys().next().value!)
+        statements.set(text, statement)
+      }
+      return statement
+    },
+  }
+}
+
 function sqliteDialect(path: string): Dialect {
   return new ImmediateSqliteDialect({
     database: async () => {
@@ -47,7 +69,7 @@ function sqliteDialect(path: string): Dialect {
       db.pragma('synchronous = NORMAL')
       db.pragma('busy_timeout = 5000')
       db.pragma('foreign_keys = ON')
-      return db
+      return withStatementCache(db)
     },
   })
 }

@@ -2,11 +2,11 @@
 // (security-notes: auth → rate limit → idempotency → handler), so even 404, 413 and 422 answers
 // carry the rate-limit headers.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { findActiveKey } from '../accounts/account-store.ts'
+import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import { parseApiKey } from '../accounts/api-keys.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
-import { rateLimitHeaders, retryAfterSeconds } from './rate-limit.ts'
+import { type RateLimitDecision, rateLimitHeaders, retryAfterSeconds } from './rate-limit.ts'
 
 const BEARER = /^Bearer +(\S+) *$/i
 
@@ -27,20 +27,61 @@ export function readBearerKey(header: string | undefined): string {
   return key
 }
 
+function admit(
+  deps: Deps,
+  key: AuthenticatedKey,
+  decision: RateLimitDecision,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  request.scope = key
+  reply.headers(rateLimitHeaders(decision))
+  if (decision.allowed) return
+  const wait = retryAfterSeconds(decision, deps.clock.now())
+  throw new ApiError(
+    'rate_limit_exceeded',
+    `Rate limit of ${decision.limit} requests per minute reached for this key; retry in ${wait} s.`,
+    { 'retry-after': String(wait) },
+  )
+}
+
+async function authenticateSlowly(
+  deps: Deps,
+  presented: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const key = await deps.keyCache.find(presented)
+  if (!key) throw new ApiError('invalid_api_key', 'Unknown or revoked API key.')
+  admit(deps, key, await deps.rateLimiter.consume(key.keyId, key.environment), request, reply)
+}
+
+/**
+ * A callback-style hook: a cached key with in-process counters (the common case) is admitted with
+ * no promise at all; anything else takes the async path.
+ */
 export function authenticate(deps: Deps) {
-  return async function authenticateRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = await findActiveKey(deps.db, readBearerKey(request.headers.authorization))
-    if (!key) throw new ApiError('invalid_api_key', 'Unknown or revoked API key.')
-    request.scope = key
-    const decision = await deps.rateLimiter.consume(key.keyId, key.environment)
-    reply.headers(rateLimitHeaders(decision))
-    if (!decision.allowed) {
-      const wait = retryAfterSeconds(decision, deps.clock.now())
-      throw new ApiError(
-        'rate_limit_exceeded',
-        `Rate limit of ${decision.limit} requests per minute reached for this key; retry in ${wait} s.`,
-        { 'retry-after': String(wait) },
-      )
+  return function authenticateRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) {
+    try {
+      const presented = readBearerKey(request.headers.authorization)
+      const key = deps.keyCache.peek(presented)
+      if (!key) {
+        authenticateSlowly(deps, presented, request, reply).then(() => done(), done)
+        return
+      }
+      const decision = deps.rateLimiter.consume(key.keyId, key.environment)
+      if (decision instanceof Promise) {
+        decision.then((shared) => admit(deps, key, shared, request, reply)).then(() => done(), done)
+        return
+      }
+      admit(deps, key, decision, request, reply)
+      done()
+    } catch (error) {
+      done(error as Error)
     }
   }
 }

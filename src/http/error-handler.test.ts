@@ -32,6 +32,14 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.match(String(res.headers['request-id']), /^req_/)
   })
 
+  it('400 envelope with a request id for a URL that cannot be decoded', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/events/%E0%A4%A' })
+    assert.ok([400, 404].includes(res.statusCode), String(res.statusCode))
+    assert.ok(errorOf(res).code)
+    assert.match(String(res.headers['request-id']), /^req_/)
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+  })
+
   it('404 for a known path with another method', async () => {
     const res = await t.request(key, { method: 'DELETE', url: '/v1/health' })
     assert.equal(res.statusCode, 404)

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import type { AnyRoute } from './define-route.ts'
+import { COMMON_HEADERS } from './register-route.ts'
 import { type ValidationPart, validationError } from './validation.ts'
 
 export function envelope(error: ApiError) {
@@ -68,8 +69,7 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
 
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error
-  const route = request.routeOptions.config?.route as AnyRoute | undefined
-  const known = frameworkError(error as FastifyError, route)
+  const known = frameworkError(error as FastifyError, request.route ?? undefined)
   if (known) return known
   const code: ErrorCode = isDatabaseUnavailable(error as Error) ? 'db_error' : 'handler_error'
   const what = code === 'db_error' ? 'The database is unavailable' : 'An unexpected error occurred'
@@ -80,8 +80,10 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   const apiError = toApiError(error, request)
   if (apiError.status >= 500) {
     // Logged once with its stack and request id; the client sees only the generic message.
-    request.log.error({ err: error, code: apiError.code }, 'request failed')
+    request.log.error({ err: error, code: apiError.code, request_id: request.id }, 'request failed')
   }
+  // Refusals before routing (a URL Fastify cannot parse) skipped the route's onRequest hook.
+  reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
   reply.status(apiError.status).headers(apiError.headers).send(envelope(apiError))
 }
 
@@ -90,5 +92,6 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): v
     'resource_not_found',
     `Unknown route ${request.method} ${request.url.split('?')[0]}; the routes are listed at /openapi.yaml.`,
   )
+  reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
   reply.status(404).send(envelope(error))
 }

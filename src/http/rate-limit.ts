@@ -1,6 +1,7 @@
 // api-v1 §8: per key per minute, 100 test / 1000 live. Counters live in this process by default and
 // in Redis when REDIS_URL is set, so every API process shares them (rate-limiter-flexible does the
-// atomic counting; Redis going away falls back to in-process counters rather than refusing traffic).
+// atomic counting there; Redis going away falls back to in-process counters rather than refusing
+// traffic).
 //
 // Windows are fixed minutes of the injected clock: the window number is part of the counter's key,
 // so tests move the clock to a new minute instead of waiting for one.
@@ -32,42 +33,64 @@ export interface RateLimiterOptions {
   keyPrefix?: string
 }
 
+/**
+ * In-process fixed-window counters: a Map lookup on the hot path instead of a promise chain.
+ * One entry per key, overwritten when its minute changes, so memory is bounded by the keys in use.
+ */
+class LocalCounters {
+  readonly #counts = new Map<string, { window: number; count: number }>()
+
+  increment(key: string, window: number): number {
+    const entry = this.#counts.get(key)
+    if (entry && entry.window === window) return ++entry.count
+    this.#counts.set(key, { window, count: 1 })
+    return 1
+  }
+}
+
 export class RateLimiter {
-  readonly #limiters: Record<Environment, RateLimiterAbstract>
+  readonly #shared: Record<Environment, RateLimiterAbstract> | null
+  readonly #local = new LocalCounters()
   readonly #limits: Record<Environment, number>
   readonly #clock: Clock
 
   constructor({ limits, clock, redis, keyPrefix = 'paraph:rl' }: RateLimiterOptions) {
     this.#limits = limits
     this.#clock = clock
-    // Counters outlive their minute a little so a window never expires while still in use.
-    const make = (env: Environment): RateLimiterAbstract => {
+    // Counters outlive their minute a little so a window never expires while still in use; while
+    // Redis is away the library's insurance limiter counts in this process.
+    const shared = (env: Environment, store: Redis): RateLimiterAbstract => {
       const options = {
         points: limits[env],
         duration: 2 * (WINDOW_MS / 1000),
         keyPrefix: `${keyPrefix}:${env}`,
       }
-      const memory = new RateLimiterMemory(options)
-      return redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
-        : memory
+      return new RateLimiterRedis({
+        ...options,
+        storeClient: store,
+        insuranceLimiter: new RateLimiterMemory(options),
+      })
     }
-    this.#limiters = { test: make('test'), live: make('live') }
+    this.#shared = redis ? { test: shared('test', redis), live: shared('live', redis) } : null
   }
 
-  /** Counts one request for the key and says whether it may proceed. */
-  async consume(keyId: string, environment: Environment): Promise<RateLimitDecision> {
+  /** Counts one request for the key and says whether it may proceed (synchronously when in-process). */
+  consume(keyId: string, environment: Environment): RateLimitDecision | Promise<RateLimitDecision> {
     const now = this.#clock.now().getTime()
     const window = Math.floor(now / WINDOW_MS)
     const limit = this.#limits[environment]
     const resetAt = (window + 1) * WINDOW_MS
-    try {
-      const res = await this.#limiters[environment].consume(`${keyId}:${window}`, 1)
-      return { allowed: true, limit, remaining: Math.max(0, res.remainingPoints), resetAt }
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetAt }
-      throw rejection
+    if (!this.#shared) {
+      const count = this.#local.increment(`${environment}:${keyId}`, window)
+      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt }
     }
+    return this.#shared[environment].consume(`${keyId}:${window}`, 1).then(
+      (res) => ({ allowed: true, limit, remaining: Math.max(0, res.remainingPoints), resetAt }),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetAt }
+        throw rejection
+      },
+    )
   }
 }
 

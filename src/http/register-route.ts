@@ -16,15 +16,17 @@ import {
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The matched route's definition; null for unknown routes. */
+    route: AnyRoute | null
     scope: AuthenticatedKey | null
     idempotencyKey: string | null
-  }
-  interface FastifyContextConfig {
-    route?: AnyRoute
   }
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** Sent on every response. */
+export const COMMON_HEADERS = { 'x-content-type-options': 'nosniff' }
 
 export function sunsetHeaders(sunset: NonNullable<AnyRoute['sunset']>): Record<string, string> {
   const headers: Record<string, string> = { sunset: new Date(sunset.date).toUTCString() }
@@ -33,15 +35,15 @@ export function sunsetHeaders(sunset: NonNullable<AnyRoute['sunset']>): Record<s
 }
 
 function onRequestHooks(route: AnyRoute, deps: Deps) {
-  const hooks: Array<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> = []
-  if (route.sunset) {
-    const headers = sunsetHeaders(route.sunset)
-    hooks.push(async (_request, reply) => {
-      reply.headers(headers)
-    })
+  type Hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void
+  const sunset = route.sunset ? sunsetHeaders(route.sunset) : {}
+  // First, so every answer of the route (refusals included) names its request.
+  const identify: Hook = (request, reply, done) => {
+    request.route = route
+    reply.headers({ 'request-id': request.id, ...COMMON_HEADERS, ...sunset })
+    done()
   }
-  if (usesApiKey(route)) hooks.push(authenticate(deps))
-  return hooks
+  return usesApiKey(route) ? [identify, authenticate(deps)] : [identify]
 }
 
 async function runHandler(route: AnyRoute, deps: Deps, request: FastifyRequest, reply: FastifyReply) {
@@ -98,7 +100,7 @@ async function runHandler(route: AnyRoute, deps: Deps, request: FastifyRequest, 
     // Nothing was created (the transaction rolled back): free the key so the client's retry runs.
     if (claim) {
       await releaseIdempotencyKey(deps.db, claim).catch((e: unknown) =>
-        request.log.error({ err: e }, 'could not release idempotency key'),
+        request.log.error({ err: e, request_id: request.id }, 'could not release idempotency key'),
       )
     }
     throw error
@@ -111,7 +113,6 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps)
     method: route.method,
     url: route.url,
     bodyLimit: route.bodyLimit,
-    config: { route },
     schema: {
       ...(route.schema.params && { params: route.schema.params }),
       ...(route.schema.querystring && { querystring: route.schema.querystring }),

@@ -6,14 +6,26 @@ export type IdPrefix = (typeof ID_PREFIXES)[number]
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
+// CSPRNG bytes are drawn 8 KiB at a time (as crypto.randomUUID does): one randomBytes call per
+// request id cost a tenth of a request's CPU. Every byte is still used once and only once.
+const POOL_SIZE = 8192
+let pool = Buffer.alloc(0)
+let offset = 0
+
+function nextRandomByte(): number {
+  if (offset >= pool.length) {
+    pool = randomBytes(POOL_SIZE)
+    offset = 0
+  }
+  return pool[offset++]!
+}
+
 /** `length` base62 characters from the CSPRNG, without modulo bias (bytes >= 248 are rejected). */
 export function randomBase62(length: number): string {
   let out = ''
   while (out.length < length) {
-    for (const byte of randomBytes(length + 8)) {
-      if (byte < 248) out += BASE62[byte % 62]
-      if (out.length === length) break
-    }
+    const byte = nextRandomByte()
+    if (byte < 248) out += BASE62[byte % 62]
   }
   return out
 }

@@ -1,0 +1,40 @@
+// Authentication without a database round trip on every request: a verified key's scope is kept
+// in this process for one second. A revoked key therefore stops working within one second in
+// every API process (revocation is a CLI action in another process, so no in-process invalidation
+// could reach all of them anyway). Only keys that exist are cached, so a flood of made-up keys
+// cannot fill the cache; the cache is bounded all the same.
+import type { Executor } from '../db/tables.ts'
+import type { Clock } from '../lib/clock.ts'
+import { type AuthenticatedKey, findActiveKey } from './account-store.ts'
+
+export const KEY_CACHE_TTL_MS = 1000
+const MAX_ENTRIES = 10_000
+
+export class KeyCache {
+  readonly #entries = new Map<string, { key: AuthenticatedKey; until: number }>()
+
+  constructor(
+    readonly db: Executor,
+    readonly clock: Clock,
+  ) {}
+
+  /** The cached scope while fresh, without touching the database. */
+  peek(presented: string): AuthenticatedKey | undefined {
+    const hit = this.#entries.get(presented)
+    return hit && hit.until > this.clock.now().getTime() ? hit.key : undefined
+  }
+
+  async find(presented: string): Promise<AuthenticatedKey | undefined> {
+    const now = this.clock.now().getTime()
+    const hit = this.#entries.get(presented)
+    if (hit && hit.until > now) return hit.key
+    const key = await findActiveKey(this.db, presented)
+    if (!key) {
+      this.#entries.delete(presented)
+      return undefined
+    }
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
+    this.#entries.set(presented, { key, until: now + KEY_CACHE_TTL_MS })
+    return key
+  }
+}
