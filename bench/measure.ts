@@ -1,7 +1,7 @@
 // One server's figures for a row: a discarded warm-up (JIT, connection pools, SQLite page cache),
 // a closed-loop run, then a fixed-arrival-rate run, then its RSS.
-import { type LoadTarget, runLoad } from './load.ts'
-import { rssKiB } from './processes.ts'
+import { type LoadSummary, type LoadTarget, runLoad } from './load.ts'
+import { cpuMicros, rssKiB } from './processes.ts'
 import type { BenchContext, ServerFigures } from './scenario.ts'
 import type { RunningServer } from './servers.ts'
 
@@ -23,27 +23,88 @@ export async function preflight(server: RunningServer, path: string): Promise<Re
   return JSON.parse(text) as Record<string, unknown>
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** Several closed-loop rounds as one summary: median rps and p50, worst p99 and max, summed counts. */
+function combine(rounds: LoadSummary[]): LoadSummary {
+  return {
+    rps: Math.round(median(rounds.map((r) => r.rps))),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
+    maxMs: Math.max(...rounds.map((r) => r.maxMs)),
+    total: rounds.reduce((sum, r) => sum + r.total, 0),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+    timeouts: rounds.reduce((sum, r) => sum + r.timeouts, 0),
+    overallRate: null,
+  }
+}
+
 /**
- * `rateFor` picks the fixed arrival rate from this server's closed-loop result (the baseline's) or
- * returns the rate already used for the baseline, so both servers get the same arrival rate.
+ * Baseline and subject measured in alternating closed-loop rounds (B S B S …), one at a time so
+ * they never compete for the 2 cores. This machine's speed drifts by ±20% over tens of seconds;
+ * comparing each subject round with the baseline round just before it cancels most of that drift,
+ * and the verdict takes the median of those per-round ratios.
  */
-export async function measureServer(
+export async function measurePair(
   ctx: BenchContext,
-  server: RunningServer,
-  path: string,
-  label: string,
-  rateFor: (closedRps: number) => number,
-): Promise<ServerFigures> {
-  const target = loadTarget(server, path)
+  servers: { baseline: RunningServer; subject: RunningServer },
+  paths: { baseline: string; subject: string },
+  labels: { baseline: string; subject: string },
+): Promise<{ baseline: ServerFigures; subject: ServerFigures }> {
   const { connections } = ctx
-  await runLoad(target, { seconds: ctx.warmUpSeconds, connections })
-  const closed = await runLoad(target, { seconds: ctx.measureSeconds, connections })
+  const targets = {
+    baseline: loadTarget(servers.baseline, paths.baseline),
+    subject: loadTarget(servers.subject, paths.subject),
+  }
+  await runLoad(targets.baseline, { seconds: ctx.warmUpSeconds, connections })
+  await runLoad(targets.subject, { seconds: ctx.warmUpSeconds, connections })
+  const rounds = { baseline: [] as LoadSummary[], subject: [] as LoadSummary[] }
+  const seconds = Math.max(2, Math.round(ctx.measureSeconds / ctx.rounds))
+  const cpu = { baseline: 0, subject: 0 }
+  const measureRound = async (which: 'baseline' | 'subject') => {
+    const before = cpuMicros(servers[which].process) ?? 0
+    const result = await runLoad(targets[which], { seconds, connections })
+    cpu[which] += (cpuMicros(servers[which].process) ?? 0) - before
+    rounds[which].push(result)
+  }
+  for (let i = 0; i < ctx.rounds; i++) {
+    await measureRound('baseline')
+    await measureRound('subject')
+  }
   // Closed loop sends the next request only after an answer, so a stall delays the requests that
   // would have seen it and p99 looks better than it is (coordinated omission, security-notes).
   // Caveat of autocannon 8's overallRate: each connection spends a per-second budget back to back
   // and then idles, so a server slower than the rate is simply sent less (the table shows the rate
   // reached), and its latency correction assumes 1 ms between requests, which overstates the tail.
-  const overallRate = Math.max(connections, Math.round(rateFor(closed.rps)))
-  const fixedRate = await runLoad(target, { seconds: ctx.measureSeconds, connections, overallRate })
-  return { label, closed, fixedRate, rssKiB: rssKiB(server.process) }
+  const closedBaseline = combine(rounds.baseline)
+  const overallRate = Math.max(connections, Math.round(closedBaseline.rps * ctx.fixedRateShare))
+  const fixed = {
+    baseline: await runLoad(targets.baseline, { seconds: ctx.measureSeconds, connections, overallRate }),
+    subject: await runLoad(targets.subject, { seconds: ctx.measureSeconds, connections, overallRate }),
+  }
+  const figures = (which: 'baseline' | 'subject'): ServerFigures => ({
+    label: labels[which],
+    closed: which === 'baseline' ? closedBaseline : combine(rounds.subject),
+    roundsRps: rounds[which].map((r) => r.rps),
+    cpuMicrosPerRequest:
+      cpu[which] /
+      Math.max(
+        1,
+        rounds[which].reduce((sum, r) => sum + r.total, 0),
+      ),
+    fixedRate: fixed[which],
+    rssKiB: rssKiB(servers[which].process),
+  })
+  return { baseline: figures('baseline'), subject: figures('subject') }
+}
+
+/** Median of the subject/baseline rps ratios of paired rounds. */
+export function pairedRatio(baseline: ServerFigures, subject: ServerFigures): number {
+  const ratios = subject.roundsRps.map((rps, i) => rps / Math.max(1, baseline.roundsRps[i] ?? 0))
+  return ratios.length ? median(ratios) : 0
 }

@@ -71,11 +71,25 @@ export async function waitUntilReady(
 }
 
 /** Resident set size in KiB from /proc (Linux only; null elsewhere or once the process is gone). */
+// Linux reports CPU time in clock ticks of 1/100 s on every mainstream configuration.
+const CLOCK_TICKS = 100
+
 export function rssKiB(server: ServerProcess): number | null {
   try {
     const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8')
     const match = /^VmRSS:\s+(\d+) kB$/m.exec(status)
     return match ? Number(match[1]) : null
+  } catch {
+    return null
+  }
+}
+
+/** User + system CPU time of the server process so far, in microseconds (from /proc). */
+export function cpuMicros(server: ServerProcess): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
   } catch {
     return null
   }

@@ -15,8 +15,9 @@ const SCENARIOS: Scenario[] = [healthScenario]
 
 const ctx: BenchContext = {
   postgresUrl: 'postgres://postgres@127.0.0.1:5432/test',
-  warmUpSeconds: 2,
-  measureSeconds: 8,
+  warmUpSeconds: 5,
+  measureSeconds: 12,
+  rounds: 6,
   connections: 10,
   fixedRateShare: 0.5,
 }

@@ -15,6 +15,8 @@ export interface BenchContext {
   /** Seconds per autocannon run. */
   warmUpSeconds: number
   measureSeconds: number
+  /** Closed-loop rounds per server, alternating baseline and subject; measureSeconds is split among them. */
+  rounds: number
   connections: number
   /** Fixed-arrival-rate run as a share of the baseline's closed-loop rps. */
   fixedRateShare: number
@@ -24,6 +26,13 @@ export interface BenchContext {
 export interface ServerFigures {
   label: string
   closed: LoadSummary
+  /** rps of each closed-loop round, in the order they alternated with the other server's. */
+  roundsRps: number[]
+  /**
+   * Server CPU (user + system) per request over the closed-loop rounds: the server's own cost,
+   * whoever the bottleneck was (at the bare route's rates the load generator often is).
+   */
+  cpuMicrosPerRequest: number
   fixedRate: LoadSummary
   rssKiB: number | null
 }

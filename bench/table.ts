@@ -22,10 +22,11 @@ const HEADER = [
   'p99 there',
   'err/non2xx/t-o',
   'RSS',
+  'cpu/req',
   'ratio',
   'result',
 ]
-const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10])
+const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const errors = (run: LoadSummary) => `${run.errors}/${run.non2xx}/${run.timeouts}`
@@ -45,6 +46,7 @@ function serverCells(figures: ServerFigures): string[] {
     ms(fixedRate.p99Ms),
     `${errors(closed)} + ${errors(fixedRate)}`,
     rss,
+    `${Math.round(figures.cpuMicrosPerRequest)} µs`,
   ]
 }
 
@@ -79,13 +81,27 @@ export function formatTable(results: ScenarioResult[]): string {
   const blocks = results.map(({ scenario, rows, error }) => {
     const { minRatio, maxP99Ms } = scenario.target
     const title = `${scenario.name}: ${scenario.description}\n  target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
-    const lines = [HEADER, ...rows.flatMap(rowLines), ...(error ? [['', `error: ${error}`]] : [])]
+    const rounds = rows.flatMap((row) =>
+      'subject' in row
+        ? [
+            [
+              '',
+              `${row.case} rounds rps: bare ${row.baseline.roundsRps.join(' ')} / paraph ${row.subject.roundsRps.join(' ')}`,
+            ],
+          ]
+        : [],
+    )
+    const lines = [HEADER, ...rows.flatMap(rowLines), ...rounds, ...(error ? [['', `error: ${error}`]] : [])]
     return `${title}\n${render(lines)}`
   })
   const legend = [
-    'rps, p50, p99, max: closed loop. Fixed rate: autocannon overallRate at a share of the bare rps, same rate for both',
+    'rps, p50: median of the closed-loop rounds, which alternate baseline and Paraph; p99, max: worst round.',
+    'ratio: median of the per-round Paraph/baseline rps ratios (cancels the machine drifting between rounds).',
+    'Fixed rate: autocannon overallRate at a share of the bare rps, same rate for both',
     'servers; "got" below "asked" means the server could not keep up. err/non2xx/t-o: closed loop + fixed rate.',
-    'RSS: VmRSS of the server process after its runs.',
+    'RSS: VmRSS of the server process after its runs. cpu/req: server CPU (user+sys) per request in the rounds;',
+    "at the bare route's rates the load generator on the other core is often the bottleneck, so cpu/req shows",
+    'what each server itself costs.',
   ].join('\n')
   return `${blocks.join('\n\n')}\n\n${legend}`
 }

@@ -1,5 +1,6 @@
 // PASS/FAIL of a measured row against its scenario's target.
 import type { LoadSummary } from './load.ts'
+import { pairedRatio } from './measure.ts'
 import type { ServerFigures, Target } from './scenario.ts'
 
 export interface Verdict {
@@ -14,7 +15,7 @@ function failures(run: LoadSummary): number {
 }
 
 export function judge(target: Target, baseline: ServerFigures, subject: ServerFigures): Verdict {
-  const ratio = baseline.closed.rps > 0 ? subject.closed.rps / baseline.closed.rps : 0
+  const ratio = pairedRatio(baseline, subject)
   const reasons: string[] = []
   if (ratio < target.minRatio) {
     reasons.push(`ratio ${(ratio * 100).toFixed(1)}% < ${target.minRatio * 100}%`)

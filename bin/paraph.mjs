@@ -1,6 +1,29 @@
 #!/usr/bin/env node
-// The `paraph` binary: runs the TypeScript sources through tsx, so a checkout works after `npm ci`.
-import { register } from 'tsx/esm/api'
+// The `paraph` binary. esbuild bundles the TypeScript sources at every start (a fraction of a
+// second) into dist/ and the process runs that bundle: no build step to forget, no stale build,
+// and no transpiling loader on the request path (it cost about a tenth of a request's CPU).
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
 
-register()
-await import('../src/cli/main.ts')
+const root = fileURLToPath(new URL('..', import.meta.url))
+const output = join(root, 'dist', 'paraph.mjs')
+const temporary = `${output}.${randomBytes(6).toString('hex')}.tmp`
+mkdirSync(join(root, 'dist'), { recursive: true })
+await build({
+  entryPoints: [join(root, 'src/cli/main.ts')],
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'inline',
+  logLevel: 'error',
+  outfile: temporary,
+})
+// Several processes may start at once: each renames its own complete file into place.
+renameSync(temporary, output)
+process.setSourceMapsEnabled(true)
+await import(pathToFileURL(output).href)

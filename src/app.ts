@@ -12,6 +12,7 @@ import { getLiveness, getReadiness } from './http/health.ts'
 import { openApiRoute } from './http/openapi.ts'
 import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
+import { requestIdSource } from './lib/ids.ts'
 
 /** Every public API route (api-v1 §4.1). */
 export const API_ROUTES: AnyRoute[] = [getHealth, listEvents]
@@ -48,7 +49,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     // request.log is the root logger itself: a child logger per request (to bind its id) cost a
     // quarter of a request's CPU. Lines that concern a request carry `request_id` explicitly.
     childLoggerFactory: (logger) => logger,
-    genReqId: () => deps.ids.next('req'),
+    genReqId: requestIdSource(),
     requestIdHeader: false,
     clientErrorHandler: unparsableRequest,
     bodyLimit: DEFAULT_BODY_LIMIT,

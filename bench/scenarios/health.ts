@@ -1,43 +1,39 @@
 // Issue row 1: authenticated GET /v1/health (auth, rate limit, request log, request id) against a
 // bare Fastify route with the same body, on SQLite and on PostgreSQL.
-import { measureServer, preflight } from '../measure.ts'
+import { measurePair, preflight } from '../measure.ts'
 import { createBenchSchema, isReachable } from '../postgres.ts'
-import type { BenchContext, Row, Scenario, ServerFigures } from '../scenario.ts'
-import { type RunningServer, startBaseline, startParaph } from '../servers.ts'
+import type { BenchContext, Row, Scenario } from '../scenario.ts'
+import { startBaseline, startParaph } from '../servers.ts'
 
 const NAME = 'GET /v1/health'
 const PATH = '/v1/health'
-
-async function withServer<T>(
-  start: Promise<RunningServer>,
-  use: (server: RunningServer) => Promise<T>,
-): Promise<T> {
-  const server = await start
-  try {
-    return await use(server)
-  } finally {
-    await server.stop()
-  }
-}
 
 function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return Object.keys(a).sort().join() === Object.keys(b).sort().join()
 }
 
-/** Baseline first, then Paraph, one after the other: with 2 cores they must not compete. */
+/** Both servers up at once (an idle server costs nothing), measured in alternating rounds. */
 async function runCase(ctx: BenchContext, name: string, databaseUrl: string | null): Promise<Row> {
-  let baselineBody: Record<string, unknown> = {}
-  const baseline: ServerFigures = await withServer(startBaseline(), async (server) => {
-    baselineBody = await preflight(server, PATH)
-    return measureServer(ctx, server, PATH, 'bare fastify', (rps) => rps * ctx.fixedRateShare)
-  })
-  const rate = baseline.fixedRate.overallRate ?? 0
-  const subject = await withServer(startParaph(databaseUrl), async (server) => {
-    const body = await preflight(server, PATH)
-    if (!sameKeys(body, baselineBody)) throw new Error(`body shapes differ: ${JSON.stringify(body)}`)
-    return measureServer(ctx, server, PATH, 'paraph', () => rate)
-  })
-  return { scenario: NAME, case: name, baseline, subject }
+  const baseline = await startBaseline()
+  try {
+    const subject = await startParaph(databaseUrl)
+    try {
+      const baselineBody = await preflight(baseline, PATH)
+      const body = await preflight(subject, PATH)
+      if (!sameKeys(body, baselineBody)) throw new Error(`body shapes differ: ${JSON.stringify(body)}`)
+      const figures = await measurePair(
+        ctx,
+        { baseline, subject },
+        { baseline: PATH, subject: PATH },
+        { baseline: 'bare fastify', subject: 'paraph' },
+      )
+      return { scenario: NAME, case: name, ...figures }
+    } finally {
+      await subject.stop()
+    }
+  } finally {
+    await baseline.stop()
+  }
 }
 
 async function runPostgres(ctx: BenchContext): Promise<Row> {

@@ -6,7 +6,7 @@ import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import { parseApiKey } from '../accounts/api-keys.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
-import { type RateLimitDecision, rateLimitHeaders, retryAfterSeconds } from './rate-limit.ts'
+import { type RateLimitDecision, retryAfterSeconds, setRateLimitHeaders } from './rate-limit.ts'
 
 const BEARER = /^Bearer +(\S+) *$/i
 
@@ -35,7 +35,7 @@ function admit(
   reply: FastifyReply,
 ) {
   request.scope = key
-  reply.headers(rateLimitHeaders(decision))
+  setRateLimitHeaders(reply, decision)
   if (decision.allowed) return
   const wait = retryAfterSeconds(decision, deps.clock.now())
   throw new ApiError(

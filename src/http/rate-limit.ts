@@ -5,6 +5,7 @@
 //
 // Windows are fixed minutes of the injected clock: the window number is part of the counter's key,
 // so tests move the clock to a new minute instead of waiting for one.
+import type { FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
 import {
   type RateLimiterAbstract,
@@ -94,13 +95,11 @@ export class RateLimiter {
   }
 }
 
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(decision.limit),
-    'x-ratelimit-remaining': String(decision.remaining),
-    // Epoch seconds at which the window resets, as GitHub and most X-RateLimit users do.
-    'x-ratelimit-reset': String(Math.ceil(decision.resetAt / 1000)),
-  }
+export function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('x-ratelimit-limit', decision.limit)
+  reply.header('x-ratelimit-remaining', decision.remaining)
+  // Epoch seconds at which the window resets, as GitHub and most X-RateLimit users do.
+  reply.header('x-ratelimit-reset', Math.ceil(decision.resetAt / 1000))
 }
 
 export function retryAfterSeconds(decision: RateLimitDecision, now: Date): number {

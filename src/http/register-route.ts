@@ -36,11 +36,12 @@ export function sunsetHeaders(sunset: NonNullable<AnyRoute['sunset']>): Record<s
 
 function onRequestHooks(route: AnyRoute, deps: Deps) {
   type Hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void
-  const sunset = route.sunset ? sunsetHeaders(route.sunset) : {}
+  const fixed = { ...COMMON_HEADERS, ...(route.sunset ? sunsetHeaders(route.sunset) : {}) }
   // First, so every answer of the route (refusals included) names its request.
   const identify: Hook = (request, reply, done) => {
     request.route = route
-    reply.headers({ 'request-id': request.id, ...COMMON_HEADERS, ...sunset })
+    reply.header('request-id', request.id)
+    reply.headers(fixed)
     done()
   }
   return usesApiKey(route) ? [identify, authenticate(deps)] : [identify]

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isId, randomBase62, randomIds } from './ids.ts'
+import { isId, randomBase62, randomIds, requestIdSource } from './ids.ts'
 
 describe('ids', () => {
   it('makes prefix_ + 24 base62 characters', () => {
@@ -28,5 +28,16 @@ describe('ids', () => {
     assert.equal(isId('tpl', `tpl_${body}a`), false)
     assert.equal(isId('tpl', `tpl_${'a'.repeat(23)}-`), false)
     assert.equal(isId('tpl', `tpl_${body}\n`), false)
+  })
+})
+
+describe('requestIdSource', () => {
+  it('makes distinct req_ ids in order within a process and apart between processes', () => {
+    const next = requestIdSource()
+    const ids = Array.from({ length: 100 }, () => next())
+    for (const id of ids) assert.ok(isId('req', id), id)
+    assert.equal(new Set(ids).size, 100)
+    assert.deepEqual([...ids].sort(), ids)
+    assert.notEqual(requestIdSource()().slice(0, 14), ids[0]!.slice(0, 14))
   })
 })

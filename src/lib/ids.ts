@@ -46,3 +46,21 @@ export interface IdGenerator {
 export const randomIds: IdGenerator = {
   next: (prefix) => `${prefix}_${randomBase62(24)}`,
 }
+
+/**
+ * Request ids (`req_` + 24 base62): 10 random characters fixed per process, then a counter. Unique
+ * across processes without drawing random bytes on every request; they label logs, they guard nothing.
+ */
+export function requestIdSource(): () => string {
+  const processPart = randomBase62(10)
+  let counter = 0
+  return () => {
+    let n = counter++
+    let digits = ''
+    for (let i = 0; i < 14; i++) {
+      digits = BASE62[n % 62] + digits
+      n = Math.floor(n / 62)
+    }
+    return `req_${processPart}${digits}`
+  }
+}
