@@ -83,10 +83,14 @@ export async function measurePair(
   // reached), and its latency correction assumes 1 ms between requests, which overstates the tail.
   const closedBaseline = combine(rounds.baseline)
   const overallRate = Math.max(connections, Math.round(closedBaseline.rps * ctx.fixedRateShare))
-  const fixed = {
-    baseline: await runLoad(targets.baseline, { seconds: ctx.measureSeconds, connections, overallRate }),
-    subject: await runLoad(targets.subject, { seconds: ctx.measureSeconds, connections, overallRate }),
+  const fixedCpu = { baseline: 0, subject: 0 }
+  const fixedRound = async (which: 'baseline' | 'subject') => {
+    const before = cpuMicros(servers[which].process) ?? 0
+    const result = await runLoad(targets[which], { seconds: ctx.measureSeconds, connections, overallRate })
+    fixedCpu[which] = ((cpuMicros(servers[which].process) ?? 0) - before) / Math.max(1, result.total)
+    return result
   }
+  const fixed = { baseline: await fixedRound('baseline'), subject: await fixedRound('subject') }
   const figures = (which: 'baseline' | 'subject'): ServerFigures => ({
     label: labels[which],
     closed: which === 'baseline' ? closedBaseline : combine(rounds.subject),
@@ -98,6 +102,7 @@ export async function measurePair(
         rounds[which].reduce((sum, r) => sum + r.total, 0),
       ),
     fixedRate: fixed[which],
+    fixedRateCpuMicrosPerRequest: fixedCpu[which],
     rssKiB: rssKiB(servers[which].process),
   })
   return { baseline: figures('baseline'), subject: figures('subject') }

@@ -34,6 +34,8 @@ export interface ServerFigures {
    */
   cpuMicrosPerRequest: number
   fixedRate: LoadSummary
+  /** Server CPU per request at the fixed rate, which is the same for both servers: cost at equal load. */
+  fixedRateCpuMicrosPerRequest: number
   rssKiB: number | null
 }
 

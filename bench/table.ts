@@ -23,10 +23,11 @@ const HEADER = [
   'err/non2xx/t-o',
   'RSS',
   'cpu/req',
+  'cpu/req fixed',
   'ratio',
   'result',
 ]
-const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const errors = (run: LoadSummary) => `${run.errors}/${run.non2xx}/${run.timeouts}`
@@ -47,6 +48,7 @@ function serverCells(figures: ServerFigures): string[] {
     `${errors(closed)} + ${errors(fixedRate)}`,
     rss,
     `${Math.round(figures.cpuMicrosPerRequest)} µs`,
+    `${Math.round(figures.fixedRateCpuMicrosPerRequest)} µs`,
   ]
 }
 
@@ -54,7 +56,10 @@ function rowLines(row: JudgedRow): string[][] {
   if ('skipped' in row) return [[row.case, `skipped: ${row.skipped}`]]
   const verdict = row.verdict
   const result = verdict ? (verdict.pass ? 'PASS' : `FAIL (${verdict.reasons.join('; ')})`) : ''
-  const ratio = verdict ? `${(verdict.ratio * 100).toFixed(1)}%` : ''
+  // Cost ratio at equal load: bare CPU per request over Paraph's, both at the same fixed rate.
+  const cpuRatio =
+    row.baseline.fixedRateCpuMicrosPerRequest / Math.max(1, row.subject.fixedRateCpuMicrosPerRequest)
+  const ratio = verdict ? `${(verdict.ratio * 100).toFixed(1)}% (cpu ${(cpuRatio * 100).toFixed(0)}%)` : ''
   return [
     [row.case, ...serverCells(row.baseline), '', ''],
     ['', ...serverCells(row.subject), ratio, result],
@@ -96,12 +101,13 @@ export function formatTable(results: ScenarioResult[]): string {
   })
   const legend = [
     'rps, p50: median of the closed-loop rounds, which alternate baseline and Paraph; p99, max: worst round.',
-    'ratio: median of the per-round Paraph/baseline rps ratios (cancels the machine drifting between rounds).',
+    'ratio: median of the per-round Paraph/baseline rps ratios (cancels the machine drifting between rounds), judged;',
+    '(cpu N%): bare CPU per request / Paraph CPU per request at the same fixed rate, shown for reference.',
     'Fixed rate: autocannon overallRate at a share of the bare rps, same rate for both',
     'servers; "got" below "asked" means the server could not keep up. err/non2xx/t-o: closed loop + fixed rate.',
     'RSS: VmRSS of the server process after its runs. cpu/req: server CPU (user+sys) per request in the rounds;',
     "at the bare route's rates the load generator on the other core is often the bottleneck, so cpu/req shows",
-    'what each server itself costs.',
+    'what each server itself costs; "cpu/req fixed" is the same at the fixed rate, where both see the same load.',
   ].join('\n')
   return `${blocks.join('\n\n')}\n\n${legend}`
 }
