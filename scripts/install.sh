@@ -14,7 +14,7 @@ if [ "$major" -lt 20 ]; then
 fi
 
 # System packages the service or its tests use; installed only when missing.
-SYSTEM_PACKAGES=()
+SYSTEM_PACKAGES=(qpdf poppler-utils)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
