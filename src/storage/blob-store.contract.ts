@@ -1,6 +1,9 @@
 // The behaviour every BlobStore must have; run against each implementation by its own test file.
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { it } from 'node:test'
 import type { BlobStore } from './blob-store.ts'
 
@@ -50,6 +53,21 @@ export function blobStoreContract(makeStore: () => Promise<BlobStore> | BlobStor
     await store.put('same/key', Buffer.from('first version, longer'), 'text/plain')
     await store.put('same/key', Buffer.from('second'), 'text/plain')
     assert.equal((await store.get('same/key'))?.toString(), 'second')
+  })
+
+  it('stores a file from disk, streamed, with size and SHA-256', async () => {
+    const store = await makeStore()
+    const dir = await mkdtemp(join(tmpdir(), 'paraph-putfile-'))
+    try {
+      const bytes = Buffer.alloc(2 * 1024 * 1024 + 7, 3)
+      await writeFile(join(dir, 'in.pdf'), bytes)
+      const stored = await store.putFile('files/in.pdf', join(dir, 'in.pdf'), 'application/pdf')
+      assert.equal(stored.size, bytes.length)
+      assert.equal(stored.sha256, createHash('sha256').update(bytes).digest('hex'))
+      assert.ok((await store.get('files/in.pdf'))?.equals(bytes))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('refuses keys that could escape the store', async () => {

@@ -13,6 +13,11 @@ export interface StoredBlob {
 export interface BlobStore {
   /** Writes the whole blob atomically: readers see the old bytes or the new, never a part. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob>
+  /**
+   * Like put(), from a file on local disk (a large download), streamed rather than read into memory.
+   * The file is left in place; the caller removes it.
+   */
+  putFile(key: string, path: string, contentType: string): Promise<StoredBlob>
   /** The bytes, or null when no blob has that key. */
   get(key: string): Promise<Buffer | null>
   /** A stream of the bytes, or null when no blob has that key. */
@@ -20,6 +25,12 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>
   /** Removes the blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>
+  /**
+   * A URL the store itself serves for a GET of the blob until `expiresAt` (S3: a presigned URL),
+   * or null when the store cannot (the filesystem store: Paraph then serves the bytes behind a URL
+   * it signs itself).
+   */
+  presignedGetUrl(key: string, expiresAt: Date, downloadName: string): Promise<string | null>
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/

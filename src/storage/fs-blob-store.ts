@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { Readable } from 'node:stream'
+import { type Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { randomBase62 } from '../lib/ids.ts'
 import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
 
@@ -26,6 +27,31 @@ export class FsBlobStore implements BlobStore {
     await writeFile(temporary, bytes, { flush: true })
     await rename(temporary, path)
     return { key, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
+  }
+
+  async putFile(key: string, source: string, _contentType: string): Promise<StoredBlob> {
+    const path = this.#path(key)
+    await mkdir(dirname(path), { recursive: true })
+    const temporary = `${path}.${randomBase62(8)}.tmp`
+    const hash = createHash('sha256')
+    let size = 0
+    await pipeline(
+      createReadStream(source),
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk)
+          size += chunk.length
+          done(null, chunk)
+        },
+      }),
+      createWriteStream(temporary, { flush: true }),
+    )
+    await rename(temporary, path)
+    return { key, size, sha256: hash.digest('hex') }
+  }
+
+  async presignedGetUrl(): Promise<string | null> {
+    return null
   }
 
   async get(key: string): Promise<Buffer | null> {
