@@ -5,6 +5,7 @@ import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { getHealth } from './accounts/get-health.ts'
 import type { Deps } from './deps.ts'
+import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
 import type { AnyRoute } from './http/define-route.ts'
 import { errorHandler, notFoundHandler } from './http/error-handler.ts'
@@ -13,9 +14,40 @@ import { openApiRoute } from './http/openapi.ts'
 import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
+import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
+import { cancelSubmission } from './submissions/cancel-submission.ts'
+import { createSubmission } from './submissions/create-submission.ts'
+import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
+import { getSubmission } from './submissions/get-submission.ts'
+import { getSubmissionDocuments } from './submissions/get-submission-documents.ts'
+import { listSubmissions } from './submissions/list-submissions.ts'
+import { getSubmitter } from './submitters/get-submitter.ts'
+import { listSubmitters } from './submitters/list-submitters.ts'
+import { archiveTemplate } from './templates/archive-template.ts'
+import { createTemplate } from './templates/create-template.ts'
+import { getTemplate } from './templates/get-template.ts'
+import { listTemplates } from './templates/list-templates.ts'
 
-/** Every public API route (api-v1 §4.1). */
-export const API_ROUTES: AnyRoute[] = [getHealth, listEvents]
+/** Every public API route (api-v1 §4.1), then the signer's and the file routes. */
+export const API_ROUTES: AnyRoute[] = [
+  getHealth,
+  listTemplates,
+  createTemplate,
+  getTemplate,
+  archiveTemplate,
+  listSubmissions,
+  createSubmission,
+  createSubmissionFromPdf,
+  getSubmission,
+  cancelSubmission,
+  getSubmissionDocuments,
+  listSubmitters,
+  getSubmitter,
+  listEvents,
+  getSigningForm,
+  getEmbedSigningForm,
+  getFile,
+]
 
 /** Routes outside /v1: probes and the API description. */
 function operationalRoutes(all: () => AnyRoute[], deps: Deps): AnyRoute[] {

@@ -2,6 +2,7 @@
 // start; a bad value stops the process with one line naming the variable.
 import { resolve } from 'node:path'
 import { type Static, Type } from 'typebox'
+import { parseS3StorageUrl } from './storage/storage-url.ts'
 
 export const Config = Type.Object({
   port: Type.Integer(),
@@ -122,9 +123,9 @@ function storageUrl(env: Env, dataDir: string): string {
   }
   if (raw.startsWith('s3://')) {
     try {
-      if (new URL(raw).hostname === '') throw new Error('no bucket')
-    } catch {
-      throw new ConfigError('STORAGE_URL', 'must look like s3://BUCKET?endpoint=URL&region=R')
+      parseS3StorageUrl(raw)
+    } catch (error) {
+      throw new ConfigError('STORAGE_URL', (error as Error).message.replace(/^STORAGE_URL:? */, ''))
     }
     return raw
   }

@@ -1,6 +1,5 @@
 // The composition root: every external system the service talks to is created here, once.
 
-import { fileURLToPath } from 'node:url'
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import { type DestinationStream, pino } from 'pino'
@@ -15,7 +14,7 @@ import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
 import type { BlobStore } from './storage/blob-store.ts'
-import { FsBlobStore } from './storage/fs-blob-store.ts'
+import { createBlobStore } from './storage/storage-url.ts'
 
 export interface Deps {
   config: Readonly<Config>
@@ -28,7 +27,7 @@ export interface Deps {
   rateLimiter: RateLimiter
   keyCache: KeyCache
   /** Purpose-bound keys derived from PARAPH_SECRET. */
-  keys: { cursor: Buffer }
+  keys: { cursor: Buffer; embed: Buffer; files: Buffer }
   close(): Promise<void>
 }
 
@@ -57,15 +56,6 @@ export const REDACTED_PATHS = [
 export function createLogger(level: string, destination?: DestinationStream): FastifyBaseLogger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
   return (destination ? pino(options, destination) : pino(options)) as FastifyBaseLogger
-}
-
-function blobStore(storageUrl: string): BlobStore {
-  if (storageUrl.startsWith('file:')) {
-    const rest = storageUrl.slice('file:'.length)
-    return new FsBlobStore(rest.startsWith('//') ? fileURLToPath(storageUrl) : rest)
-  }
-  // S3 arrives with the documents issue (#4); config validation already accepts the URL shape.
-  throw new Error('STORAGE_URL s3:// is not available in this version; use file:DIR')
 }
 
 /**
@@ -98,7 +88,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     config,
     db: database.db,
     engine: database.engine,
-    blobs: blobStore(config.storageUrl),
+    blobs: createBlobStore(config.storageUrl),
     clock,
     ids: overrides.ids ?? randomIds,
     logger,
@@ -109,7 +99,11 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       keyPrefix: overrides.rateLimitPrefix,
     }),
     keyCache: new KeyCache(database.db, clock),
-    keys: { cursor: deriveKey(secret, 'pagination-cursor-v1') },
+    keys: {
+      cursor: deriveKey(secret, 'pagination-cursor-v1'),
+      embed: deriveKey(secret, 'embed-jwt-v1'),
+      files: deriveKey(secret, 'file-url-v1'),
+    },
     close: async () => {
       await database.close()
       redis?.disconnect()

@@ -88,6 +88,7 @@ const CATALOGUE = {
   not_your_turn: { status: 409, description: 'Preserved order: an earlier signer has not signed yet.' },
   submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
   invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
+  invalid_file_url: { status: 403, description: 'A signed file URL that was edited or has expired.' },
   // §7.3 server errors
   storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
   template_create_failed: { status: 500, description: 'Internal template could not be created.' },
@@ -133,8 +134,8 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(message)
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause })
     this.name = 'ApiError'
     this.code = code
     this.status = statusOf(code)

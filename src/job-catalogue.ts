@@ -3,9 +3,16 @@
 import type { Deps } from './deps.ts'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
+import { PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
+import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
 
-export function jobCatalogue(_deps: Deps): JobCatalogue {
-  return {}
+export function jobCatalogue(deps: Deps): JobCatalogue {
+  return {
+    [MAIL_JOB]: mailJob(deps.config, deps.logger),
+    // Fans a submission event out to the account's webhook endpoints: they arrive with the
+    // webhooks issue, so until then there is nobody to deliver to and the job completes.
+    [PUBLISH_EVENT_JOB]: { retrySchedule: [], handle: async () => {} },
+  }
 }
 
 /** Periodic clean-ups run by every worker; each is a single idempotent statement. */

@@ -2,11 +2,13 @@ import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'k
 import type { Config } from '../config.ts'
 import { createDialect, currentSchema, type Engine } from './dialect.ts'
 import * as foundation from './migrations/0001-foundation.ts'
+import * as documents from './migrations/0002-documents.ts'
 import type { Db } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-documents': documents,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -68,6 +68,89 @@ export interface JobsTable {
   updated_at: string
 }
 
+export type TemplateStatus = 'active' | 'archived'
+
+export interface TemplatesTable {
+  id: string
+  account_id: string
+  environment: Environment
+  name: string
+  slug: string | null
+  external_id: string | null
+  metadata: string
+  status: TemplateStatus
+  created_via: 'api' | 'ui'
+  /** 1 for the archived template made behind an inline-PDF submission. */
+  internal: number
+  /** JSON: StoredDocument[] (templates/template-model.ts). */
+  documents: string
+  /** JSON: StoredField[]. */
+  fields: string
+  created_at: string
+  updated_at: string
+  archived_at: string | null
+}
+
+export type SubmissionStatus =
+  | 'created'
+  | 'sent'
+  | 'viewed'
+  | 'partially_signed'
+  | 'completed'
+  | 'declined'
+  | 'expired'
+  | 'cancelled'
+
+export interface SubmissionsTable {
+  id: string
+  account_id: string
+  environment: Environment
+  template_id: string
+  status: SubmissionStatus
+  send_email: number
+  signing_order: 'preserved' | 'random'
+  expires_at: string | null
+  redirect_url: string | null
+  bcc_email: string | null
+  reply_to: string | null
+  message_subject: string | null
+  message_body: string | null
+  metadata: string
+  created_at: string
+  updated_at: string
+  completed_at: string | null
+  cancelled_at: string | null
+}
+
+export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
+
+export interface SubmittersTable {
+  id: string
+  account_id: string
+  environment: Environment
+  submission_id: string
+  /** 0-based order in the request's `submitters` array (preserved signing order). */
+  position: number
+  role: string
+  email: string
+  name: string | null
+  phone: string | null
+  external_id: string | null
+  metadata: string
+  status: SubmitterStatus
+  send_email: number
+  require_email_2fa: number
+  /** The secret of the signing URL (≥ 128 bits); unique across all accounts. */
+  signing_slug: string
+  /** JSON: field name → value (prefilled or signed). */
+  values: string
+  created_at: string
+  updated_at: string
+  opened_at: string | null
+  signed_at: string | null
+  declined_at: string | null
+}
+
 export interface BootstrapTable {
   name: string
   created_at: string
@@ -80,6 +163,9 @@ export interface Tables {
   events: EventsTable
   jobs: JobsTable
   bootstrap: BootstrapTable
+  templates: TemplatesTable
+  submissions: SubmissionsTable
+  submitters: SubmittersTable
 }
 
 export type Db = Kysely<Tables>

@@ -85,3 +85,19 @@ export function Page<T extends TSchema>(item: T, title: string) {
     { title },
   )
 }
+
+/** api-v1 §2.2: keys at most 100 characters; values string (≤ 2000), number, boolean or null. */
+export const Metadata = Type.Unsafe<Record<string, string | number | boolean | null>>({
+  type: 'object',
+  title: 'Metadata',
+  description:
+    'Your own key-value data: keys up to 100 characters, values string (up to 2000), number, boolean or null; at most 50 keys',
+  maxProperties: 50,
+  propertyNames: { maxLength: 100 },
+  additionalProperties: {
+    anyOf: [{ type: 'string', maxLength: 2000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  },
+})
+
+/** An e-mail address of at most 320 characters. */
+export const Email = Type.String({ format: 'email', maxLength: 320 })

@@ -31,6 +31,8 @@ export interface HandlerInput<S extends RouteSchemas> {
   requestId: string
   ip: string
   userAgent: string | undefined
+  /** Response headers beyond the schema's body (Content-Disposition of a download). */
+  reply: { header(name: string, value: string): unknown }
   /**
    * Runs `work` in one transaction. On an idempotent route the stored response is written in that
    * same transaction (security-notes: idempotency), so a crash can never keep one without the other.

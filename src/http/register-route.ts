@@ -76,6 +76,7 @@ async function runHandler(route: AnyRoute, deps: Deps, request: FastifyRequest, 
     requestId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    reply,
     transaction: (work) =>
       deps.db.transaction().execute(async (tx) => {
         const result = await work(tx)

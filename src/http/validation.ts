@@ -63,6 +63,23 @@ function describe(error: ErrorObject): { path: string; problem: string } {
       return { path: jsonPath(error.instancePath), problem: `must have at most ${p.limit} items` }
     case 'minItems':
       return { path: jsonPath(error.instancePath), problem: `must have at least ${p.limit} item(s)` }
+    case 'propertyNames':
+      return {
+        path: jsonPath(error.instancePath),
+        problem: `key "${String(p.propertyName).slice(0, 40)}…" is longer than 100 characters`,
+      }
+    case 'format':
+      return {
+        path: jsonPath(error.instancePath),
+        problem: p.format === 'email' ? 'must be an e-mail address' : `must be a ${p.format}`,
+      }
+    case 'anyOf':
+      return {
+        path: jsonPath(error.instancePath),
+        problem: error.schemaPath.endsWith('additionalProperties/anyOf')
+          ? 'must be a string of at most 2000 characters, a number, a boolean or null'
+          : 'does not match any of the accepted forms',
+      }
     case 'maxProperties':
       return { path: jsonPath(error.instancePath), problem: `must have at most ${p.limit} keys` }
     default:
@@ -97,7 +114,11 @@ export function validationError(
   part: ValidationPart,
   queryErrors: Record<string, ErrorCode> = {},
 ): ApiError {
-  const first = errors[0]
+  // A union's branch errors come before the union's own: name the union, not its first branch.
+  const union = errors.find(
+    (e) => e.keyword === 'anyOf' && errors[0]?.instancePath.startsWith(e.instancePath),
+  )
+  const first = union ?? errors[0]
   if (!first) return new ApiError('invalid_request', 'The request does not match the schema.')
   const { path, problem } = describe(first)
   const where = path === '' ? (part === 'body' ? 'body' : part) : path

@@ -1,0 +1,13 @@
+// Keyset pagination on (created_at, id), newest first: the WHERE that continues after a position.
+import type { ExpressionBuilder } from 'kysely'
+import type { Position } from '../http/pagination.ts'
+
+// biome-ignore lint/suspicious/noExplicitAny: every paginated table has created_at and id
+export function after(position: Position) {
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  return (eb: ExpressionBuilder<any, any>) =>
+    eb.or([
+      eb('created_at', '<', position.createdAt),
+      eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)]),
+    ])
+}

@@ -1,0 +1,80 @@
+// Request shapes of documents and field declarations (api-v1 §2.4), shared by template creation
+// and POST /v1/submissions/from_pdf.
+import { type Static, Type } from 'typebox'
+import { StringEnum } from '../http/common-schemas.ts'
+
+export const FIELD_TYPES = [
+  'signature',
+  'initials',
+  'date',
+  'text',
+  'checkbox',
+  'number',
+  'radio',
+  'select',
+] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export const FieldArea = Type.Object(
+  {
+    page: Type.Integer({
+      minimum: 0,
+      maximum: 100_000,
+      description: '1-indexed, or 0-indexed when any page in the body is 0 (api-v1 §4.3)',
+    }),
+    x: Type.Number({
+      minimum: 0,
+      description: 'Left edge: fraction of the page width, or points when any value in the body exceeds 1',
+    }),
+    y: Type.Number({ minimum: 0, description: 'Top edge, from the top of the page (y grows downward)' }),
+    w: Type.Number({ exclusiveMinimum: 0, description: 'Width' }),
+    h: Type.Number({ exclusiveMinimum: 0, description: 'Height' }),
+  },
+  { additionalProperties: false, title: 'FieldArea' },
+)
+export type FieldArea = Static<typeof FieldArea>
+
+export const FieldName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f]+$' })
+
+export const FieldDeclaration = Type.Object(
+  {
+    name: FieldName,
+    type: Type.Optional(StringEnum(FIELD_TYPES, { description: 'Default `signature`' })),
+    role: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Role of the submitter who fills the field' }),
+    ),
+    required: Type.Optional(Type.Boolean({ description: 'Default true' })),
+    readonly: Type.Optional(Type.Boolean({ description: 'Default false' })),
+    options: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        minItems: 1,
+        maxItems: 100,
+        description: 'Choices of a `radio` or `select` field (required for those, refused on others)',
+      }),
+    ),
+    areas: Type.Array(FieldArea, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false, title: 'FieldDeclaration' },
+)
+export type FieldDeclaration = Static<typeof FieldDeclaration>
+
+export const DocumentInput = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    pdf_base64: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The PDF, base64 (decoded at most 50 MB; the request body is limited to 4.5 MB)',
+      }),
+    ),
+    file: Type.Optional(
+      Type.String({ minLength: 1, description: 'Base64 PDF, or a public HTTPS URL of a PDF' }),
+    ),
+    pdf_url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'Public HTTPS URL of a PDF (up to 50 MB)' }),
+    ),
+    fields: Type.Optional(Type.Array(FieldDeclaration, { maxItems: 500 })),
+  },
+  { additionalProperties: false, title: 'DocumentInput' },
+)
+export type DocumentInput = Static<typeof DocumentInput>

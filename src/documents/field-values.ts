@@ -1,0 +1,49 @@
+// What a value must look like for each field type (operations.md §3 `sign`): used for prefilled
+// values now and for signing later, so both accept exactly the same things.
+import type { StoredField } from './document-model.ts'
+
+export type FieldValue = string | number | boolean
+
+const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/
+export const MAX_IMAGE_BYTES = 512 * 1024
+
+function isDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!match) return false
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+}
+
+function imageProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a PNG data URL (data:image/png;base64,…)'
+  const match = PNG_DATA_URL.exec(value)
+  if (!match) return 'must be a PNG data URL (data:image/png;base64,…)'
+  const bytes = Buffer.from(match[1]!, 'base64')
+  if (bytes.length > MAX_IMAGE_BYTES) return `is ${bytes.length} bytes; at most ${MAX_IMAGE_BYTES} bytes`
+  if (bytes.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') return 'is not a PNG image'
+  return null
+}
+
+/** Why `value` cannot fill `field`, or null when it can. */
+export function valueProblem(field: StoredField, value: unknown): string | null {
+  switch (field.type) {
+    case 'signature':
+    case 'initials':
+      return imageProblem(value)
+    case 'date':
+      return typeof value === 'string' && isDate(value) ? null : 'must be a date as YYYY-MM-DD'
+    case 'text':
+      return typeof value === 'string' && value.length <= 10_000
+        ? null
+        : 'must be a string of at most 10000 characters'
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a JSON number'
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : 'must be true or false'
+    case 'radio':
+    case 'select':
+      return typeof value === 'string' && field.options?.includes(value)
+        ? null
+        : `must be one of ${(field.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`
+  }
+}

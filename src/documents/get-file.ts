@@ -1,0 +1,35 @@
+// GET /files/{token} — the bytes behind a signed file URL of the filesystem store.
+import type { Readable } from 'node:stream'
+import { Type } from 'typebox'
+import { ApiError } from '../errors.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { attachmentDisposition } from '../lib/content-disposition.ts'
+import { readFileToken } from './file-urls.ts'
+
+export const getFile = defineRoute({
+  operationId: 'getFile',
+  method: 'GET',
+  url: '/files/:token',
+  summary: 'Download a file by its signed URL',
+  description:
+    'The URLs come from GET /v1/submissions/{id}/documents and the signing form; they expire after 1 hour.',
+  tag: 'Files',
+  auth: 'none',
+  produces: 'application/pdf',
+  schema: {
+    params: Type.Object(
+      { token: Type.String({ minLength: 20, maxLength: 2048, pattern: '^[A-Za-z0-9_-]+$' }) },
+      { additionalProperties: false },
+    ),
+    response: { 200: Type.Unsafe<Readable>({ type: 'string', contentMediaType: 'application/pdf' }) },
+  },
+  errors: ['invalid_file_url', 'resource_not_found'],
+  handler: async ({ params, reply }, { keys, clock, blobs }) => {
+    const { blobKey, name } = readFileToken(keys.files, params.token, clock.now())
+    const stream = await blobs.stream(blobKey)
+    if (!stream) throw new ApiError('resource_not_found', 'This file no longer exists.')
+    reply.header('content-disposition', attachmentDisposition(name))
+    reply.header('cache-control', 'private, max-age=300')
+    return stream
+  },
+})

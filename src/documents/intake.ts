@@ -1,0 +1,155 @@
+// Turns the `documents[]` of a request into stored PDFs with known page sizes (api-v1 §2.4, §4.2):
+// base64 is decoded, URLs are downloaded through the SSRF guard into a temporary file, every PDF is
+// inspected out of process, then written to the blob store. Nothing is kept on failure.
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Config } from '../config.ts'
+import { ApiError } from '../errors.ts'
+import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
+import { InvalidPdfError, inspectPdfFile } from '../pdf/inspect-pdf.ts'
+import type { BlobStore } from '../storage/blob-store.ts'
+import type { StoredDocument } from './document-model.ts'
+import type { DocumentInput } from './field-schemas.ts'
+
+export const MAX_PDF_BYTES = 50 * 1024 * 1024
+
+type Source = { kind: 'base64'; data: string; field: string } | { kind: 'url'; url: string; field: string }
+
+function sourceOf(doc: DocumentInput, path: string): Source {
+  const given = (['pdf_base64', 'file', 'pdf_url'] as const).filter((k) => doc[k] !== undefined)
+  if (given.length !== 1) {
+    throw new ApiError(
+      'invalid_request',
+      `${path}: give exactly one of pdf_base64, file or pdf_url (got ${given.length}).`,
+    )
+  }
+  const field = given[0]!
+  const value = doc[field]!
+  if (field === 'pdf_url' || (field === 'file' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value))) {
+    return { kind: 'url', url: value, field: `${path}.${field}` }
+  }
+  return { kind: 'base64', data: value, field: `${path}.${field}` }
+}
+
+/** Strict base64 (optionally as a data URL): anything else is `invalid_pdf`, never silently skipped. */
+export function decodeBase64Pdf(data: string, field: string): Buffer {
+  const body = data.replace(/^data:application\/pdf;base64,/, '').replace(/\s+/g, '')
+  if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) {
+    throw new ApiError('invalid_pdf', `${field}: not valid base64.`)
+  }
+  const bytes = Buffer.from(body, 'base64')
+  if (bytes.length > MAX_PDF_BYTES) {
+    throw new ApiError(
+      'invalid_pdf',
+      `${field}: the PDF is ${bytes.length} bytes; at most ${MAX_PDF_BYTES} bytes (50 MB).`,
+    )
+  }
+  return bytes
+}
+
+function nameFromUrl(url: string): string | undefined {
+  try {
+    const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
+    return last.replace(/\.pdf$/i, '').slice(0, 255) || undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function download(source: Extract<Source, { kind: 'url' }>, file: string, config: Readonly<Config>) {
+  try {
+    const response = await safeDownload(source.url, file, {
+      allowPrivateNetwork: config.allowPrivateNetworkUrls,
+      allowHttp: config.allowPrivateNetworkUrls,
+      maxBytes: MAX_PDF_BYTES,
+      maxRedirects: 3,
+      connectTimeoutMs: 10_000,
+      totalTimeoutMs: 60_000,
+    })
+    if (response.status < 200 || response.status > 299) {
+      throw new ApiError(
+        'invalid_pdf_url',
+        `${source.field}: the server answered HTTP ${response.status}, not a PDF.`,
+      )
+    }
+  } catch (error) {
+    if (error instanceof SafeFetchError)
+      throw new ApiError('invalid_pdf_url', `${source.field}: ${error.message}.`)
+    throw error
+  }
+}
+
+async function startsWithPdfMagic(file: string): Promise<boolean> {
+  const handle = await open(file, 'r')
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(1024), 0, 1024, 0)
+    return buffer.subarray(0, bytesRead).includes('%PDF-')
+  } finally {
+    await handle.close()
+  }
+}
+
+interface IntakeContext {
+  config: Readonly<Config>
+  blobs: BlobStore
+}
+
+async function intakeOne(
+  doc: DocumentInput,
+  index: number,
+  blobKey: string,
+  dir: string,
+  ctx: IntakeContext,
+): Promise<StoredDocument> {
+  const path = `documents[${index}]`
+  const source = sourceOf(doc, path)
+  const file = join(dir, `${index}.pdf`)
+  if (source.kind === 'base64') await writeFile(file, decodeBase64Pdf(source.data, source.field))
+  else await download(source, file, ctx.config)
+  const code = source.kind === 'url' ? 'invalid_pdf_url' : 'invalid_pdf'
+  if (!(await startsWithPdfMagic(file)))
+    throw new ApiError(code, `${source.field}: the file does not start with %PDF; it is not a PDF.`)
+  let pages: StoredDocument['pages']
+  try {
+    pages = (await inspectPdfFile(file)).pages
+  } catch (error) {
+    if (error instanceof InvalidPdfError) throw new ApiError(code, `${source.field}: ${error.message}.`)
+    throw error
+  }
+  let stored: Awaited<ReturnType<BlobStore['putFile']>>
+  try {
+    stored = await ctx.blobs.putFile(blobKey, file, 'application/pdf')
+  } catch (error) {
+    throw new ApiError(
+      'storage_upload_failed',
+      `Storing ${path} failed; nothing was created. Retry with the same Idempotency-Key.`,
+      {},
+      error,
+    )
+  }
+  const name =
+    doc.name ?? (source.kind === 'url' ? nameFromUrl(source.url) : undefined) ?? `Document ${index + 1}`
+  return { name, blob_key: blobKey, sha256: stored.sha256, size: stored.size, pages }
+}
+
+/** Stores every document under `keyOf(index)`; on any failure, removes what was stored and throws. */
+export async function intakeDocuments(
+  documents: DocumentInput[],
+  keyOf: (index: number) => string,
+  ctx: IntakeContext,
+): Promise<StoredDocument[]> {
+  const dir = await mkdtemp(join(tmpdir(), `paraph-intake-${randomBytes(4).toString('hex')}-`))
+  const stored: StoredDocument[] = []
+  try {
+    for (const [index, doc] of documents.entries())
+      stored.push(await intakeOne(doc, index, keyOf(index), dir, ctx))
+    return stored
+  } catch (error) {
+    await Promise.allSettled(stored.map((d) => ctx.blobs.delete(d.blob_key)))
+    throw error
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}

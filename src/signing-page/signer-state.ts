@@ -1,0 +1,37 @@
+// operations.md §3 `state`: what the signer's page shows, from the submission, the signer and the
+// others before them. Pure.
+import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+
+export const SIGNER_STATES = [
+  'ready',
+  'email_2fa_required',
+  'waiting_for_others',
+  'signed',
+  'declined',
+  'completed',
+  'expired',
+  'cancelled',
+] as const
+export type SignerState = (typeof SIGNER_STATES)[number]
+
+const DONE = new Set(['signed', 'pre_signed'])
+
+export function signerState(
+  submission: Pick<SubmissionsTable, 'status' | 'expires_at' | 'signing_order'>,
+  submitter: Pick<SubmittersTable, 'status' | 'position' | 'require_email_2fa'>,
+  submitters: Array<Pick<SubmittersTable, 'status' | 'position'>>,
+  now: Date,
+  emailVerified: boolean,
+): SignerState {
+  if (submission.status === 'cancelled') return 'cancelled'
+  if (submission.status === 'completed') return 'completed'
+  if (submission.status === 'declined' || submitter.status === 'declined') return 'declined'
+  // Past expires_at the link is dead even before the expiry job has moved the submission.
+  if (submission.status === 'expired' || (submission.expires_at && new Date(submission.expires_at) <= now))
+    return 'expired'
+  if (DONE.has(submitter.status)) return 'signed'
+  if (submitter.require_email_2fa === 1 && !emailVerified) return 'email_2fa_required'
+  const earlierPending = submitters.some((s) => s.position < submitter.position && !DONE.has(s.status))
+  if (submission.signing_order === 'preserved' && earlierPending) return 'waiting_for_others'
+  return 'ready'
+}

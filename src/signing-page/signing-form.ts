@@ -1,0 +1,101 @@
+// The JSON behind the signer's page (operations.md §3 `GET …/form`), for a signer found by the slug
+// of their signing URL or by their embed token.
+import { type Static, Type } from 'typebox'
+import type { SubmittersTable } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
+import { ApiError } from '../errors.ts'
+import { StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
+import { findTemplate } from '../templates/template-store.ts'
+import { SIGNER_STATES, signerState } from './signer-state.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+export const SigningForm = Type.Object(
+  {
+    submitter: Type.Object({
+      id: Type.String(),
+      email: Type.String(),
+      name: Nullable(Type.String()),
+      role: Type.String(),
+      status: Type.String(),
+    }),
+    submission: Type.Object({ id: Type.String(), status: Type.String(), expires_at: Nullable(Timestamp) }),
+    state: StringEnum(SIGNER_STATES),
+    documents: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        pdf_url: Type.String({ description: 'Signed URL, valid 1 hour' }),
+        pages: Type.Array(Type.Object({ width: Type.Number(), height: Type.Number() })),
+      }),
+      { description: 'Withheld (empty) while the e-mail code is required' },
+    ),
+    fields: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        type: Type.String(),
+        role: Type.String(),
+        required: Type.Boolean(),
+        readonly: Type.Boolean(),
+        areas: Type.Array(
+          Type.Object({
+            document: Type.Integer({ description: 'Index in `documents`' }),
+            page: Type.Integer({ description: '1-indexed' }),
+            x: Type.Number({ description: 'Fractions of the page, origin top-left' }),
+            y: Type.Number(),
+            w: Type.Number(),
+            h: Type.Number(),
+          }),
+        ),
+        options: Nullable(Type.Array(Type.String())),
+        value: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+      }),
+    ),
+    redirect_url: Nullable(Type.String()),
+  },
+  { title: 'SigningForm' },
+)
+export type SigningForm = Static<typeof SigningForm>
+
+export async function signingForm(deps: Deps, submitter: SubmittersTable): Promise<SigningForm> {
+  const scope = { accountId: submitter.account_id, environment: submitter.environment }
+  const submission = await findSubmissionOfSubmitter(deps.db, submitter)
+  const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
+  if (!submission || !template)
+    throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
+  const now = deps.clock.now()
+  const everyone = await submittersOf(deps.db, scope, [submission.id])
+  // Verified e-mail codes arrive with the signing issue; until then a guarded form stays closed.
+  const state = signerState(submission, submitter, everyone, now, false)
+  const withheld = state === 'email_2fa_required'
+  const expiresAt = new Date(now.getTime() + FILE_URL_TTL_MS)
+  const values = JSON.parse(submitter.values) as Record<string, string | number | boolean>
+  return {
+    submitter: {
+      id: submitter.id,
+      email: submitter.email,
+      name: submitter.name,
+      role: submitter.role,
+      status: submitter.status,
+    },
+    submission: { id: submission.id, status: submission.status, expires_at: submission.expires_at },
+    state,
+    documents: withheld
+      ? []
+      : await Promise.all(
+          template.documents.map(async (d) => ({
+            name: d.name,
+            pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
+            pages: d.pages,
+          })),
+        ),
+    fields: withheld
+      ? []
+      : template.fields.map((f) => ({
+          ...f,
+          value: f.role === submitter.role ? (values[f.name] ?? null) : null,
+        })),
+    redirect_url: submission.redirect_url,
+  }
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import type { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { type Clock, systemClock } from '../lib/clock.ts'
+import { attachmentDisposition } from '../lib/content-disposition.ts'
+import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
+
+export interface S3BlobStoreOptions {
+  bucket: string
+  region: string
+  /** An S3-compatible server; absent: AWS S3. */
+  endpoint?: string
+  forcePathStyle?: boolean
+  /** Blobs live under `prefix/` in the bucket ('' or absent: at its root). */
+  prefix?: string
+  /** For tests. Absent (production): the SDK's default chain (AWS_* variables, profile, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string }
+  /** What presigned URLs count their lifetime from; tests sign in the past instead of sleeping. */
+  clock?: Clock
+}
+
+/** SigV4 presigned URLs cannot live longer than 7 days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600
+
+/** GetObject says NoSuchKey; HeadObject has no body, so a missing key is a bare 404 NotFound. */
+function isMissing(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound')
+}
+
+/** One streaming pass over a local file: its size and SHA-256, without holding it in memory. */
+async function hashFile(path: string): Promise<{ size: number; digest: Buffer }> {
+  const hash = createHash('sha256')
+  let size = 0
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer)
+    size += (chunk as Buffer).length
+  }
+  return { size, digest: hash.digest() }
+}
+
+/** Blobs as objects in one S3 bucket (AWS or compatible); a PutObject replaces an object atomically. */
+export class S3BlobStore implements BlobStore {
+  readonly #client: S3Client
+  readonly #bucket: string
+  readonly #prefix: string
+  readonly #clock: Clock
+
+  constructor(options: S3BlobStoreOptions) {
+    this.#client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? false,
+      credentials: options.credentials,
+    })
+    this.#bucket = options.bucket
+    this.#prefix = options.prefix ? `${options.prefix}/` : ''
+    this.#clock = options.clock ?? systemClock
+  }
+
+  #object(key: string): { Bucket: string; Key: string } {
+    assertBlobKey(key)
+    return { Bucket: this.#bucket, Key: this.#prefix + key }
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob> {
+    const object = this.#object(key)
+    const digest = createHash('sha256').update(bytes).digest()
+    await this.#client.send(
+      new PutObjectCommand({
+        ...object,
+        Body: bytes,
+        ContentLength: bytes.byteLength,
+        ContentType: contentType,
+        // S3 refuses the upload if the bytes it received do not have this hash.
+        ChecksumSHA256: digest.toString('base64'),
+      }),
+    )
+    return { key, size: bytes.byteLength, sha256: digest.toString('hex') }
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<StoredBlob> {
+    const object = this.#object(key)
+    // Hashing first (a second read of the file) lets S3 verify the upload against the hash we return.
+    const { size, digest } = await hashFile(path)
+    await this.#client.send(
+      new PutObjectCommand({
+        ...object,
+        Body: createReadStream(path),
+        ContentLength: size,
+        ContentType: contentType,
+        ChecksumSHA256: digest.toString('base64'),
+      }),
+    )
+    return { key, size, sha256: digest.toString('hex') }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const body = await this.stream(key)
+    return body ? buffer(body) : null
+  }
+
+  async stream(key: string): Promise<Readable | null> {
+    try {
+      const { Body } = await this.#client.send(new GetObjectCommand(this.#object(key)))
+      if (!Body) throw new Error(`S3 GetObject returned no body for ${key}`)
+      // In Node.js the SDK's body is the HTTP response itself, a Readable.
+      return Body as Readable
+    } catch (error) {
+      if (isMissing(error)) return null
+      throw error
+    }
+  }
+
+  /** A missing bucket also answers 404 to HEAD, so it reads as false here (get() and put() throw). */
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.#client.send(new HeadObjectCommand(this.#object(key)))
+      return true
+    } catch (error) {
+      if (isMissing(error)) return false
+      throw error
+    }
+  }
+
+  /** S3 answers 204 whether or not the object existed. */
+  async delete(key: string): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand(this.#object(key)))
+  }
+
+  /**
+   * Null beyond SigV4's 7-day limit: the caller then serves the bytes behind a URL it signs itself,
+   * as for the filesystem store.
+   */
+  async presignedGetUrl(key: string, expiresAt: Date, downloadName: string): Promise<string | null> {
+    const object = this.#object(key)
+    const now = this.#clock.now()
+    // Whole seconds, rounded down, so the URL never outlives expiresAt.
+    const expiresIn = Math.floor((expiresAt.getTime() - now.getTime()) / 1000)
+    if (expiresIn < 1) throw new Error(`presignedGetUrl: expiresAt ${expiresAt.toISOString()} is not ahead`)
+    if (expiresIn > MAX_PRESIGN_SECONDS) return null
+    const command = new GetObjectCommand({
+      ...object,
+      ResponseContentDisposition: attachmentDisposition(downloadName),
+    })
+    return getSignedUrl(this.#client, command, { expiresIn, signingDate: now })
+  }
+
+  /** Closes the SDK's pooled connections. */
+  destroy(): void {
+    this.#client.destroy()
+  }
+}

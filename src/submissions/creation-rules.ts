@@ -1,0 +1,108 @@
+// Business rules of submission creation beyond the schema (api-v1 §2.2, §2.3, §3.3). Pure.
+import type { StoredField } from '../documents/document-model.ts'
+import { type FieldValue, valueProblem } from '../documents/field-values.ts'
+import { ApiError } from '../errors.ts'
+import type { CommonOptions } from './creation-schemas.ts'
+
+export function checkCommonOptions(options: CommonOptions, now: Date): void {
+  if (options.expires_at !== undefined && new Date(options.expires_at).getTime() <= now.getTime()) {
+    throw new ApiError(
+      'invalid_request',
+      `expires_at: must be in the future (it is ${options.expires_at}; now is ${now.toISOString()}).`,
+    )
+  }
+}
+
+export interface SubmitterRequest {
+  role: string
+  email: string
+  completed?: boolean
+  require_phone_2fa?: boolean
+  /** Values given at creation: prefill (template route) or preset values (inline routes). */
+  values: Record<string, FieldValue>
+  /** Where the values came from in the body, for messages. */
+  valuesPath: (name: string) => string
+}
+
+/** Refusals that need no document: checked before any PDF is downloaded. */
+export function checkSubmitterFlags(
+  submitters: Array<Pick<SubmitterRequest, 'role' | 'require_phone_2fa'>>,
+): void {
+  const seen = new Map<string, number>()
+  for (const [i, s] of submitters.entries()) {
+    if (s.require_phone_2fa) {
+      throw new ApiError(
+        'phone_2fa_not_supported',
+        `submitters[${i}].require_phone_2fa: phone verification is not supported; use require_email_2fa.`,
+      )
+    }
+    const earlier = seen.get(s.role)
+    if (earlier !== undefined) {
+      throw new ApiError(
+        'invalid_request',
+        `submitters[${i}].role: "${s.role}" is already the role of submitters[${earlier}]; each role signs once.`,
+      )
+    }
+    seen.set(s.role, i)
+  }
+}
+
+function list(values: string[]): string {
+  return values.map((v) => `"${v}"`).join(', ')
+}
+
+/** Roles, prefilled values and pre-signed submitters against the template's fields. */
+export function checkSubmittersAgainstFields(submitters: SubmitterRequest[], fields: StoredField[]): void {
+  const roles = [...new Set(fields.map((f) => f.role))]
+  for (const [i, s] of submitters.entries()) {
+    if (!roles.includes(s.role)) {
+      throw new ApiError(
+        'submitter_role_not_in_template',
+        `submitters[${i}].role: "${s.role}" matches no role of the document (roles: ${list(roles) || 'none — declare fields with a role'}).`,
+      )
+    }
+  }
+  const missing = roles.filter((r) => !submitters.some((s) => s.role === r))
+  if (missing.length > 0) {
+    throw new ApiError(
+      'invalid_request',
+      `submitters: no submitter for role(s) ${list(missing)} of the document.`,
+    )
+  }
+  for (const [i, s] of submitters.entries()) checkValues(s, i, fields)
+  if (submitters.every((s) => s.completed)) {
+    throw new ApiError(
+      'invalid_request',
+      'submitters: at least one submitter must sign; all are marked completed.',
+    )
+  }
+}
+
+function checkValues(s: SubmitterRequest, index: number, fields: StoredField[]): void {
+  for (const [name, value] of Object.entries(s.values)) {
+    const field = fields.find((f) => f.name === name)
+    if (!field) {
+      throw new ApiError(
+        'invalid_request',
+        `${s.valuesPath(name)}: no field "${name}" in the document (fields: ${list(fields.map((f) => f.name))}).`,
+      )
+    }
+    if (field.role !== s.role) {
+      throw new ApiError(
+        'invalid_request',
+        `${s.valuesPath(name)}: field "${name}" belongs to role "${field.role}", not "${s.role}".`,
+      )
+    }
+    const problem = valueProblem(field, value)
+    if (problem) throw new ApiError('invalid_request', `${s.valuesPath(name)}: ${problem}.`)
+  }
+  if (s.completed) {
+    const unfilled = fields.filter((f) => f.role === s.role && f.required && s.values[f.name] === undefined)
+    if (unfilled.length > 0) {
+      throw new ApiError(
+        'invalid_request',
+        `submitters[${index}].fields: a pre-signed submitter needs a value for ${list(unfilled.map((f) => f.name))}.`,
+      )
+    }
+  }
+}

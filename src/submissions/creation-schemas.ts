@@ -1,0 +1,135 @@
+// api-v1 §2.2 and §2.3: the options every submission-creation endpoint accepts, and submitters.
+import { type Static, type TSchema, Type } from 'typebox'
+import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
+import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+
+const submitterBase = {
+  role: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Must match a role of the document or template',
+  }),
+  email: Email,
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  phone: Type.Optional(Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })),
+  external_id: Type.Optional(
+    Type.String({ maxLength: 255, description: 'Echoed back to match your own records' }),
+  ),
+  metadata: Type.Optional(Metadata),
+  send_email: Type.Optional(Type.Boolean({ description: 'Per-submitter override of `send_email`' })),
+  completed: Type.Optional(
+    Type.Boolean({
+      description: 'Pre-signed: with `fields` of `{ name, default_value }`, signed at creation',
+    }),
+  ),
+  require_email_2fa: Type.Optional(
+    Type.Boolean({ description: 'A one-time code by e-mail before the document opens' }),
+  ),
+  require_phone_2fa: Type.Optional(
+    Type.Boolean({ description: 'Accepted by the schema; true is refused with phone_2fa_not_supported' }),
+  ),
+}
+
+/** `{ name, readonly, default_value }`: a value given at creation (pre-signed submitters). */
+export const PresetValue = Type.Object(
+  {
+    name: FieldName,
+    readonly: Type.Optional(Type.Boolean()),
+    default_value: Type.Union([Type.String({ maxLength: 700_000 }), Type.Number(), Type.Boolean()], {
+      description:
+        'Signature/initials: PNG data URL; date: YYYY-MM-DD; text; number; checkbox; radio/select option',
+    }),
+  },
+  { additionalProperties: false, title: 'PresetValue' },
+)
+export type PresetValue = Static<typeof PresetValue>
+
+/** Submitter of the inline-document routes: fields are declarations or preset values. */
+export const InlineSubmitter = Type.Object(
+  {
+    ...submitterBase,
+    fields: Type.Optional(
+      Type.Array(Type.Union([FieldDeclaration, PresetValue]), {
+        maxItems: 500,
+        description:
+          'Field declarations (moved to the document, with this role) or, for a pre-signed submitter, `{ name, default_value }` items',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'InlineSubmitter' },
+)
+export type InlineSubmitter = Static<typeof InlineSubmitter>
+
+/** Submitter of POST /v1/submissions: fields are a map of field name to prefilled value. */
+export const TemplateSubmitter = Type.Object(
+  {
+    ...submitterBase,
+    fields: Type.Optional(
+      Type.Record(
+        Type.String({ maxLength: 100 }),
+        Type.Union([Type.String({ maxLength: 700_000 }), Type.Number(), Type.Boolean()]),
+        {
+          description: 'Prefilled values: field name → value',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'TemplateSubmitter' },
+)
+export type TemplateSubmitter = Static<typeof TemplateSubmitter>
+
+export function creationOptions<S extends TSchema>(submitter: S) {
+  return {
+    submitters: Type.Array(submitter, { minItems: 1, maxItems: 50 }),
+    send_email: Type.Optional(Type.Boolean({ description: 'Default true' })),
+    signing_order: Type.Optional(
+      StringEnum(['preserved', 'random'] as const, { description: 'Default `preserved`' }),
+    ),
+    expires_at: Type.Optional({ ...Timestamp, description: 'Must be in the future' }),
+    redirect_url: Type.Optional(Type.String({ maxLength: 2048, format: 'uri' })),
+    bcc_email: Type.Optional(Email),
+    reply_to: Type.Optional(Email),
+    metadata: Type.Optional(Metadata),
+    message: Type.Optional(
+      Type.Object(
+        {
+          subject: Type.Optional(Type.String({ maxLength: 200 })),
+          body: Type.Optional(Type.String({ maxLength: 5000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  }
+}
+
+/** The common options once read (types of creationOptions without the submitters). */
+export interface CommonOptions {
+  send_email?: boolean
+  signing_order?: 'preserved' | 'random'
+  expires_at?: string
+  redirect_url?: string
+  bcc_email?: string
+  reply_to?: string
+  metadata?: Record<string, string | number | boolean | null>
+  message?: { subject?: string; body?: string }
+}
+
+/** The creation response (api-v1 §2.2), exactly. */
+export const CreatedSubmission = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.String(),
+    submitters: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        email: Type.String(),
+        signing_url: Type.String({ description: "The signer's page; share it if you do not send e-mail" }),
+        embed_src: Type.String({ description: 'JWT-bearing URL to embed the signing page in your app' }),
+      }),
+    ),
+    audit_log_url: Type.String(),
+    created_at: Type.String(),
+  },
+  { title: 'CreatedSubmission' },
+)
+export type CreatedSubmission = Static<typeof CreatedSubmission>

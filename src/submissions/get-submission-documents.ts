@@ -1,0 +1,61 @@
+// GET /v1/submissions/{id}/documents — api-v1 §4.4: signed URLs valid 1 hour.
+import { Type } from 'typebox'
+import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
+import { orNotFound } from '../errors.ts'
+import { Id, IdParams, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { toIso } from '../lib/clock.ts'
+import { findTemplate } from '../templates/template-store.ts'
+import { SUBMISSION_STATUSES } from './submission-schemas.ts'
+import { findSubmission } from './submission-store.ts'
+
+export const SubmissionDocuments = Type.Object(
+  {
+    submission_id: Id('sub'),
+    status: StringEnum(SUBMISSION_STATUSES),
+    original_pdf_url: Type.String({ description: 'The first document as sent' }),
+    signed_pdf_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'The sealed final PDF; null until `completed`',
+    }),
+    url_expires_at: Timestamp,
+    documents: Type.Array(
+      Type.Object({ name: Type.String(), sha256: Type.String(), original_pdf_url: Type.String() }),
+      { description: 'Every document as sent, when there are several' },
+    ),
+  },
+  { title: 'SubmissionDocuments' },
+)
+
+export const getSubmissionDocuments = defineRoute({
+  operationId: 'getSubmissionDocuments',
+  method: 'GET',
+  url: '/v1/submissions/:id/documents',
+  summary: 'Get signed URLs of the original and signed PDFs',
+  tag: 'Submissions',
+  schema: { params: IdParams('sub'), response: { 200: SubmissionDocuments } },
+  errors: ['resource_not_found'],
+  handler: async ({ params, scope }, deps) => {
+    const submission = orNotFound(await findSubmission(deps.db, scope, params.id), `submission ${params.id}`)
+    const template = orNotFound(
+      await findTemplate(deps.db, scope, submission.template_id),
+      `submission ${params.id}`,
+    )
+    const expiresAt = new Date(deps.clock.now().getTime() + FILE_URL_TTL_MS)
+    const documents = await Promise.all(
+      template.documents.map(async (d) => ({
+        name: d.name,
+        sha256: d.sha256,
+        original_pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
+      })),
+    )
+    return {
+      submission_id: submission.id,
+      status: submission.status,
+      original_pdf_url: documents[0]!.original_pdf_url,
+      // The sealed final PDF arrives with the signing issue; until a submission completes there is none.
+      signed_pdf_url: null,
+      url_expires_at: toIso(expiresAt),
+      documents,
+    }
+  },
+})

@@ -1,0 +1,55 @@
+// GET /v1/submissions — api-v1 §4.4: filters `status` and `template_id`, newest first.
+import { Type } from 'typebox'
+import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
+import { SUBMISSION_STATUSES, Submission, toApiSubmission } from './submission-schemas.ts'
+import { listSubmissions as selectSubmissions, submittersOf } from './submission-store.ts'
+
+const ListSubmissionsQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(StringEnum(SUBMISSION_STATUSES)),
+    template_id: Type.Optional(Id('tpl')),
+  },
+  { additionalProperties: false },
+)
+
+export const listSubmissions = defineRoute({
+  operationId: 'listSubmissions',
+  method: 'GET',
+  url: '/v1/submissions',
+  summary: 'List submissions',
+  tag: 'Submissions',
+  schema: { querystring: ListSubmissionsQuery, response: { 200: Page(Submission, 'SubmissionList') } },
+  errors: [],
+  queryErrors: {
+    limit: 'invalid_pagination',
+    cursor: 'invalid_pagination',
+    status: 'invalid_status',
+    template_id: 'invalid_template_id',
+  },
+  handler: async ({ query, scope }, { db, keys, config }) => {
+    const { limit = 20, cursor, ...filters } = query
+    const context: ListContext = { list: 'listSubmissions', scope, filters }
+    const rows = await selectSubmissions(
+      db,
+      scope,
+      filters,
+      decodeCursor(keys.cursor, cursor, context),
+      limit + 1,
+    )
+    const submitters = await submittersOf(
+      db,
+      scope,
+      rows.slice(0, limit).map((r) => r.id),
+    )
+    return toPage(keys.cursor, rows, limit, context, (row) =>
+      toApiSubmission(
+        row,
+        submitters.filter((s) => s.submission_id === row.id),
+        config,
+      ),
+    )
+  },
+})

@@ -1,0 +1,148 @@
+// The transactional part of every submission creation (api-v1 §3.3 first row): rows, the
+// `submission.created` event, pre-signed submitters, and — when e-mail goes out — the queued
+// signing requests with the move to `sent`, all in the caller's transaction.
+import type { Scope, SubmittersTable, Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import type { FieldValue } from '../documents/field-values.ts'
+import { ApiError } from '../errors.ts'
+import { appendEvent } from '../events/event-store.ts'
+import { toIso } from '../lib/clock.ts'
+import { applySubmissionMove, recordSubmissionEvent } from '../lifecycle/apply-move.ts'
+import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
+import {
+  embedExpiry,
+  embedUrl,
+  issueEmbedToken,
+  newSigningSlug,
+  signingUrl,
+} from '../signing-page/signing-credentials.ts'
+import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
+import { queueSigningRequests } from './signing-requests.ts'
+import { insertSubmission, insertSubmitters } from './submission-store.ts'
+
+export interface NewSubmitter {
+  role: string
+  email: string
+  name?: string
+  phone?: string
+  external_id?: string
+  metadata?: Record<string, unknown>
+  send_email?: boolean
+  require_email_2fa?: boolean
+  completed?: boolean
+  values: Record<string, FieldValue>
+}
+
+export interface NewSubmission {
+  templateId: string
+  options: CommonOptions
+  submitters: NewSubmitter[]
+}
+
+function submitterRows(
+  id: string,
+  scope: Scope,
+  input: NewSubmission,
+  deps: Deps,
+  at: string,
+): SubmittersTable[] {
+  const sendDefault = input.options.send_email ?? true
+  return input.submitters.map((s, position) => ({
+    id: deps.ids.next('sbm'),
+    account_id: scope.accountId,
+    environment: scope.environment,
+    submission_id: id,
+    position,
+    role: s.role,
+    email: s.email.toLowerCase(),
+    name: s.name ?? null,
+    phone: s.phone ?? null,
+    external_id: s.external_id ?? null,
+    metadata: JSON.stringify(s.metadata ?? {}),
+    status: s.completed ? 'pre_signed' : 'pending',
+    send_email: (s.send_email ?? sendDefault) ? 1 : 0,
+    require_email_2fa: s.require_email_2fa ? 1 : 0,
+    signing_slug: newSigningSlug(),
+    values: JSON.stringify(s.values),
+    created_at: at,
+    updated_at: at,
+    opened_at: null,
+    signed_at: s.completed ? at : null,
+    declined_at: null,
+  }))
+}
+
+export async function recordNewSubmission(
+  tx: Tx,
+  deps: Deps,
+  scope: Scope,
+  input: NewSubmission,
+): Promise<CreatedSubmission> {
+  const now = deps.clock.now()
+  const at = toIso(now)
+  const id = deps.ids.next('sub')
+  const { options } = input
+  const submission = {
+    id,
+    account_id: scope.accountId,
+    environment: scope.environment,
+    template_id: input.templateId,
+    status: 'created' as const,
+    send_email: (options.send_email ?? true) ? 1 : 0,
+    signing_order: options.signing_order ?? 'preserved',
+    expires_at: options.expires_at ? toIso(new Date(options.expires_at)) : null,
+    redirect_url: options.redirect_url ?? null,
+    bcc_email: options.bcc_email ?? null,
+    reply_to: options.reply_to ?? null,
+    message_subject: options.message?.subject ?? null,
+    message_body: options.message?.body ?? null,
+    metadata: JSON.stringify(options.metadata ?? {}),
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+    cancelled_at: null,
+  }
+  const submitters = submitterRows(id, scope, input, deps, at)
+  await insertSubmission(tx, submission)
+  await insertSubmitters(tx, submitters)
+  await recordSubmissionEvent(tx, deps, submission, 'submission.created')
+  for (const s of submitters.filter((s) => s.status === 'pre_signed')) {
+    // §3.3: a pre-signed submitter is journaled with where the signature came from and when.
+    await appendEvent(tx, deps, scope, {
+      type: 'submitter.pre_signed',
+      submissionId: id,
+      submitterId: s.id,
+      data: { submitter_id: s.id, source: 'api', signed_at: at, request_id: null },
+    })
+  }
+  if ((await queueSigningRequests(tx, deps, submission, submitters)) > 0) {
+    await applySubmissionMove(
+      tx,
+      deps,
+      submission,
+      'send',
+      () =>
+        new ApiError('internal_inconsistency', 'The new submission changed while it was being sent; retry.'),
+    )
+  }
+  const expiresAt = embedExpiry(now, submission.expires_at)
+  return {
+    id,
+    status: (
+      await tx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow()
+    ).status,
+    submitters: await Promise.all(
+      submitters.map(async (s) => ({
+        id: s.id,
+        email: s.email,
+        signing_url: signingUrl(deps.config.signingUrl, s.signing_slug),
+        embed_src: embedUrl(
+          deps.config.signingUrl,
+          await issueEmbedToken(deps.keys.embed, { sub: s.id, sid: id }, expiresAt, now),
+        ),
+      })),
+    ),
+    audit_log_url: auditLogUrl(deps.config.publicUrl, id),
+    created_at: at,
+  }
+}

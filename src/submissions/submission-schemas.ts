@@ -1,0 +1,132 @@
+// Response shapes of submissions and submitters (api-v1 §2.2, §2.3) and the mapping from rows.
+import { type Static, Type } from 'typebox'
+import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import { Id, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
+import { signingUrl } from '../signing-page/signing-credentials.ts'
+
+export const SUBMISSION_STATUSES = [
+  'created',
+  'sent',
+  'viewed',
+  'partially_signed',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+] as const
+export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+export const SubmitterSummary = Type.Object(
+  {
+    id: Id('sbm'),
+    object: Type.Literal('submitter'),
+    submission_id: Id('sub'),
+    role: Type.String(),
+    email: Type.String(),
+    name: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    external_id: Nullable(Type.String()),
+    metadata: Metadata,
+    status: StringEnum(SUBMITTER_STATUSES),
+    send_email: Type.Boolean(),
+    require_email_2fa: Type.Boolean(),
+    signing_url: Type.String(),
+    opened_at: Nullable(Timestamp),
+    signed_at: Nullable(Timestamp),
+    declined_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Submitter' },
+)
+export type SubmitterSummary = Static<typeof SubmitterSummary>
+
+/** GET /v1/submitters/{id} adds the values filled so far (api-v1 §4.4). */
+export const SubmitterWithValues = Type.Object(
+  {
+    ...SubmitterSummary.properties,
+    values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      description: 'Field name → value: prefilled at creation or signed',
+    }),
+  },
+  { title: 'SubmitterWithValues' },
+)
+
+export const Submission = Type.Object(
+  {
+    id: Id('sub'),
+    object: Type.Literal('submission'),
+    status: StringEnum(SUBMISSION_STATUSES),
+    template_id: Id('tpl'),
+    submitters: Type.Array(SubmitterSummary),
+    send_email: Type.Boolean(),
+    signing_order: StringEnum(['preserved', 'random'] as const),
+    expires_at: Nullable(Timestamp),
+    redirect_url: Nullable(Type.String()),
+    bcc_email: Nullable(Type.String()),
+    reply_to: Nullable(Type.String()),
+    message: Type.Object({ subject: Nullable(Type.String()), body: Nullable(Type.String()) }),
+    metadata: Metadata,
+    audit_log_url: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Type.Optional(Timestamp),
+    cancelled_at: Nullable(Timestamp),
+  },
+  { title: 'Submission' },
+)
+export type Submission = Static<typeof Submission>
+
+export function toApiSubmitter(row: SubmittersTable, signingBase: string): SubmitterSummary {
+  return {
+    id: row.id,
+    object: 'submitter',
+    submission_id: row.submission_id,
+    role: row.role,
+    email: row.email,
+    name: row.name,
+    phone: row.phone,
+    external_id: row.external_id,
+    metadata: JSON.parse(row.metadata),
+    status: row.status,
+    send_email: row.send_email === 1,
+    require_email_2fa: row.require_email_2fa === 1,
+    signing_url: signingUrl(signingBase, row.signing_slug),
+    opened_at: row.opened_at,
+    signed_at: row.signed_at,
+    declined_at: row.declined_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export function toApiSubmission(
+  row: SubmissionsTable,
+  submitters: SubmittersTable[],
+  urls: { publicUrl: string; signingUrl: string },
+): Submission {
+  return {
+    id: row.id,
+    object: 'submission',
+    status: row.status,
+    template_id: row.template_id,
+    submitters: submitters.map((s) => toApiSubmitter(s, urls.signingUrl)),
+    send_email: row.send_email === 1,
+    signing_order: row.signing_order,
+    expires_at: row.expires_at,
+    redirect_url: row.redirect_url,
+    bcc_email: row.bcc_email,
+    reply_to: row.reply_to,
+    message: { subject: row.message_subject, body: row.message_body },
+    metadata: JSON.parse(row.metadata),
+    audit_log_url: auditLogUrl(urls.publicUrl, row.id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    // §2.2: completed_at is present on completed submissions.
+    ...(row.completed_at ? { completed_at: row.completed_at } : {}),
+    cancelled_at: row.cancelled_at,
+  }
+}

@@ -1,0 +1,52 @@
+// GET /v1/submitters — api-v1 §4.4: filters `status`, `submission_id`, `email`, newest first.
+import { Type } from 'typebox'
+import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
+import { SUBMITTER_STATUSES, SubmitterSummary, toApiSubmitter } from '../submissions/submission-schemas.ts'
+import { listSubmitters as selectSubmitters } from '../submissions/submission-store.ts'
+
+const ListSubmittersQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(StringEnum(SUBMITTER_STATUSES)),
+    submission_id: Type.Optional(Id('sub')),
+    email: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: 'Exact address, case-insensitive' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const listSubmitters = defineRoute({
+  operationId: 'listSubmitters',
+  method: 'GET',
+  url: '/v1/submitters',
+  summary: 'List submitters',
+  tag: 'Submitters',
+  schema: { querystring: ListSubmittersQuery, response: { 200: Page(SubmitterSummary, 'SubmitterList') } },
+  errors: [],
+  queryErrors: {
+    limit: 'invalid_pagination',
+    cursor: 'invalid_pagination',
+    status: 'invalid_status',
+    submission_id: 'invalid_submission_id',
+    email: 'invalid_email',
+  },
+  handler: async ({ query, scope }, { db, keys, config }) => {
+    const { limit = 20, cursor, ...filters } = query
+    const context: ListContext = {
+      list: 'listSubmitters',
+      scope,
+      filters: { ...filters, email: filters.email?.toLowerCase() },
+    }
+    const rows = await selectSubmitters(
+      db,
+      scope,
+      filters,
+      decodeCursor(keys.cursor, cursor, context),
+      limit + 1,
+    )
+    return toPage(keys.cursor, rows, limit, context, (row) => toApiSubmitter(row, config.signingUrl))
+  },
+})
