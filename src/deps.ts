@@ -26,6 +26,8 @@ export interface Deps {
   logger: FastifyBaseLogger
   rateLimiter: RateLimiter
   keyCache: KeyCache
+  /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
+  trustedCa?: string
   /** Purpose-bound keys derived from PARAPH_SECRET. */
   keys: { cursor: Buffer; embed: Buffer; files: Buffer }
   close(): Promise<void>
@@ -37,6 +39,7 @@ export interface DepsOverrides {
   logger?: FastifyBaseLogger
   /** Prefix of the rate-limit counters in Redis (tests keep parallel runs apart). */
   rateLimitPrefix?: string
+  trustedCa?: string
 }
 
 /** Keys, passwords and secrets never reach the logs, wherever they appear in a logged object. */
@@ -99,6 +102,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       keyPrefix: overrides.rateLimitPrefix,
     }),
     keyCache: new KeyCache(database.db, clock),
+    trustedCa: overrides.trustedCa,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),

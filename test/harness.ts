@@ -49,6 +49,8 @@ export interface TestApp {
 export interface TestAppOptions {
   routes?: AnyRoute[]
   env?: Record<string, string>
+  /** A test certificate the app trusts for outbound HTTPS. */
+  trustedCa?: string
 }
 
 export async function createSchema(): Promise<string> {
@@ -89,7 +91,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new ManualClock('2026-11-22T10:00:00.000Z')
   const logs = new LogCapture()
   const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
-  const deps = await createDeps(config, { clock, logger: createLogger('info', logs), rateLimitPrefix })
+  const deps = await createDeps(config, {
+    clock,
+    logger: createLogger('info', logs),
+    rateLimitPrefix,
+    trustedCa: options.trustedCa,
+  })
   await migrate(deps.db, deps.engine)
   const app = buildApp(deps, options.routes ?? API_ROUTES)
   await app.ready()

@@ -12,13 +12,13 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from '
 import type { TLSSocket } from 'node:tls'
 import { generate } from 'selfsigned'
 
-/** 200 KB starting like a PDF, different in every byte position modulo 251. */
+/** A PDF header and 200 KB of 0..250 repeating: a lost, doubled or reordered chunk shows. */
 export const PDF_BYTES = Buffer.concat([
   Buffer.from('%PDF-1.7\n'),
   Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251)),
 ])
 /** What /big streams, without a Content-Length. */
-export const BIG_BYTES = 1024 * 1024
+const BIG_BYTES = 1024 * 1024
 
 export interface RecordedRequest {
   method: string
@@ -91,6 +91,11 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   }
 }
 
+/**
+ * /pdf · /chain/N (N redirects, then "arrived") · /redirect?to=URL&status=3xx · /echo (method, headers,
+ * body as JSON) · /trickle (a byte every 200 ms, 50 at most) · /big (1 MB, no Content-Length) ·
+ * /declared-big (announces 100 MB, stalls) · /short (announces 1000 bytes, sends 100, hangs up)
+ */
 function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   const url = new URL(req.url ?? '/', 'http://server')
   const chain = /^\/chain\/(\d+)$/.exec(url.pathname)

@@ -58,7 +58,14 @@ function nameFromUrl(url: string): string | undefined {
   }
 }
 
-async function download(source: Extract<Source, { kind: 'url' }>, file: string, config: Readonly<Config>) {
+interface IntakeContext {
+  config: Readonly<Config>
+  blobs: BlobStore
+  trustedCa?: string
+}
+
+async function download(source: Extract<Source, { kind: 'url' }>, file: string, ctx: IntakeContext) {
+  const { config } = ctx
   try {
     const response = await safeDownload(source.url, file, {
       allowPrivateNetwork: config.allowPrivateNetworkUrls,
@@ -67,6 +74,7 @@ async function download(source: Extract<Source, { kind: 'url' }>, file: string, 
       maxRedirects: 3,
       connectTimeoutMs: 10_000,
       totalTimeoutMs: 60_000,
+      ...(ctx.trustedCa ? { ca: ctx.trustedCa } : {}),
     })
     if (response.status < 200 || response.status > 299) {
       throw new ApiError(
@@ -91,11 +99,6 @@ async function startsWithPdfMagic(file: string): Promise<boolean> {
   }
 }
 
-interface IntakeContext {
-  config: Readonly<Config>
-  blobs: BlobStore
-}
-
 async function intakeOne(
   doc: DocumentInput,
   index: number,
@@ -107,7 +110,7 @@ async function intakeOne(
   const source = sourceOf(doc, path)
   const file = join(dir, `${index}.pdf`)
   if (source.kind === 'base64') await writeFile(file, decodeBase64Pdf(source.data, source.field))
-  else await download(source, file, ctx.config)
+  else await download(source, file, ctx)
   const code = source.kind === 'url' ? 'invalid_pdf_url' : 'invalid_pdf'
   if (!(await startsWithPdfMagic(file)))
     throw new ApiError(code, `${source.field}: the file does not start with %PDF; it is not a PDF.`)

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { subscribe } from 'node:diagnostics_channel'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { isIP } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -50,10 +51,7 @@ function answers(table: Record<string, string[]>): Resolve & { calls: string[] }
     calls.push(hostname)
     const addresses = table[hostname]
     if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-    return addresses.map((address) => ({
-      address,
-      family: address.includes(':') ? (6 as const) : (4 as const),
-    }))
+    return addresses.map((address) => ({ address, family: isIP(address) as 4 | 6 }))
   }
   return Object.assign(resolve, { calls })
 }
@@ -302,12 +300,8 @@ describe('redirects', () => {
 describe('limits, timeouts and TLS', () => {
   it('sends method, headers and body (webhook deliveries)', async () => {
     const headers = { 'content-type': 'application/json', 'x-paraph-signature': 't=1,v1=abc' }
-    const response = await safeFetch(at('/echo'), {
-      ...local(),
-      method: 'POST',
-      headers,
-      body: '{"ok":true}',
-    })
+    const post = { ...local(), method: 'POST' as const, headers, body: '{"ok":true}' }
+    const response = await safeFetch(at('/echo'), post)
     const echoed = JSON.parse(response.body.toString())
     assert.equal(echoed.method, 'POST')
     assert.equal(echoed.headers['x-paraph-signature'], 't=1,v1=abc')
