@@ -1,6 +1,6 @@
 // Child processes for the servers under test: spawn, wait until they answer, read their RSS, stop.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 
 export interface ServerProcess {
@@ -70,18 +70,12 @@ export async function waitUntilReady(
   throw new Error(`${server.name} not ready within ${deadlineMs} ms:\n${tail(server.logFile)}`)
 }
 
-/** Resident set size in KiB from /proc (Linux only; null elsewhere or once the process is gone). */
 // Linux reports CPU time in clock ticks of 1/100 s on every mainstream configuration.
 const CLOCK_TICKS = 100
 
+/** Resident set size in KiB from /proc (Linux only; null elsewhere or once the process is gone). */
 export function rssKiB(server: ServerProcess): number | null {
-  try {
-    const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8')
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(status)
-    return match ? Number(match[1]) : null
-  } catch {
-    return null
-  }
+  return server.child.pid === undefined ? null : pidRssKiB(server.child.pid)
 }
 
 /** User + system CPU time of the server process so far, in microseconds (from /proc). */
@@ -90,6 +84,50 @@ export function cpuMicros(server: ServerProcess): number | null {
     const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
     // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
     return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
+  } catch {
+    return null
+  }
+}
+
+/** VmRSS of any pid, in KiB; null once it is gone. */
+function pidRssKiB(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * RSS of the server plus its direct children at this instant (Paraph parses PDFs in a pdfinfo
+ * child). Linux only; scans /proc because /proc/PID/task/TID/children is not always compiled in.
+ */
+export function treeRssKiB(server: ServerProcess): number | null {
+  const own = rssKiB(server)
+  if (own === null) return null
+  let total = own
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
+      if (ppid === server.child.pid) total += pidRssKiB(Number(entry)) ?? 0
+    } catch {
+      // The process ended between readdir and read: it no longer counts.
+    }
+  }
+  return total
+}
+
+/**
+ * CPU time of the server's children that have exited and been waited for (cutime + cstime), in
+ * microseconds: the pdfinfo runs a PDF upload costs on top of the server's own cpuMicros.
+ */
+export function childrenCpuMicros(server: ServerProcess): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after "pid (comm) ".
+    return ((Number(fields[13]) + Number(fields[14])) * 1_000_000) / CLOCK_TICKS
   } catch {
     return null
   }

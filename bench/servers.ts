@@ -65,8 +65,14 @@ export async function startBaseline(): Promise<RunningServer> {
   return { process: server, bearer: null, stop }
 }
 
-/** `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir. */
-export async function startParaph(databaseUrl: string | null): Promise<RunningServer> {
+/**
+ * `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir.
+ * `extraEnv` is added last, e.g. ALLOW_PRIVATE_NETWORK_URLS for PDFs served from loopback.
+ */
+export async function startParaph(
+  databaseUrl: string | null,
+  extraEnv: Record<string, string> = {},
+): Promise<RunningServer> {
   const { server, stop } = await started(
     'paraph',
     ['bin/paraph.mjs', 'serve', '--no-worker'],
@@ -80,6 +86,7 @@ export async function startParaph(databaseUrl: string | null): Promise<RunningSe
       RATE_LIMIT_LIVE: '1000000',
       // Logging stays on (to the log file): it is part of what a request costs.
       LOG_LEVEL: 'info',
+      ...extraEnv,
     }),
     '/healthz',
   )

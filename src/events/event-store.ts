@@ -21,7 +21,7 @@ export async function appendEvent(
   scope: Scope,
   event: NewEvent,
 ): Promise<string> {
-  const id = ids.next('evt')
+  const id = ids.nextSortable('evt')
   await tx
     .insertInto('events')
     .values({

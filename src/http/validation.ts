@@ -40,6 +40,14 @@ export function jsonPath(instancePath: string, child?: string): string {
 
 function describe(error: ErrorObject): { path: string; problem: string } {
   const p = error.params as Record<string, unknown>
+  // A rule on keys (metadata keys ≤ 100 characters) reports the offending key, not a value.
+  const key = (error as ErrorObject & { propertyName?: string }).propertyName
+  if (key !== undefined) {
+    return {
+      path: jsonPath(error.instancePath),
+      problem: `key "${key.slice(0, 40)}…" is longer than 100 characters`,
+    }
+  }
   switch (error.keyword) {
     case 'required':
       return { path: jsonPath(error.instancePath, String(p.missingProperty)), problem: 'is required' }

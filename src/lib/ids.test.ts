@@ -41,3 +41,12 @@ describe('requestIdSource', () => {
     assert.notEqual(requestIdSource()().slice(0, 14), ids[0]!.slice(0, 14))
   })
 })
+
+describe('nextSortable', () => {
+  it('sorts in creation order, even within one millisecond', () => {
+    const ids = Array.from({ length: 500 }, () => randomIds.nextSortable('evt'))
+    for (const id of ids) assert.ok(isId('evt', id), id)
+    assert.deepEqual([...ids].sort(), ids)
+    assert.equal(new Set(ids).size, 500)
+  })
+})

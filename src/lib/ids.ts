@@ -41,10 +41,33 @@ export function isId(prefix: IdPrefix, value: string): boolean {
 /** Injected through deps so tests can predict ids; production uses the CSPRNG. */
 export interface IdGenerator {
   next(prefix: IdPrefix): string
+  /** Ids that sort in creation order within a process (time, then a counter, then randomness). */
+  nextSortable(prefix: IdPrefix): string
 }
+
+function fixedBase62(value: number, width: number): string {
+  let out = ''
+  let n = value
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out
+    n = Math.floor(n / 62)
+  }
+  return out
+}
+
+let lastMs = 0
+let sequence = 0
 
 export const randomIds: IdGenerator = {
   next: (prefix) => `${prefix}_${randomBase62(24)}`,
+  // 8 characters of milliseconds (good until the year 8000), 4 of a per-millisecond counter, 12
+  // random (71 bits): events of one transaction keep their order when their timestamps are equal.
+  nextSortable: (prefix) => {
+    const now = Date.now()
+    sequence = now === lastMs ? sequence + 1 : 0
+    lastMs = now
+    return `${prefix}_${fixedBase62(now, 8)}${fixedBase62(sequence % 62 ** 4, 4)}${randomBase62(12)}`
+  },
 }
 
 /**
