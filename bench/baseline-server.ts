@@ -1,5 +1,6 @@
-// The yardstick for bench rows: a bare Fastify 5 route answering the same JSON as Paraph's
-// GET /v1/health, with no auth, rate limit, logging or request ids. Run in its own process by run.ts.
+// The yardstick for bench rows: bare Fastify 5 routes answering the same JSON as Paraph's
+// GET /v1/health and GET /v1/submissions/{id}, with no auth, rate limit, logging, request ids or
+// database. Run in its own process by run.ts.
 import Fastify from 'fastify'
 
 const BODY = {
@@ -10,11 +11,63 @@ const BODY = {
   account_id: 'acct_AAAAAAAAAAAAAAAAAAAAAAAA',
 }
 
+// Same keys, nesting and about the same size (1.9 KB) as Paraph's GET /v1/submissions/{id} with
+// three submitters; only `id` comes from the request, like a lookup would.
+const AT = '2026-01-15T10:00:00.000Z'
+const SIGNING = 'http://127.0.0.1:3000/s/'
+const submitter = (role: string, slug: string) => ({
+  id: `sbm_${slug}AA`,
+  object: 'submitter',
+  submission_id: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA',
+  role,
+  email: `${role}@example.eu`,
+  name: null,
+  phone: null,
+  external_id: null,
+  metadata: {},
+  status: 'pending',
+  send_email: true,
+  require_email_2fa: false,
+  signing_url: `${SIGNING}${slug}`,
+  opened_at: null,
+  signed_at: null,
+  declined_at: null,
+  created_at: AT,
+  updated_at: AT,
+})
+const SUBMISSION = {
+  id: '',
+  object: 'submission',
+  status: 'sent',
+  template_id: 'tpl_AAAAAAAAAAAAAAAAAAAAAAAA',
+  submitters: [
+    submitter('a', 'poPrYH8zet7mZGoJig24FN'),
+    submitter('b', 'sAGVm3eU2sEATYaUdblO4B'),
+    submitter('c', '9CCah79PWAUvxHRKjKeOS9'),
+  ],
+  send_email: true,
+  signing_order: 'preserved',
+  expires_at: null,
+  redirect_url: null,
+  bcc_email: null,
+  reply_to: null,
+  message: { subject: null, body: null },
+  metadata: {},
+  audit_log_url: 'http://127.0.0.1:3000/v1/submissions/sub_AAAAAAAAAAAAAAAAAAAAAAAA/audit_log',
+  created_at: AT,
+  updated_at: AT,
+  cancelled_at: null,
+}
+
 const port = Number(process.env.PORT)
 if (!Number.isInteger(port) || port <= 0) throw new Error('baseline-server: set PORT to a free port')
 
 const app = Fastify({ logger: false })
 app.get('/v1/health', async () => BODY)
+app.get<{ Params: { id: string } }>('/v1/submissions/:id', async (request) => ({
+  ...SUBMISSION,
+  id: request.params.id,
+}))
 
 const address = await app.listen({ port, host: '127.0.0.1' })
 console.log(`baseline listening on ${address}`)

@@ -4,6 +4,7 @@ import { type LoadSummary, type LoadTarget, runLoad } from './load.ts'
 import { cpuMicros, rssKiB } from './processes.ts'
 import type { BenchContext, ServerFigures } from './scenario.ts'
 import type { RunningServer } from './servers.ts'
+import { median } from './stats.ts'
 
 function loadTarget(server: RunningServer, path: string): LoadTarget {
   return {
@@ -21,12 +22,6 @@ export async function preflight(server: RunningServer, path: string): Promise<Re
     throw new Error(`${server.process.name} GET ${path} answered ${response.status}: ${text.slice(0, 200)}`)
   }
   return JSON.parse(text) as Record<string, unknown>
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 /** Several closed-loop rounds as one summary: median rps and p50, worst p99 and max, summed counts. */

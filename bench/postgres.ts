@@ -38,3 +38,17 @@ export async function createBenchSchema(url: string): Promise<BenchSchema> {
       withClient(url, (client) => client.query(`drop schema if exists ${schema} cascade`)).then(() => {}),
   }
 }
+
+/** `use` run against a throwaway schema, dropped afterwards; null when PostgreSQL is unreachable. */
+export async function inThrowawaySchema<T>(
+  url: string,
+  use: (schemaUrl: string) => Promise<T>,
+): Promise<T | null> {
+  if (!(await isReachable(url))) return null
+  const schema = await createBenchSchema(url)
+  try {
+    return await use(schema.url)
+  } finally {
+    await schema.drop()
+  }
+}

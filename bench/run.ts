@@ -1,17 +1,34 @@
 // `npm run bench`: runs every scenario in the list below, prints one table, writes .bench/results.json.
-// Servers run in child processes; this process only generates load. Exit code 0 even when a target
-// is missed (a benchmark, not a test); 1 only when a scenario could not run.
+// `npm run bench -- WORD…` runs only the scenarios whose name contains a WORD.
+// Servers run in child processes; this process generates load (and serves the PDFs Paraph fetches
+// by URL, and times pdf-lib for reference). Exit code 0 even when a target is missed (a benchmark,
+// not a test); 1 only when a scenario could not run.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { BenchContext, Scenario } from './scenario.ts'
+import { createSubmissionScenario } from './scenarios/create-submission.ts'
+import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
 import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
-import { judge } from './verdict.ts'
+import { judge, judgeLimit } from './verdict.ts'
 
 /** Every scenario, in the order its rows are printed. Each issue appends its own. */
-const SCENARIOS: Scenario[] = [healthScenario]
+const SCENARIOS: Scenario[] = [
+  healthScenario,
+  // Issue #4
+  getSubmissionScenario,
+  createSubmissionScenario,
+  urlMemoryScenario,
+]
+
+/** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
+function selected(words: string[]): Scenario[] {
+  if (words.length === 0) return SCENARIOS
+  return SCENARIOS.filter((s) => words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())))
+}
 
 const ctx: BenchContext = {
   postgresUrl: 'postgres://postgres@127.0.0.1:5432/test',
@@ -24,15 +41,30 @@ const ctx: BenchContext = {
 
 const RESULTS_DIR = fileURLToPath(new URL('../.bench/', import.meta.url))
 
+async function judgedRows(scenario: Scenario): Promise<ScenarioResult> {
+  if (scenario.kind === 'limit') {
+    const rows = await scenario.run(ctx)
+    return {
+      scenario,
+      rows: rows.map((row) => ('skipped' in row ? row : { ...row, verdict: judgeLimit(row) })),
+    }
+  }
+  const rows: JudgedRow[] = (await scenario.run(ctx)).map((row) =>
+    'skipped' in row ? row : { ...row, verdict: judge(scenario.target, row.baseline, row.subject) },
+  )
+  return { scenario, rows }
+}
+
 async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   console.error(`bench: ${scenario.name} …`)
   try {
-    const rows: JudgedRow[] = (await scenario.run(ctx)).map((row) =>
-      'skipped' in row ? row : { ...row, verdict: judge(scenario.target, row.baseline, row.subject) },
-    )
-    return { scenario, rows }
+    return await judgedRows(scenario)
   } catch (error) {
-    return { scenario, rows: [], error: error instanceof Error ? error.message : String(error) }
+    return {
+      scenario,
+      rows: [],
+      error: error instanceof Error ? error.message : String(error),
+    } as ScenarioResult
   }
 }
 
@@ -49,7 +81,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0
   const results: ScenarioResult[] = []
   try {
-    for (const scenario of SCENARIOS) results.push(await runScenario(scenario))
+    for (const scenario of selected(process.argv.slice(2))) results.push(await runScenario(scenario))
   } finally {
     await stopAllServers()
   }
@@ -64,7 +96,7 @@ async function main(): Promise<void> {
     settings: { ...ctx, postgresUrl: undefined },
     scenarios: results.map(({ scenario, rows, error }) => ({
       name: scenario.name,
-      target: scenario.target,
+      target: scenario.kind === 'limit' ? scenario.goal : scenario.target,
       rows,
       error,
     })),

@@ -39,14 +39,63 @@ export interface ServerFigures {
   rssKiB: number | null
 }
 
+export type SkippedRow = { scenario: string; case: string; skipped: string }
+
 export type Row =
   | { scenario: string; case: string; baseline: ServerFigures; subject: ServerFigures }
-  | { scenario: string; case: string; skipped: string }
+  | SkippedRow
 
-export interface Scenario {
+/** Rows of Paraph beside the bare baseline server, judged on their rps ratio and p99. */
+export interface PairScenario {
+  kind?: 'pair'
   name: string
   /** One line shown above the scenario's rows. */
   description: string
   target: Target
   run(ctx: BenchContext): Promise<Row[]>
 }
+
+/** Paraph's figures for one case of a limit scenario; null where a figure does not apply. */
+export interface LimitFigures {
+  /** Requests answered with the expected status, and requests sent. */
+  ok: number
+  sent: number
+  /** Closed-loop throughput, where it was measured. */
+  rps: number | null
+  /** The load p50, p99 and max were taken under, in words: "6.1/s" (open loop), "10 at once". */
+  latencyLoad: string
+  /** Measured in this process with performance.now(), so below a millisecond is kept. */
+  p50Ms: number
+  p99Ms: number
+  maxMs: number
+  /** Server CPU per request: its own, and that of the children it waited for (pdfinfo). */
+  cpuMicrosPerRequest: number | null
+  childCpuMicrosPerRequest: number | null
+}
+
+/**
+ * A row held against a fixed limit rather than a baseline server: a creation's p50 against
+ * pdf-lib's time on the same PDF, the peak RSS during big downloads.
+ */
+export interface LimitRow {
+  scenario: string
+  case: string
+  figures: LimitFigures
+  /** What the limit is derived from or compared with, measured in the same run, in words. */
+  reference: string
+  /** Further observations, printed under the table (samples taken, first failure…). */
+  notes: string[]
+  /** The judged figure: it passes when value < max; `derivation` says how max was computed. */
+  judged: { label: string; value: number; max: number; unit: 'ms' | 'MB'; derivation?: string }
+}
+
+export interface LimitScenario {
+  kind: 'limit'
+  name: string
+  description: string
+  /** The targets in words, shown above the rows; each row carries its own number. */
+  goal: string
+  run(ctx: BenchContext): Promise<Array<LimitRow | SkippedRow>>
+}
+
+export type Scenario = PairScenario | LimitScenario

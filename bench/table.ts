@@ -1,15 +1,22 @@
-// The printed table: one block per scenario, a baseline line and a subject line per case.
+// The printed table: one block per scenario, a baseline line and a subject line per case; the
+// blocks of limit scenarios (one line per case, no baseline server) come from limit-table.ts.
+
+import { render } from './columns.ts'
+import { formatLimitBlock, LIMIT_LEGEND, type LimitResult } from './limit-table.ts'
 import type { LoadSummary } from './load.ts'
-import type { Row, Scenario, ServerFigures } from './scenario.ts'
+import type { PairScenario, Row, ServerFigures } from './scenario.ts'
 import type { Verdict } from './verdict.ts'
 
 export type JudgedRow = Row & { verdict?: Verdict }
-export interface ScenarioResult {
-  scenario: Scenario
+export interface PairResult {
+  scenario: PairScenario
   rows: JudgedRow[]
   /** Set when the scenario itself threw. */
   error?: string
 }
+export type ScenarioResult = PairResult | LimitResult
+
+const isLimit = (result: ScenarioResult): result is LimitResult => result.scenario.kind === 'limit'
 
 const HEADER = [
   'case',
@@ -66,40 +73,28 @@ function rowLines(row: JudgedRow): string[][] {
   ]
 }
 
-function render(lines: string[][]): string {
-  const widths = HEADER.map((_, i) =>
-    Math.max(...lines.filter((l) => l.length > 2).map((l) => (l[i] ?? '').length)),
+function formatPairBlock({ scenario, rows, error }: PairResult): string {
+  const { minRatio, maxP99Ms } = scenario.target
+  const title = `${scenario.name}: ${scenario.description}\n  target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
+  const rounds = rows.flatMap((row) =>
+    'subject' in row
+      ? [
+          [
+            '',
+            `${row.case} rounds rps: bare ${row.baseline.roundsRps.join(' ')} / paraph ${row.subject.roundsRps.join(' ')}`,
+          ],
+        ]
+      : [],
   )
-  return lines
-    .map((line) => {
-      // A two-cell line (skipped, error) runs across the columns.
-      if (line.length <= 2) return line.join('  ').trimEnd()
-      return line
-        .map((cell, i) => (RIGHT_ALIGNED.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd()
-    })
-    .join('\n')
+  const lines = [HEADER, ...rows.flatMap(rowLines), ...rounds, ...(error ? [['', `error: ${error}`]] : [])]
+  return `${title}\n${render(lines, RIGHT_ALIGNED)}`
 }
 
 export function formatTable(results: ScenarioResult[]): string {
-  const blocks = results.map(({ scenario, rows, error }) => {
-    const { minRatio, maxP99Ms } = scenario.target
-    const title = `${scenario.name}: ${scenario.description}\n  target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
-    const rounds = rows.flatMap((row) =>
-      'subject' in row
-        ? [
-            [
-              '',
-              `${row.case} rounds rps: bare ${row.baseline.roundsRps.join(' ')} / paraph ${row.subject.roundsRps.join(' ')}`,
-            ],
-          ]
-        : [],
-    )
-    const lines = [HEADER, ...rows.flatMap(rowLines), ...rounds, ...(error ? [['', `error: ${error}`]] : [])]
-    return `${title}\n${render(lines)}`
-  })
-  const legend = [
+  const blocks = results.map((result) =>
+    isLimit(result) ? formatLimitBlock(result) : formatPairBlock(result),
+  )
+  const pairLegend = [
     'rps, p50: median of the closed-loop rounds, which alternate baseline and Paraph; p99, max: worst round.',
     'ratio: median of the per-round Paraph/baseline rps ratios (cancels the machine drifting between rounds), judged;',
     '(cpu N%): bare CPU per request / Paraph CPU per request at the same fixed rate, shown for reference.',
@@ -108,6 +103,10 @@ export function formatTable(results: ScenarioResult[]): string {
     'RSS: VmRSS of the server process after its runs. cpu/req: server CPU (user+sys) per request in the rounds;',
     "at the bare route's rates the load generator on the other core is often the bottleneck, so cpu/req shows",
     'what each server itself costs; "cpu/req fixed" is the same at the fixed rate, where both see the same load.',
-  ].join('\n')
-  return `${blocks.join('\n\n')}\n\n${legend}`
+  ]
+  const legend = [
+    ...(results.some((r) => !isLimit(r)) ? pairLegend : []),
+    ...(results.some(isLimit) ? LIMIT_LEGEND : []),
+  ]
+  return `${blocks.join('\n\n')}\n\n${legend.join('\n')}`
 }

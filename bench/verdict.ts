@@ -1,7 +1,7 @@
 // PASS/FAIL of a measured row against its scenario's target.
 import type { LoadSummary } from './load.ts'
 import { pairedRatio } from './measure.ts'
-import type { ServerFigures, Target } from './scenario.ts'
+import type { LimitRow, ServerFigures, Target } from './scenario.ts'
 
 export interface Verdict {
   ratio: number
@@ -27,4 +27,21 @@ export function judge(target: Target, baseline: ServerFigures, subject: ServerFi
   const failed = failures(subject.closed) + failures(subject.fixedRate)
   if (failed > 0) reasons.push(`${failed} failed requests`)
   return { ratio, pass: reasons.length === 0, reasons }
+}
+
+export type LimitVerdict = Omit<Verdict, 'ratio'>
+
+/** A limit row passes when its judged figure is under the limit and every request got its answer. */
+export function judgeLimit(row: LimitRow): LimitVerdict {
+  const { judged, figures } = row
+  const reasons: string[] = []
+  if (judged.value >= judged.max) {
+    const over = judged.value - judged.max
+    reasons.push(
+      `${judged.label} ${judged.value.toFixed(1)} ${judged.unit} >= ${judged.max.toFixed(1)} ${judged.unit} (+${over.toFixed(1)})`,
+    )
+  }
+  if (figures.ok < figures.sent)
+    reasons.push(`${figures.sent - figures.ok} of ${figures.sent} requests failed`)
+  return { pass: reasons.length === 0, reasons }
 }

@@ -85,6 +85,8 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     requestIdHeader: false,
     clientErrorHandler: unparsableRequest,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Embed JWTs and signed file tokens are path parameters of a few hundred characters.
+    maxParamLength: 4096,
     return503OnClosing: true,
     // A URL Fastify cannot even route (bad percent-encoding) still gets the envelope.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),

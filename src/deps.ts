@@ -91,7 +91,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     config,
     db: database.db,
     engine: database.engine,
-    blobs: createBlobStore(config.storageUrl),
+    blobs: createBlobStore(config.storageUrl, clock),
     clock,
     ids: overrides.ids ?? randomIds,
     logger,

@@ -9,6 +9,10 @@ import { createSchema, dropSchema, ENGINE, testEnv } from '../../test/harness.ts
 import { findActiveKey } from '../accounts/account-store.ts'
 import { readConfig } from '../config.ts'
 import { openDatabase } from '../db/database.ts'
+import { enqueueJob } from '../jobs/job-store.ts'
+import { systemClock } from '../lib/clock.ts'
+import { randomIds } from '../lib/ids.ts'
+import { MAIL_JOB } from '../mail/mail-job.ts'
 
 const BIN = join(import.meta.dirname, '../../bin/paraph.mjs')
 
@@ -170,6 +174,38 @@ describe('paraph CLI', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       assert.match(result.stderr, new RegExp(`^paraph: Invalid configuration: ${name} `))
     }
+  })
+
+  it('mail list shows the outbox, newest first', async () => {
+    const database = openDatabase(readConfig(env).database)
+    try {
+      await database.db.transaction().execute((tx) =>
+        enqueueJob(
+          tx,
+          { clock: systemClock, ids: randomIds },
+          {
+            kind: MAIL_JOB,
+            payload: {
+              to: 'ann@example.eu',
+              bcc: null,
+              reply_to: null,
+              subject: 'Please sign',
+              text: 'Sign here: https://x/s/abc',
+              submission_id: 'sub_x',
+              submitter_id: 'sbm_x',
+            },
+          },
+        ),
+      )
+    } finally {
+      await database.close()
+    }
+    const result = await run(['mail', 'list', '--json'])
+    assert.equal(result.code, 0, result.stderr)
+    const [mail] = JSON.parse(result.stdout)
+    assert.equal(mail.to, 'ann@example.eu')
+    assert.equal(mail.subject, 'Please sign')
+    assert.match((await run(['mail', 'list'])).stdout, /to ann@example\.eu {2}"Please sign"/)
   })
 
   it('worker starts and stops on SIGTERM', async () => {

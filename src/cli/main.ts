@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { accountsCreate, keysCreate, keysRevoke, migrateCommand } from './admin.ts'
 import { CliError } from './context.ts'
+import { mailList } from './mail.ts'
 import { serve } from './serve.ts'
 import { worker } from './worker.ts'
 
@@ -47,6 +48,15 @@ keys
   .description('revoke a key at once')
   .argument('<key_id>', 'key id (key_…)')
   .action((keyId: string) => keysRevoke(keyId))
+
+program
+  .command('mail')
+  .description('the mail outbox')
+  .command('list')
+  .description('list queued and sent mail, newest first')
+  .option('--limit <n>', 'how many', '20')
+  .option('--json', 'print JSON')
+  .action((options) => mailList(options))
 
 try {
   await program.parseAsync(process.argv)

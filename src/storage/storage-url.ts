@@ -2,6 +2,7 @@
 // `s3://BUCKET?endpoint=URL&region=R&force_path_style=true`.
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Clock } from '../lib/clock.ts'
 import { assertBlobKey, type BlobStore } from './blob-store.ts'
 import { FsBlobStore } from './fs-blob-store.ts'
 import { S3BlobStore } from './s3-blob-store.ts'
@@ -70,7 +71,8 @@ export function parseS3StorageUrl(url: string): S3StorageUrl {
 }
 
 /** The store STORAGE_URL names; config.ts has already refused other schemes, this repeats it for safety. */
-export function createBlobStore(storageUrl: string): BlobStore {
+/** `clock` dates presigned URLs, so their lifetime follows the service's (injected) clock. */
+export function createBlobStore(storageUrl: string, clock?: Clock): BlobStore {
   if (storageUrl.startsWith('file:')) {
     const rest = storageUrl.slice('file:'.length)
     if (rest === '') throw new Error('STORAGE_URL file: needs a directory, e.g. file:./data/blobs')
@@ -79,7 +81,7 @@ export function createBlobStore(storageUrl: string): BlobStore {
   }
   if (storageUrl.startsWith('s3://')) {
     const { bucket, endpoint, region, forcePathStyle, prefix } = parseS3StorageUrl(storageUrl)
-    return new S3BlobStore({ bucket, endpoint, region, forcePathStyle, prefix })
+    return new S3BlobStore({ bucket, endpoint, region, forcePathStyle, prefix, clock })
   }
   throw new Error(`STORAGE_URL must start with file: or s3:// (got "${storageUrl.split(':')[0]}:")`)
 }

@@ -125,12 +125,11 @@ describe('GET /v1/submissions', () => {
     it('200 a filtered list pages with its own cursor', async () => {
       const first = (await list('?status=sent&limit=2')).json()
       assert.equal(first.has_more, true)
-      const second = (await list(`?status=sent&limit=2&cursor=${encodeURIComponent(first.next_cursor)}`)).json()
+      const second = (
+        await list(`?status=sent&limit=2&cursor=${encodeURIComponent(first.next_cursor)}`)
+      ).json()
       const ids = [...first.data, ...second.data].map((s: Item) => s.id)
-      assert.deepEqual(
-        ids,
-        newestFirst.filter((id) => sent.has(id)).slice(0, 4),
-      )
+      assert.deepEqual(ids, newestFirst.filter((id) => sent.has(id)).slice(0, 4))
     })
   })
 

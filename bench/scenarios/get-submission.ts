@@ -1,0 +1,61 @@
+// Issue #4 row 2: authenticated GET /v1/submissions/{id} of a submission with three submitters
+// (two queries, 1.9 KB of JSON) against a bare Fastify route answering the same shape, on SQLite
+// and on PostgreSQL. The submission is created through the real API first.
+import { a4 } from '../../test/fixtures/pdfs.ts'
+import { measurePair, preflight } from '../measure.ts'
+import { inThrowawaySchema } from '../postgres.ts'
+import type { BenchContext, Row, Scenario } from '../scenario.ts'
+import { startBaseline, startParaph } from '../servers.ts'
+import { createSubmission, inline } from '../submissions.ts'
+
+const NAME = 'GET /v1/submissions/{id}'
+
+/** Same keys at the top and in each submitter, and as many submitters. */
+function sameShape(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = (o: unknown) =>
+    Object.keys(o ?? {})
+      .sort()
+      .join()
+  const submitters = (o: Record<string, unknown>) => (o.submitters ?? []) as unknown[]
+  return (
+    keys(a) === keys(b) &&
+    submitters(a).length === submitters(b).length &&
+    submitters(a).every((s, i) => keys(s) === keys(submitters(b)[i]))
+  )
+}
+
+async function runCase(ctx: BenchContext, name: string, databaseUrl: string | null): Promise<Row> {
+  const baseline = await startBaseline()
+  try {
+    const subject = await startParaph(databaseUrl)
+    try {
+      const path = `/v1/submissions/${await createSubmission(subject, inline(await a4()))}`
+      const baselineBody = await preflight(baseline, path)
+      const body = await preflight(subject, path)
+      if (!sameShape(body, baselineBody)) throw new Error(`body shapes differ: ${JSON.stringify(body)}`)
+      const figures = await measurePair(
+        ctx,
+        { baseline, subject },
+        { baseline: path, subject: path },
+        { baseline: 'bare fastify', subject: 'paraph' },
+      )
+      return { scenario: NAME, case: name, ...figures }
+    } finally {
+      await subject.stop()
+    }
+  } finally {
+    await baseline.stop()
+  }
+}
+
+export const getSubmissionScenario: Scenario = {
+  name: NAME,
+  description:
+    'authenticated GET of a 3-submitter submission vs a bare Fastify route with the same JSON shape',
+  target: { minRatio: 0.5, maxP99Ms: 10 },
+  run: async (ctx) => {
+    const sqlite = await runCase(ctx, 'sqlite', null)
+    const postgres = await inThrowawaySchema(ctx.postgresUrl, (url) => runCase(ctx, 'postgres', url))
+    return [sqlite, postgres ?? { scenario: NAME, case: 'postgres', skipped: 'PostgreSQL unreachable' }]
+  },
+}

@@ -1,0 +1,47 @@
+// Submissions created through Paraph's real API (issue #4): one document, three signature fields
+// on page 1, one per role, and three submitters.
+import { randomUUID } from 'node:crypto'
+import type { RunningServer } from './servers.ts'
+
+export const FROM_PDF_PATH = '/v1/submissions/from_pdf'
+
+/** The PDF inline (base64) or by URL, as the `documents[0]` of the request takes it. */
+export type PdfSource = { pdf_base64: string } | { pdf_url: string }
+
+export const inline = (bytes: Uint8Array): PdfSource => ({
+  pdf_base64: Buffer.from(bytes).toString('base64'),
+})
+
+const ROLES = ['a', 'b', 'c'] as const
+
+export function threeSignerBody(source: PdfSource): Record<string, unknown> {
+  const fields = ROLES.map((role, i) => ({
+    name: `S${i + 1}`,
+    role,
+    areas: [{ page: 1, x: 0.1, y: 0.1 + 0.2 * i, w: 0.2, h: 0.05 }],
+  }))
+  return {
+    documents: [{ name: 'Contract', ...source, fields }],
+    submitters: ROLES.map((role) => ({ role, email: `${role}@example.eu` })),
+  }
+}
+
+export function jsonHeaders(server: RunningServer): Record<string, string> {
+  return { 'content-type': 'application/json', ...(server.bearer ? { authorization: server.bearer } : {}) }
+}
+
+/** POST /v1/submissions/from_pdf once; fails unless Paraph answers 201. Returns the new id. */
+export async function createSubmission(server: RunningServer, source: PdfSource): Promise<string> {
+  const response = await fetch(`${server.process.baseUrl}${FROM_PDF_PATH}`, {
+    method: 'POST',
+    headers: { ...jsonHeaders(server), 'idempotency-key': randomUUID() },
+    body: JSON.stringify(threeSignerBody(source)),
+  })
+  const text = await response.text()
+  if (response.status !== 201) {
+    throw new Error(
+      `${server.process.name} POST ${FROM_PDF_PATH} answered ${response.status}: ${text.slice(0, 200)}`,
+    )
+  }
+  return (JSON.parse(text) as { id: string }).id
+}

@@ -1,0 +1,56 @@
+// The document routes with STORAGE_URL=s3://… against a local S3-compatible server (s3rver):
+// PDFs land in the bucket and GET /v1/submissions/{id}/documents answers presigned S3 URLs.
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { after, before, describe, it } from 'node:test'
+import { fromPdfBody, post } from '../../test/documents.ts'
+import { a4 } from '../../test/fixtures/pdfs.ts'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../../test/s3-server.ts'
+
+describe('documents on S3 storage', () => {
+  let s3: TestS3Server
+  let t: TestApp
+  let key: string
+  before(async () => {
+    s3 = await startS3Server()
+    // The S3 store reads credentials the usual AWS way; s3rver accepts only its own.
+    process.env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId
+    process.env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey
+    t = await startTestApp({ env: { STORAGE_URL: s3.url } })
+    key = (await t.account()).testKey
+  })
+  after(async () => {
+    await t.close()
+    await s3.close()
+  })
+
+  it('stores the PDF in the bucket and serves it through a presigned URL', async () => {
+    const created = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
+    assert.equal(created.statusCode, 201, created.body)
+    const docs = (
+      await t.request(key, { method: 'GET', url: `/v1/submissions/${created.json().id}/documents` })
+    ).json()
+    const url = new URL(docs.original_pdf_url)
+    assert.equal(url.origin, new URL(s3.endpoint).origin, 'served by S3, not by Paraph')
+    assert.ok(url.searchParams.get('X-Amz-Signature'))
+    assert.equal(url.searchParams.get('X-Amz-Expires'), '3600')
+    const response = await fetch(url)
+    assert.equal(response.status, 200)
+    const bytes = Buffer.from(await response.arrayBuffer())
+    assert.equal(
+      createHash('sha256').update(bytes).digest('hex'),
+      createHash('sha256')
+        .update(await a4())
+        .digest('hex'),
+    )
+    assert.match(response.headers.get('content-disposition') ?? '', /Contract\.pdf/)
+  })
+
+  it('the signer form links to the same bucket', async () => {
+    const created = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
+    const slug = new URL(created.json().submitters[0].signing_url).pathname.split('/').pop()
+    const form = (await t.app.inject({ method: 'GET', url: `/s/${slug}/form` })).json()
+    assert.equal((await fetch(form.documents[0].pdf_url)).status, 200)
+  })
+})
