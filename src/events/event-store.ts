@@ -1,6 +1,6 @@
 // The event journal (api-v1 §6): appended by lifecycle/ inside the transaction of the state change.
 
-import { after as afterPosition } from '../db/keyset.ts'
+import { page } from '../db/keyset.ts'
 import type { Executor, Scope, Tx } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
@@ -58,8 +58,5 @@ export async function listEvents(
     .where('environment', '=', scope.environment)
   if (filters.type) query = query.where('type', '=', filters.type)
   if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
-  if (after) {
-    query = query.where(afterPosition(after))
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  return page(query, after, limit).execute()
 }

@@ -1,6 +1,6 @@
 // Submissions and submitters, scoped in the WHERE. A submitter found by its signing slug is the one
 // exception: the slug is itself the credential.
-import { after as afterPosition } from '../db/keyset.ts'
+import { page } from '../db/keyset.ts'
 import type {
   Executor,
   Scope,
@@ -62,8 +62,7 @@ export async function listSubmissions(
     .where('environment', '=', scope.environment)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.template_id) query = query.where('template_id', '=', filters.template_id)
-  if (after) query = query.where(afterPosition(after))
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  return page(query, after, limit).execute()
 }
 
 export async function findSubmitter(db: Executor, scope: Scope, id: string) {
@@ -97,8 +96,7 @@ export async function listSubmitters(
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
   if (filters.email) query = query.where('email', '=', filters.email.toLowerCase())
-  if (after) query = query.where(afterPosition(after))
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  return page(query, after, limit).execute()
 }
 
 /** The signer's credential: a slug unique across accounts. */

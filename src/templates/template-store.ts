@@ -1,6 +1,6 @@
 // Templates, always read and written with the scope in the WHERE.
 
-import { after as afterPosition } from '../db/keyset.ts'
+import { page } from '../db/keyset.ts'
 import type { Executor, Scope, TemplatesTable } from '../db/tables.ts'
 import type { StoredDocument, StoredField } from '../documents/document-model.ts'
 import type { Position } from '../http/pagination.ts'
@@ -68,10 +68,7 @@ export async function listTemplates(
     .where('internal', '=', 0)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.created_via) query = query.where('created_via', '=', filters.created_via)
-  if (after) {
-    query = query.where(afterPosition(after))
-  }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  const rows = await page(query, after, limit).execute()
   return rows.map(toRecord)
 }
 
