@@ -1,5 +1,5 @@
-// Issue #4 row 2: authenticated GET /v1/submissions/{id} of a submission with three submitters
-// (two queries, 1.9 KB of JSON) against a bare Fastify route answering the same shape, on SQLite
+// Issue #4: authenticated GET /v1/submissions/{id} of a submission with three submitters
+// (the submission and its submitters read after the key lookup, 1.9 KB of JSON) against a bare Fastify route answering the same shape, on SQLite
 // and on PostgreSQL. The submission is created through the real API first.
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { measurePair, preflight } from '../measure.ts'

@@ -1,4 +1,4 @@
-// Issue #4 row 4: Paraph's resident memory while ten 40 MB PDFs arrive by URL at once. Downloads
+// Issue #4: Paraph's resident memory while ten 40 MB PDFs arrive by URL at once. Downloads
 // stream to temp files and pdfinfo parses them out of process, so the server's own RSS should
 // stay far below 10 × 40 MB. Its VmRSS is sampled every 50 ms; the pdfinfo children are shown too.
 import { a4, bigPdf } from '../../test/fixtures/pdfs.ts'

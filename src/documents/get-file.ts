@@ -18,7 +18,7 @@ export const getFile = defineRoute({
   produces: 'application/pdf',
   schema: {
     params: Type.Object(
-      { token: Type.String({ minLength: 20, maxLength: 2048, pattern: '^[A-Za-z0-9_-]+$' }) },
+      { token: Type.String({ minLength: 1, maxLength: 4096 }) },
       { additionalProperties: false },
     ),
     response: { 200: Type.Unsafe<Readable>({ type: 'string', contentMediaType: 'application/pdf' }) },

@@ -270,3 +270,18 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
     })
   })
 })
+
+describe('signing links of any shape', () => {
+  it('404 for an over-long slug and 403 for a short file token, never 400', async () => {
+    const t = await startTestApp()
+    try {
+      const slug = await t.app.inject({ method: 'GET', url: `/s/${'x'.repeat(300)}/form` })
+      assert.equal(slug.statusCode, 404)
+      const file = await t.app.inject({ method: 'GET', url: '/files/abc' })
+      assert.equal(file.statusCode, 403)
+      assert.equal(errorOf(file).code, 'invalid_file_url')
+    } finally {
+      await t.close()
+    }
+  })
+})

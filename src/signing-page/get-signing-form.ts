@@ -17,7 +17,7 @@ export const getSigningForm = defineRoute({
   auth: 'none',
   schema: {
     params: Type.Object(
-      { slug: Type.String({ minLength: 1, maxLength: 64 }) },
+      { slug: Type.String({ minLength: 1, maxLength: 4096 }) },
       { additionalProperties: false },
     ),
     response: { 200: SigningForm },
