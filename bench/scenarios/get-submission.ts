@@ -1,6 +1,7 @@
-// Issue #4: authenticated GET /v1/submissions/{id} of a submission with three submitters
-// (the submission and its submitters read after the key lookup, 1.9 KB of JSON) against a bare Fastify route answering the same shape, on SQLite
-// and on PostgreSQL. The submission is created through the real API first.
+// Issue #4: authenticated GET /v1/submissions/{id} of a submission with three submitters (the
+// submission and its submitters read after the key lookup, 1.9 KB of JSON) against a bare Fastify
+// route answering the same shape, on SQLite and on PostgreSQL. The submission is created through
+// the real API first.
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { measurePair, preflight } from '../measure.ts'
 import { inThrowawaySchema } from '../postgres.ts'
