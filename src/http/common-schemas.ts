@@ -86,6 +86,17 @@ export function Page<T extends TSchema>(item: T, title: string) {
   )
 }
 
+/**
+ * A value or null, as `type: [T, 'null']` rather than `anyOf`: the response serializer handles a
+ * type list directly, while an anyOf makes it validate every value at run time to pick a branch
+ * (that cost a submission response tens of microseconds).
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type } = schema as { type?: string }
+  if (typeof type !== 'string') throw new Error('Nullable() takes a schema with a single type')
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+}
+
 /** api-v1 §2.2: keys at most 100 characters; values string (≤ 2000), number, boolean or null. */
 export const Metadata = Type.Unsafe<Record<string, string | number | boolean | null>>({
   type: 'object',
@@ -94,9 +105,8 @@ export const Metadata = Type.Unsafe<Record<string, string | number | boolean | n
     'Your own key-value data: keys up to 100 characters, values string (up to 2000), number, boolean or null; at most 50 keys',
   maxProperties: 50,
   propertyNames: { maxLength: 100 },
-  additionalProperties: {
-    anyOf: [{ type: 'string', maxLength: 2000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
-  },
+  // One type list (maxLength applies to strings only): cheaper to serialize than an anyOf.
+  additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 2000 },
 })
 
 /** An e-mail address of at most 320 characters. */

@@ -5,12 +5,10 @@ import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
 import { ApiError } from '../errors.ts'
-import { StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { SIGNER_STATES, signerState } from './signer-state.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
 export const SigningForm = Type.Object(
   {
@@ -49,7 +47,9 @@ export const SigningForm = Type.Object(
           }),
         ),
         options: Nullable(Type.Array(Type.String())),
-        value: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+        value: Type.Unsafe<string | number | boolean | null>({
+          type: ['string', 'number', 'boolean', 'null'],
+        }),
       }),
     ),
     redirect_url: Nullable(Type.String()),

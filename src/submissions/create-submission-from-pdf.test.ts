@@ -359,7 +359,7 @@ describe('POST /v1/submissions/from_pdf', () => {
       [
         'a long metadata value',
         { metadata: { k: 'v'.repeat(2001) } },
-        /metadata\.k: must be a string of at most 2000/,
+        /metadata\.k: must be at most 2000 characters/,
       ],
       ['a nested metadata value', { metadata: { k: { nested: true } } }, /metadata\.k/],
       [

@@ -1,7 +1,7 @@
 // Response shapes of submissions and submitters (api-v1 §2.2, §2.3) and the mapping from rows.
 import { type Static, Type } from 'typebox'
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
-import { Id, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
 
@@ -16,8 +16,6 @@ export const SUBMISSION_STATUSES = [
   'cancelled',
 ] as const
 export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
 export const SubmitterSummary = Type.Object(
   {
