@@ -1,6 +1,7 @@
 // Submissions and submitters, scoped in the WHERE. A submitter found by its signing slug is the one
 // exception: the slug is itself the credential.
 import { page } from '../db/keyset.ts'
+import { prepared } from '../db/prepared.ts'
 import type {
   Executor,
   Scope,
@@ -19,19 +20,34 @@ export async function insertSubmitters(db: Executor, rows: SubmittersTable[]): P
   if (rows.length > 0) await db.insertInto('submitters').values(rows).execute()
 }
 
-export async function findSubmission(db: Executor, scope: Scope, id: string) {
-  return db
+const selectSubmission = prepared((db, id: string, accountId: string, environment: string) =>
+  db
     .selectFrom('submissions')
     .selectAll()
     .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .executeTakeFirst()
+    .where('account_id', '=', accountId)
+    .where('environment', '=', environment as Scope['environment']),
+)
+
+export async function findSubmission(db: Executor, scope: Scope, id: string) {
+  return (await selectSubmission(db, id, scope.accountId, scope.environment))[0]
 }
+
+const selectSubmitters = prepared((db, submissionId: string, accountId: string, environment: string) =>
+  db
+    .selectFrom('submitters')
+    .selectAll()
+    .where('submission_id', '=', submissionId)
+    .where('account_id', '=', accountId)
+    .where('environment', '=', environment as Scope['environment'])
+    .orderBy('position'),
+)
 
 /** The submitters of submissions already found in scope, in signing order. */
 export async function submittersOf(db: Executor, scope: Scope, submissionIds: string[]) {
   if (submissionIds.length === 0) return []
+  if (submissionIds.length === 1)
+    return selectSubmitters(db, submissionIds[0]!, scope.accountId, scope.environment)
   return db
     .selectFrom('submitters')
     .selectAll()
