@@ -2,9 +2,8 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely'
 import type { Position } from '../http/pagination.ts'
 
-// biome-ignore lint/suspicious/noExplicitAny: every paginated table has created_at and id
 export function after(position: Position) {
-  // biome-ignore lint/suspicious/noExplicitAny: see above
+  // biome-ignore lint/suspicious/noExplicitAny: every paginated table has created_at and id
   return (eb: ExpressionBuilder<any, any>) =>
     eb.or([
       eb('created_at', '<', position.createdAt),

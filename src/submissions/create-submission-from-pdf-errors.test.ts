@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { base64, fromPdfBody, post } from '../../test/documents.ts'
+import { encryptedPdf, garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
+import { a4, pdfOfPages } from '../../test/fixtures/pdfs.ts'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+
+const URL_ = '/v1/submissions/from_pdf'
+
+describe('POST /v1/submissions/from_pdf: refusals', () => {
+  let t: TestApp
+  let key: string
+  before(async () => {
+    t = await startTestApp()
+    key = (await t.account()).testKey
+  })
+  after(() => t.close())
+
+  const create = async (overrides: Record<string, unknown> = {}) =>
+    post(t, key, URL_, await fromPdfBody(overrides))
+  const withDocument = async (document: Record<string, unknown>, submitters?: unknown[]) =>
+    post(t, key, URL_, await fromPdfBody({ documents: [document], ...(submitters ? { submitters } : {}) }))
+  const field = (areas: unknown[], extra: Record<string, unknown> = {}) => ({
+    name: 'Sig',
+    role: 'signer',
+    areas,
+    ...extra,
+  })
+  const _formOf = async (res: { json(): { submitters: Array<{ signing_url: string }> } }) => {
+    const slug = new URL(res.json().submitters[0]!.signing_url).pathname.split('/').pop()
+    return (await t.app.inject({ method: 'GET', url: `/s/${slug}/form` })).json()
+  }
+
+  describe('errors', () => {
+    const pdfError = async (document: Record<string, unknown>, code: string, pattern: RegExp) => {
+      const res = await withDocument({
+        fields: [field([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])],
+        ...document,
+      })
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(errorOf(res).code, code)
+      assert.match(errorOf(res).message, pattern)
+    }
+
+    it('422 invalid_pdf for bad base64, no %PDF header, an unparsable or an encrypted PDF', async () => {
+      await pdfError(
+        { pdf_base64: 'not base64!!' },
+        'invalid_pdf',
+        /documents\[0\]\.pdf_base64: not valid base64/,
+      )
+      await pdfError({ pdf_base64: base64(await notAPdf()) }, 'invalid_pdf', /does not start with %PDF/)
+      await pdfError(
+        { pdf_base64: base64(await truncatedPdf()) },
+        'invalid_pdf',
+        /could not be parsed|not|PDF/,
+      )
+      await pdfError({ pdf_base64: base64(await garbagePdf()) }, 'invalid_pdf', /PDF/)
+      await pdfError({ pdf_base64: base64(await encryptedPdf('user')) }, 'invalid_pdf', /encrypted/)
+      await pdfError({ pdf_base64: base64(await encryptedPdf('owner')) }, 'invalid_pdf', /encrypted/)
+    })
+
+    it('422 invalid_request when a document has no source or two', async () => {
+      await pdfError({}, 'invalid_request', /exactly one of pdf_base64, file or pdf_url/)
+      await pdfError(
+        { pdf_base64: base64(await a4()), pdf_url: 'https://example.eu/x.pdf' },
+        'invalid_request',
+        /exactly one/,
+      )
+    })
+
+    it('422 invalid_field_area for a missing page, with 0-indexed detection', async () => {
+      const two = base64(
+        await pdfOfPages([
+          [595, 842],
+          [595, 842],
+        ]),
+      )
+      await pdfError(
+        { pdf_base64: two, fields: [field([{ page: 3, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])] },
+        'invalid_field_area',
+        /page 3.*2 page/,
+      )
+      await pdfError(
+        {
+          pdf_base64: two,
+          fields: [
+            field([{ page: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }]),
+            { name: 'B', role: 'signer', areas: [{ page: 2, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] },
+          ],
+        },
+        'invalid_field_area',
+        /page 3 \(page 2 read as 0-indexed\)/,
+      )
+    })
+
+    it('422 submitter_role_not_in_template for a role no field has', async () => {
+      const res = await create({ submitters: [{ role: 'stranger', email: 'x@example.eu' }] })
+      assert.equal(res.statusCode, 422)
+      assert.equal(errorOf(res).code, 'submitter_role_not_in_template')
+      assert.match(errorOf(res).message, /"stranger".*"signer"/)
+    })
+
+    it('422 phone_2fa_not_supported, before any PDF work', async () => {
+      const res = await create({
+        submitters: [{ role: 'signer', email: 'a@example.eu', require_phone_2fa: true }],
+      })
+      assert.equal(res.statusCode, 422)
+      assert.equal(errorOf(res).code, 'phone_2fa_not_supported')
+    })
+
+    for (const [label, overrides, pattern] of [
+      ['no submitters', { submitters: [] }, /submitters: must have at least 1 item/],
+      [
+        '51 submitters',
+        { submitters: Array.from({ length: 51 }, (_, i) => ({ role: `r${i}`, email: `a${i}@example.eu` })) },
+        /at most 50 items/,
+      ],
+      ['expires_at in the past', { expires_at: '2026-11-22T09:59:59Z' }, /expires_at: must be in the future/],
+      [
+        'a long redirect_url',
+        { redirect_url: `https://example.eu/${'a'.repeat(2048)}` },
+        /redirect_url: must be at most 2048 characters/,
+      ],
+      ['a bad bcc_email', { bcc_email: 'not-an-email' }, /bcc_email: must be an e-mail address/],
+      [
+        'a long reply_to',
+        { reply_to: `${'a'.repeat(320)}@example.eu` },
+        /reply_to: must be at most 320 characters/,
+      ],
+      ['a long metadata key', { metadata: { ['k'.repeat(101)]: 1 } }, /metadata: key/],
+      [
+        'a long metadata value',
+        { metadata: { k: 'v'.repeat(2001) } },
+        /metadata\.k: must be at most 2000 characters/,
+      ],
+      ['a nested metadata value', { metadata: { k: { nested: true } } }, /metadata\.k/],
+      [
+        'a long subject',
+        { message: { subject: 's'.repeat(201) } },
+        /message\.subject: must be at most 200 characters/,
+      ],
+      [
+        'a long body',
+        { message: { body: 'b'.repeat(5001) } },
+        /message\.body: must be at most 5000 characters/,
+      ],
+      ['an unknown signing_order', { signing_order: 'alphabetical' }, /signing_order: must be one of/],
+      ['a status in the body', { status: 'completed' }, /status: is not an accepted field/],
+      [
+        'a submitter without email',
+        { submitters: [{ role: 'signer' }] },
+        /submitters\[0\]\.email: is required/,
+      ],
+      [
+        'two submitters with one role',
+        {
+          submitters: [
+            { role: 'signer', email: 'a@example.eu' },
+            { role: 'signer', email: 'b@example.eu' },
+          ],
+        },
+        /already the role of submitters\[0\]/,
+      ],
+    ] as const) {
+      it(`422 for ${label}`, async () => {
+        const res = await create(overrides as Record<string, unknown>)
+        assert.equal(res.statusCode, 422, res.body)
+        assert.match(errorOf(res).message, pattern)
+      })
+    }
+
+    it('413 request_too_large above 4.5 MB and 400 without Idempotency-Key', async () => {
+      const huge = await fromPdfBody({ documents: [{ pdf_base64: 'A'.repeat(4.6 * 1024 * 1024) }] })
+      const res = await post(t, key, URL_, huge)
+      assert.equal(res.statusCode, 413)
+      assert.equal(errorOf(res).code, 'request_too_large')
+      const noKey = await t.request(key, { method: 'POST', url: URL_, payload: await fromPdfBody() })
+      assert.equal(noKey.statusCode, 400)
+      assert.equal(errorOf(noKey).code, 'idempotency_key_required')
+    })
+
+    it('leaves nothing behind when a request is refused after storing PDFs', async () => {
+      const count = async () => (await t.deps.db.selectFrom('templates').select('id').execute()).length
+      const before = await count()
+      const res = await create({ submitters: [{ role: 'nobody', email: 'x@example.eu' }] })
+      assert.equal(res.statusCode, 422)
+      assert.equal(await count(), before)
+    })
+  })
+})
