@@ -32,3 +32,12 @@ describe('canonicalJson', () => {
     assert.notEqual(canonicalJson({ a: [1, 3] }), canonicalJson({ a: [3, 1] }))
   })
 })
+
+describe('canonicalJson matches JSON for data without key-order differences', () => {
+  it('agrees with JSON.stringify on sorted data, escapes and all', () => {
+    const data = { a: 'q"uo\\te\n', b: [1, null, true, { c: 2.5, d: 'é' }], e: {} }
+    assert.equal(canonicalJson(data), JSON.stringify(data))
+    assert.equal(canonicalJson({ x: undefined, y: 1 }), '{"y":1}')
+    assert.equal(canonicalJson([undefined]), '[null]')
+  })
+})

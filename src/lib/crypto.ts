@@ -50,10 +50,13 @@ export function unseal(key: Buffer, token: string): string | null {
 
 /** JSON with object keys sorted at every depth: the same data always gives the same text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v
-    const sorted: Record<string, unknown> = {}
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
-    return sorted
-  })
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`
+  const record = value as Record<string, unknown>
+  const parts: string[] = []
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] !== undefined) parts.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+  }
+  return `{${parts.join(',')}}`
 }
