@@ -72,3 +72,8 @@ export async function createTemplateFor(
   if (res.statusCode !== 201) throw new Error(`template creation failed: ${res.body}`)
   return res.json().id
 }
+
+/** A signature field of role `signer` with the given areas. */
+export function signerField(areas: unknown[], extra: Record<string, unknown> = {}) {
+  return { name: 'Sig', role: 'signer', areas, ...extra }
+}

@@ -3,10 +3,8 @@
 // route answering the same shape, on SQLite and on PostgreSQL. The submission is created through
 // the real API first.
 import { a4 } from '../../test/fixtures/pdfs.ts'
-import { measurePair, preflight } from '../measure.ts'
-import { inThrowawaySchema } from '../postgres.ts'
-import type { BenchContext, Row, Scenario } from '../scenario.ts'
-import { startBaseline, startParaph } from '../servers.ts'
+import { runOnBothEngines } from '../paired-case.ts'
+import type { Scenario } from '../scenario.ts'
 import { createSubmission, inline } from '../submissions.ts'
 
 const NAME = 'GET /v1/submissions/{id}'
@@ -25,38 +23,15 @@ function sameShape(a: Record<string, unknown>, b: Record<string, unknown>): bool
   )
 }
 
-async function runCase(ctx: BenchContext, name: string, databaseUrl: string | null): Promise<Row> {
-  const baseline = await startBaseline()
-  try {
-    const subject = await startParaph(databaseUrl)
-    try {
-      const path = `/v1/submissions/${await createSubmission(subject, inline(await a4()))}`
-      const baselineBody = await preflight(baseline, path)
-      const body = await preflight(subject, path)
-      if (!sameShape(body, baselineBody)) throw new Error(`body shapes differ: ${JSON.stringify(body)}`)
-      const figures = await measurePair(
-        ctx,
-        { baseline, subject },
-        { baseline: path, subject: path },
-        { baseline: 'bare fastify', subject: 'paraph' },
-      )
-      return { scenario: NAME, case: name, ...figures }
-    } finally {
-      await subject.stop()
-    }
-  } finally {
-    await baseline.stop()
-  }
-}
-
 export const getSubmissionScenario: Scenario = {
   name: NAME,
   description:
     'authenticated GET of a 3-submitter submission vs a bare Fastify route with the same JSON shape',
   target: { minRatio: 0.5, maxP99Ms: 10 },
-  run: async (ctx) => {
-    const sqlite = await runCase(ctx, 'sqlite', null)
-    const postgres = await inThrowawaySchema(ctx.postgresUrl, (url) => runCase(ctx, 'postgres', url))
-    return [sqlite, postgres ?? { scenario: NAME, case: 'postgres', skipped: 'PostgreSQL unreachable' }]
-  },
+  run: (ctx) =>
+    runOnBothEngines(ctx, {
+      scenario: NAME,
+      path: async (subject) => `/v1/submissions/${await createSubmission(subject, inline(await a4()))}`,
+      sameShape,
+    }),
 }

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { SubmissionStatus } from '../db/tables.ts'
-import { moveFrom } from './submission-moves.ts'
+import { moveFrom, SUBMISSION_STATUSES } from './submission-moves.ts'
 
-const ALL: SubmissionStatus[] = [
-  'created',
-  'sent',
-  'viewed',
-  'partially_signed',
-  'completed',
-  'declined',
-  'expired',
-  'cancelled',
-]
+const ALL = SUBMISSION_STATUSES
 
 describe('submission moves (api-v1 §3)', () => {
   it('cancels only a submission not already completed, declined, expired or cancelled', () => {

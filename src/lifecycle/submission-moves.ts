@@ -3,6 +3,18 @@
 import type { SubmissionStatus } from '../db/tables.ts'
 import type { SubmissionEventType } from '../events/event-types.ts'
 
+/** Every submission status (api-v1 §3.1). */
+export const SUBMISSION_STATUSES = [
+  'created',
+  'sent',
+  'viewed',
+  'partially_signed',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+] as const
+
 export type SubmissionTrigger = 'send' | 'view' | 'sign' | 'complete' | 'decline' | 'expire' | 'cancel'
 
 /** Still waiting for signatures: cancellation, expiry and signing apply only here (§3.3). */

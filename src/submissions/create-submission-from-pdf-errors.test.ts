@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { base64, fromPdfBody, post } from '../../test/documents.ts'
+import { base64, fromPdfBody, post, signerField } from '../../test/documents.ts'
 import { encryptedPdf, garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
 import { a4, pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
@@ -20,21 +20,11 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
     post(t, key, URL_, await fromPdfBody(overrides))
   const withDocument = async (document: Record<string, unknown>, submitters?: unknown[]) =>
     post(t, key, URL_, await fromPdfBody({ documents: [document], ...(submitters ? { submitters } : {}) }))
-  const field = (areas: unknown[], extra: Record<string, unknown> = {}) => ({
-    name: 'Sig',
-    role: 'signer',
-    areas,
-    ...extra,
-  })
-  const _formOf = async (res: { json(): { submitters: Array<{ signing_url: string }> } }) => {
-    const slug = new URL(res.json().submitters[0]!.signing_url).pathname.split('/').pop()
-    return (await t.app.inject({ method: 'GET', url: `/s/${slug}/form` })).json()
-  }
 
   describe('errors', () => {
     const pdfError = async (document: Record<string, unknown>, code: string, pattern: RegExp) => {
       const res = await withDocument({
-        fields: [field([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])],
+        fields: [signerField([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])],
         ...document,
       })
       assert.equal(res.statusCode, 422, res.body)
@@ -76,7 +66,7 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
         ]),
       )
       await pdfError(
-        { pdf_base64: two, fields: [field([{ page: 3, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])] },
+        { pdf_base64: two, fields: [signerField([{ page: 3, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])] },
         'invalid_field_area',
         /page 3.*2 page/,
       )
@@ -84,7 +74,7 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
         {
           pdf_base64: two,
           fields: [
-            field([{ page: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }]),
+            signerField([{ page: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }]),
             { name: 'B', role: 'signer', areas: [{ page: 2, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] },
           ],
         },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { base64, fromPdfBody, post } from '../../test/documents.ts'
+import { base64, fromPdfBody, post, signerField } from '../../test/documents.ts'
 import { a4, a4Landscape, croppedPage, legal, letter, rotatedPage } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 
@@ -20,12 +20,6 @@ describe('POST /v1/submissions/from_pdf', () => {
     post(t, key, URL_, await fromPdfBody(overrides))
   const withDocument = async (document: Record<string, unknown>, submitters?: unknown[]) =>
     post(t, key, URL_, await fromPdfBody({ documents: [document], ...(submitters ? { submitters } : {}) }))
-  const field = (areas: unknown[], extra: Record<string, unknown> = {}) => ({
-    name: 'Sig',
-    role: 'signer',
-    areas,
-    ...extra,
-  })
   const formOf = async (res: { json(): { submitters: Array<{ signing_url: string }> } }) => {
     const slug = new URL(res.json().submitters[0]!.signing_url).pathname.split('/').pop()
     return (await t.app.inject({ method: 'GET', url: `/s/${slug}/form` })).json()
@@ -109,7 +103,7 @@ describe('POST /v1/submissions/from_pdf', () => {
           {
             pdf_base64: base64(await a4()),
             fields: [
-              field([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }]),
+              signerField([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }]),
               { name: 'B', role: 'second', areas: [{ page: 1, x: 0.5, y: 0.1, w: 0.1, h: 0.1 }] },
             ],
           },
@@ -137,7 +131,7 @@ describe('POST /v1/submissions/from_pdf', () => {
         const [w, h] = expected
         const res = await withDocument({
           pdf_base64: base64(await pdf()),
-          fields: [field([{ page: 1, x: w - 100, y: h - 50, w: 100, h: 50 }])],
+          fields: [signerField([{ page: 1, x: w - 100, y: h - 50, w: 100, h: 50 }])],
         })
         assert.equal(res.statusCode, 201, res.body)
         const form = await formOf(res)
@@ -149,7 +143,7 @@ describe('POST /v1/submissions/from_pdf', () => {
         )
         const over = await withDocument({
           pdf_base64: base64(await pdf()),
-          fields: [field([{ page: 1, x: w - 99, y: h - 50, w: 100, h: 50 }])],
+          fields: [signerField([{ page: 1, x: w - 99, y: h - 50, w: 100, h: 50 }])],
         })
         assert.equal(over.statusCode, 422)
         assert.equal(errorOf(over).code, 'invalid_field_area')
@@ -179,7 +173,7 @@ describe('POST /v1/submissions/from_pdf', () => {
         documents: [
           {
             file: `data:application/pdf;base64,${base64(await a4())}`,
-            fields: [field([{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }])],
+            fields: [signerField([{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }])],
           },
         ],
         send_email: true,
@@ -207,7 +201,7 @@ describe('POST /v1/submissions/from_pdf', () => {
           {
             pdf_base64: base64(await a4()),
             fields: [
-              field([{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }]),
+              signerField([{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }]),
               { name: 'Company', role: 'company', areas: [{ page: 1, x: 0.5, y: 0.1, w: 0.2, h: 0.05 }] },
             ],
           },

@@ -2,19 +2,10 @@
 import { type Static, Type } from 'typebox'
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
 
-export const SUBMISSION_STATUSES = [
-  'created',
-  'sent',
-  'viewed',
-  'partially_signed',
-  'completed',
-  'declined',
-  'expired',
-  'cancelled',
-] as const
 export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
 
 export const SubmitterSummary = Type.Object(
@@ -128,3 +119,5 @@ export function toApiSubmission(
     cancelled_at: row.cancelled_at,
   }
 }
+
+export { SUBMISSION_STATUSES }
