@@ -81,9 +81,9 @@ export async function startParaph(
       DATA_DIR: dir,
       DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'paraph.db')}`,
       PARAPH_SECRET: randomBytes(20).toString('hex'),
-      // The bench must never be throttled. 1,000,000 per minute is the most config.ts accepts.
-      RATE_LIMIT_TEST: '1000000',
-      RATE_LIMIT_LIVE: '1000000',
+      // The bench must never be throttled: a fast machine passes a million requests in a minute.
+      RATE_LIMIT_TEST: '1000000000',
+      RATE_LIMIT_LIVE: '1000000000',
       // Logging stays on (to the log file): it is part of what a request costs.
       LOG_LEVEL: 'info',
       ...extraEnv,

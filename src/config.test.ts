@@ -70,6 +70,7 @@ describe('readConfig', () => {
     failsOn({ WEBHOOK_RETRY_SCHEDULE: '30,0' }, 'WEBHOOK_RETRY_SCHEDULE')
     failsOn({ RATE_LIMIT_TEST: '0' }, 'RATE_LIMIT_TEST')
     failsOn({ RATE_LIMIT_LIVE: '-1' }, 'RATE_LIMIT_LIVE')
+    failsOn({ RATE_LIMIT_TEST: '1000000001' }, 'RATE_LIMIT_TEST')
     failsOn({ SIGNING_CERT_PASSWORD: 'pw' }, 'SIGNING_CERT_PASSWORD')
     for (const env of [{ PORT: 'x' }, { DATABASE_URL: 'mysql://x' }]) {
       try {

@@ -186,8 +186,8 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateNetworkUrls: boolean(env, 'ALLOW_PRIVATE_NETWORK_URLS'),
     webhookRetrySchedule: retrySchedule(env),
     rateLimit: {
-      test: integer(env, 'RATE_LIMIT_TEST', 100, 1, 1_000_000),
-      live: integer(env, 'RATE_LIMIT_LIVE', 1000, 1, 1_000_000),
+      test: integer(env, 'RATE_LIMIT_TEST', 100, 1, 1_000_000_000),
+      live: integer(env, 'RATE_LIMIT_LIVE', 1000, 1, 1_000_000_000),
     },
     logLevel,
   }

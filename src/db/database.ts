@@ -1,9 +1,9 @@
 import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
 import type { Config } from '../config.ts'
-import { createDialect, currentSchema, type Engine } from './dialect.ts'
+import { createDialect, currentSchema, type DirectReader, type Engine } from './dialect.ts'
 import * as foundation from './migrations/0001-foundation.ts'
 import * as documents from './migrations/0002-documents.ts'
-import type { Db } from './tables.ts'
+import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,9 +19,18 @@ export interface Database {
   close(): Promise<void>
 }
 
+const directReaders = new WeakMap<Db, DirectReader>()
+
 export function openDatabase(database: Config['database']): Database {
-  const db = new Kysely<import('./tables.ts').Tables>({ dialect: createDialect(database) })
+  const { dialect, direct } = createDialect(database)
+  const db = new Kysely<import('./tables.ts').Tables>({ dialect })
+  directReaders.set(db, direct)
   return { db, engine: database.engine, close: () => db.destroy() }
+}
+
+/** The engine's own client for hot reads on `db` (db/prepared.ts), when `db` was opened here. */
+export function directReaderOf(db: Executor): DirectReader | undefined {
+  return db.isTransaction ? undefined : directReaders.get(db as Db)
 }
 
 /** Applies pending migrations; returns the names applied. Safe to run from several processes at once. */

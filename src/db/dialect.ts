@@ -1,4 +1,5 @@
 // The ONLY place that branches on the database engine.
+import { createHash } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -46,14 +47,13 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * their text (bounded). Kysely uses one connection at a time, so no statement is used twice at once.
  */
 function withStatementCache(db: BetterSqlite3.Database): SqliteDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>()
+  const statements = new BoundedMap<string, BetterSqlite3.Statement>()
   return {
     close: () => db.close(),
     prepare(text: string) {
       let statement = statements.get(text)
       if (!statement) {
         statement = db.prepare(text)
-        if (statements.size >= 1000) statements.delete(statements.keys().next().value!)
         statements.set(text, statement)
       }
       return statement
@@ -61,25 +61,100 @@ function withStatementCache(db: BetterSqlite3.Database): SqliteDatabase {
   }
 }
 
-function sqliteDialect(path: string): Dialect {
-  return new ImmediateSqliteDialect({
+/**
+ * Runs a compiled read straight on the engine's client, outside any transaction, without Kysely's
+ * connection handling and result plumbing (most of a GET's cost before). Returns undefined when it
+ * cannot run now, and the caller goes through Kysely instead.
+ */
+export interface DirectReader {
+  read<Row>(sql: string, parameters: readonly unknown[]): Row[] | Promise<Row[]> | undefined
+}
+
+export interface EngineDialect {
+  dialect: Dialect
+  direct: DirectReader
+}
+
+type RowBuilder = (values: unknown[]) => Record<string, unknown>
+
+/**
+ * Turns an array row into the object Kysely would have returned, through a function made for these
+ * columns so every row gets the same shape (one hidden class, no dictionary-mode objects). The
+ * names are the columns of our own compiled SQL, quoted as JSON strings.
+ */
+function rowBuilder(columns: string[]): RowBuilder {
+  const fields = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ')
+  return new Function('values', `return { ${fields} }`) as RowBuilder
+}
+
+/** A Map that forgets its oldest entry past 1000: the hot SQL is a handful of texts. */
+class BoundedMap<K, V> extends Map<K, V> {
+  override set(key: K, value: V): this {
+    if (this.size >= 1000 && !this.has(key)) this.delete(this.keys().next().value as K)
+    return super.set(key, value)
+  }
+}
+
+function sqliteDialect(path: string): EngineDialect {
+  let connection: { db: BetterSqlite3.Database; cached: SqliteDatabase } | undefined
+  const dialect = new ImmediateSqliteDialect({
     database: async () => {
       const db = new BetterSqlite3(path)
       db.pragma('journal_mode = WAL')
       db.pragma('synchronous = NORMAL')
       db.pragma('busy_timeout = 5000')
       db.pragma('foreign_keys = ON')
-      return withStatementCache(db)
+      connection = { db, cached: withStatementCache(db) }
+      return connection.cached
     },
   })
+  // The one connection, between Kysely's queries: better-sqlite3 is synchronous, so no Kysely query
+  // is half-run here. While a transaction is open on it (BEGIN … awaits … COMMIT), a read would see
+  // that transaction's uncommitted rows, so it waits its turn in Kysely instead. Rows come back as
+  // arrays (raw mode): building objects property by property in C++ cost as much as the query.
+  const statements = new BoundedMap<string, { statement: BetterSqlite3.Statement; toRow: RowBuilder }>()
+  const direct: DirectReader = {
+    read<Row>(text: string, parameters: readonly unknown[]) {
+      if (!connection?.db.open || connection.db.inTransaction) return undefined
+      let entry = statements.get(text)
+      if (!entry) {
+        const statement = connection.db.prepare(text).raw(true)
+        entry = { statement, toRow: rowBuilder(statement.columns().map((c) => c.name)) }
+        statements.set(text, entry)
+      }
+      return (entry.statement.all(parameters) as unknown[][]).map(entry.toRow) as Row[]
+    },
+  }
+  return { dialect, direct }
 }
 
 /** A schema other than the default is chosen in the URL: `?options=-c%20search_path%3Dparaph`. */
-function postgresDialect(url: string): Dialect {
-  return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) })
+function postgresDialect(url: string): EngineDialect {
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // Named statements: each pooled connection parses and plans a hot read once. (A transaction-mode
+  // connection pooler such as PgBouncer < 1.21 does not keep them; point DATABASE_URL past it.)
+  const statements = new BoundedMap<string, { name: string; toRow?: RowBuilder }>()
+  const direct: DirectReader = {
+    async read<Row>(text: string, parameters: readonly unknown[]) {
+      let entry = statements.get(text)
+      if (!entry) {
+        entry = { name: `paraph_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` }
+        statements.set(text, entry)
+      }
+      const result = await pool.query<unknown[]>({
+        name: entry.name,
+        text,
+        values: [...parameters],
+        rowMode: 'array',
+      })
+      entry.toRow ??= rowBuilder(result.fields.map((f) => f.name))
+      return result.rows.map(entry.toRow) as Row[]
+    },
+  }
+  return { dialect: new PostgresDialect({ pool }), direct }
 }
 
-export function createDialect(database: Config['database']): Dialect {
+export function createDialect(database: Config['database']): EngineDialect {
   return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url)
 }
 

@@ -33,6 +33,28 @@ describe('prepared queries', () => {
     assert.deepEqual(await byName(t.deps.db, 'nobody'), [])
   })
 
+  it('never reads rows another request has not committed yet', async () => {
+    const name = `pending-${Date.now()}`
+    let inTransaction = true
+    let read: Promise<unknown[]> | undefined
+    await t.deps.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('accounts')
+        .values({ id: `acct_${'P'.repeat(24)}`, name, created_at: new Date().toISOString() })
+        .execute()
+      // Another request's read while this transaction is open: not awaited here, since on SQLite
+      // it waits for the one connection (awaiting it would deadlock this transaction).
+      read = byName(t.deps.db, name).then((rows) => {
+        assert.ok(!inTransaction || rows.length === 0, 'read an uncommitted row')
+        return rows
+      })
+      await new Promise((resolve) => setImmediate(resolve))
+      inTransaction = false
+    })
+    await read
+    assert.equal((await byName(t.deps.db, name)).length, 1)
+  })
+
   it('refuses a builder that does not use every argument as a parameter', async () => {
     const broken = prepared((db, _unused: string) => db.selectFrom('accounts').select('id'))
     await assert.rejects(broken(t.deps.db, 'x'), /every argument must appear exactly once/)

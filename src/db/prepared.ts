@@ -3,6 +3,7 @@
 // once with sentinel arguments; each call swaps the sentinels in the compiled parameters for the
 // real values, so the SQL text — and SQLite's cached statement — is reused.
 import type { Compilable, CompiledQuery } from 'kysely'
+import { directReaderOf } from './database.ts'
 import type { Executor } from './tables.ts'
 
 const SENTINEL = '\u0000paraph-param:'
@@ -30,6 +31,8 @@ export function prepared<Args extends string[], Row>(
     }
     const { query, slots } = entry
     const parameters = query.parameters.map((p, i) => (slots[i] === null ? p : args[slots[i]!]))
+    const direct = directReaderOf(db)?.read<Row>(query.sql, parameters)
+    if (direct !== undefined) return direct
     return (await db.executeQuery<Row>({ ...query, parameters })).rows
   }
 }

@@ -3,7 +3,7 @@ import { orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { Submission, toApiSubmission } from './submission-schemas.ts'
-import { findSubmission, submittersOf } from './submission-store.ts'
+import { findSubmissionWithSubmitters } from './submission-store.ts'
 
 export const getSubmission = defineRoute({
   operationId: 'getSubmission',
@@ -14,7 +14,10 @@ export const getSubmission = defineRoute({
   schema: { params: IdParams('sub'), response: { 200: Submission } },
   errors: ['resource_not_found'],
   handler: async ({ params, scope }, { db, config }) => {
-    const submission = orNotFound(await findSubmission(db, scope, params.id), `submission ${params.id}`)
-    return toApiSubmission(submission, await submittersOf(db, scope, [submission.id]), config)
+    const found = orNotFound(
+      await findSubmissionWithSubmitters(db, scope, params.id),
+      `submission ${params.id}`,
+    )
+    return toApiSubmission(found.submission, found.submitters, config)
   },
 })

@@ -1,10 +1,11 @@
 // Response shapes of submissions and submitters (api-v1 §2.2, §2.3) and the mapping from rows.
 import { type Static, Type } from 'typebox'
-import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { SubmissionsTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
+import type { SubmitterSummaryRow } from './submission-store.ts'
 
 export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
 
@@ -69,7 +70,7 @@ export const Submission = Type.Object(
 )
 export type Submission = Static<typeof Submission>
 
-export function toApiSubmitter(row: SubmittersTable, signingBase: string): SubmitterSummary {
+export function toApiSubmitter(row: SubmitterSummaryRow, signingBase: string): SubmitterSummary {
   return {
     id: row.id,
     object: 'submitter',
@@ -94,7 +95,7 @@ export function toApiSubmitter(row: SubmittersTable, signingBase: string): Submi
 
 export function toApiSubmission(
   row: SubmissionsTable,
-  submitters: SubmittersTable[],
+  submitters: SubmitterSummaryRow[],
   urls: { publicUrl: string; signingUrl: string },
 ): Submission {
   return {

@@ -1,5 +1,6 @@
 // Submissions and submitters, scoped in the WHERE. A submitter found by its signing slug is the one
 // exception: the slug is itself the credential.
+import { sql } from 'kysely'
 import { page } from '../db/keyset.ts'
 import { prepared } from '../db/prepared.ts'
 import type {
@@ -31,6 +32,81 @@ const selectSubmission = prepared((db, id: string, accountId: string, environmen
 
 export async function findSubmission(db: Executor, scope: Scope, id: string) {
   return (await selectSubmission(db, id, scope.accountId, scope.environment))[0]
+}
+
+/** What a submission's answer shows of each submitter: everything but the filled-in `values`. */
+export const SUBMITTER_SUMMARY_COLUMNS = [
+  'id',
+  'account_id',
+  'environment',
+  'submission_id',
+  'position',
+  'role',
+  'email',
+  'name',
+  'phone',
+  'external_id',
+  'metadata',
+  'status',
+  'send_email',
+  'require_email_2fa',
+  'signing_slug',
+  'created_at',
+  'updated_at',
+  'opened_at',
+  'signed_at',
+  'declined_at',
+] as const satisfies ReadonlyArray<keyof SubmittersTable>
+export type SubmitterSummaryRow = Pick<SubmittersTable, (typeof SUBMITTER_SUMMARY_COLUMNS)[number]>
+
+type Prefixed<Row> = { [K in keyof Row & string as `t_${K}`]: Row[K] | null }
+
+// One query, so PostgreSQL answers a GET in one round trip: the submission's columns, then each
+// submitter's prefixed `t_`, one row per submitter in signing order.
+const selectSubmissionTree = prepared((db, id: string, accountId: string, environment: string) =>
+  db
+    .selectFrom('submissions as s')
+    .leftJoin('submitters as t', (join) =>
+      join
+        .onRef('t.account_id', '=', 's.account_id')
+        .onRef('t.environment', '=', 's.environment')
+        .onRef('t.submission_id', '=', 's.id'),
+    )
+    .selectAll('s')
+    .select(SUBMITTER_SUMMARY_COLUMNS.map((c) => sql.ref(`t.${c}`).as(`t_${c}`)))
+    .where('s.id', '=', id)
+    .where('s.account_id', '=', accountId)
+    .where('s.environment', '=', environment as Scope['environment'])
+    .orderBy('t.position')
+    .$castTo<SubmissionTreeRow>(),
+)
+
+type SubmissionTreeRow = SubmissionsTable & Prefixed<SubmitterSummaryRow>
+
+/** The submission's own columns of a tree row: every column but the `t_` ones, listed once. */
+let submissionColumns: Array<keyof SubmissionsTable> | undefined
+
+function splitTree(rows: SubmissionTreeRow[]) {
+  const first = rows[0]!
+  submissionColumns ??= Object.keys(first).filter((key) => !key.startsWith('t_')) as Array<
+    keyof SubmissionsTable
+  >
+  const submission: Record<string, unknown> = {}
+  for (const column of submissionColumns) submission[column] = first[column]
+  const submitters: SubmitterSummaryRow[] = []
+  for (const row of rows) {
+    if (row.t_id === null) continue
+    const submitter: Record<string, unknown> = {}
+    for (const column of SUBMITTER_SUMMARY_COLUMNS) submitter[column] = row[`t_${column}`]
+    submitters.push(submitter as SubmitterSummaryRow)
+  }
+  return { submission: submission as unknown as SubmissionsTable, submitters }
+}
+
+/** The submission with its submitters in signing order, in one read; undefined when out of scope. */
+export async function findSubmissionWithSubmitters(db: Executor, scope: Scope, id: string) {
+  const rows = await selectSubmissionTree(db, id, scope.accountId, scope.environment)
+  return rows.length === 0 ? undefined : splitTree(rows)
 }
 
 const selectSubmitters = prepared((db, submissionId: string, accountId: string, environment: string) =>
