@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { BenchContext, Scenario } from './scenario.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
+import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
@@ -20,6 +21,7 @@ const SCENARIOS: Scenario[] = [
   healthScenario,
   // Issue #4
   getSubmissionScenario,
+  getSubmissionFloorScenario,
   createSubmissionScenario,
   urlMemoryScenario,
 ]
@@ -50,7 +52,15 @@ async function judgedRows(scenario: Scenario): Promise<ScenarioResult> {
     }
   }
   const rows: JudgedRow[] = (await scenario.run(ctx)).map((row) =>
-    'skipped' in row ? row : { ...row, verdict: judge(scenario.target, row.baseline, row.subject) },
+    'skipped' in row
+      ? row
+      : {
+          ...row,
+          verdict: {
+            ...judge(scenario.target, row.baseline, row.subject),
+            ...(scenario.reference && { reference: true }),
+          },
+        },
   )
   return { scenario, rows }
 }

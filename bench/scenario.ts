@@ -52,6 +52,8 @@ export interface PairScenario {
   /** One line shown above the scenario's rows. */
   description: string
   target: Target
+  /** A reference row (a floor or ceiling to read the others by): measured and shown, not judged. */
+  reference?: boolean
   run(ctx: BenchContext): Promise<Row[]>
 }
 

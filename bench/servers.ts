@@ -21,6 +21,8 @@ export interface RunningServer {
   process: ServerProcess
   /** Authorization header value, or null for the baseline. */
   bearer: string | null
+  /** Paraph's DATABASE_URL, for a server that reads the same data (floor-server.ts). */
+  databaseUrl?: string
   stop(): Promise<void>
 }
 
@@ -73,7 +75,7 @@ export async function startParaph(
   databaseUrl: string | null,
   extraEnv: Record<string, string> = {},
 ): Promise<RunningServer> {
-  const { server, stop } = await started(
+  const { server, dir, stop } = await started(
     'paraph',
     ['bin/paraph.mjs', 'serve', '--no-worker'],
     (dir) => ({
@@ -96,5 +98,17 @@ export async function startParaph(
     await stop()
     throw new Error('paraph serve printed no "  test key  sk_test_…" line: was the database not empty?')
   }
-  return { process: server, bearer: `Bearer ${key}`, stop }
+  const url = databaseUrl ?? `sqlite:${join(dir, 'paraph.db')}`
+  return { process: server, bearer: `Bearer ${key}`, databaseUrl: url, stop }
+}
+
+/** floor-server.ts reading the database of a running Paraph, as the account `accountId`. */
+export async function startFloor(databaseUrl: string, accountId: string): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'floor',
+    ['--import', 'tsx', 'bench/floor-server.ts'],
+    () => ({ FLOOR_DATABASE_URL: databaseUrl, FLOOR_ACCOUNT_ID: accountId }),
+    '/healthz',
+  )
+  return { process: server, bearer: null, stop }
 }

@@ -62,7 +62,13 @@ function serverCells(figures: ServerFigures): string[] {
 function rowLines(row: JudgedRow): string[][] {
   if ('skipped' in row) return [[row.case, `skipped: ${row.skipped}`]]
   const verdict = row.verdict
-  const result = verdict ? (verdict.pass ? 'PASS' : `FAIL (${verdict.reasons.join('; ')})`) : ''
+  const result = !verdict
+    ? ''
+    : verdict.reference
+      ? 'reference'
+      : verdict.pass
+        ? 'PASS'
+        : `FAIL (${verdict.reasons.join('; ')})`
   // Cost ratio at equal load: bare CPU per request over Paraph's, both at the same fixed rate.
   const cpuRatio =
     row.baseline.fixedRateCpuMicrosPerRequest / Math.max(1, row.subject.fixedRateCpuMicrosPerRequest)
@@ -75,13 +81,14 @@ function rowLines(row: JudgedRow): string[][] {
 
 function formatPairBlock({ scenario, rows, error }: PairResult): string {
   const { minRatio, maxP99Ms } = scenario.target
-  const title = `${scenario.name}: ${scenario.description}\n  target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
+  const target = `target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
+  const title = `${scenario.name}: ${scenario.description}\n  ${scenario.reference ? `(reference for the ${target.replace('target: ', 'target ')})` : target}`
   const rounds = rows.flatMap((row) =>
     'subject' in row
       ? [
           [
             '',
-            `${row.case} rounds rps: bare ${row.baseline.roundsRps.join(' ')} / paraph ${row.subject.roundsRps.join(' ')}`,
+            `${row.case} rounds rps: bare ${row.baseline.roundsRps.join(' ')} / ${row.subject.label} ${row.subject.roundsRps.join(' ')}`,
           ],
         ]
       : [],

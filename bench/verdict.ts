@@ -6,6 +6,8 @@ import type { LimitRow, ServerFigures, Target } from './scenario.ts'
 export interface Verdict {
   ratio: number
   pass: boolean
+  /** Measured for reference: the table shows the ratio without PASS or FAIL. */
+  reference?: boolean
   /** Why it failed; empty when it passed. */
   reasons: string[]
 }
