@@ -71,6 +71,6 @@ export const LIMIT_LEGEND = [
   'Limit rows (Paraph alone, held against a fixed or derived limit): ok/sent counts the answers with the',
   'expected status over all runs of the case; rps: closed-loop throughput; p50, p99, max: taken under the',
   'load in "latency at" (an open-loop rate, or a burst), timed in the bench process with sub-ms resolution.',
-  'cpu/req (+children): server CPU per request, and that of its exited children (the pdfinfo runs).',
+  'cpu/req (+children): server CPU per request, and that of its child processes (the PDF inspectors).',
   'reference: measured in the same run, in the bench process; a derived target is computed from it.',
 ]

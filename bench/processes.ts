@@ -80,13 +80,9 @@ export function rssKiB(server: ServerProcess): number | null {
 
 /** User + system CPU time of the server process so far, in microseconds (from /proc). */
 export function cpuMicros(server: ServerProcess): number | null {
-  try {
-    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
-  } catch {
-    return null
-  }
+  const fields = server.child.pid === undefined ? null : statFields(server.child.pid)
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS : null
 }
 
 /** VmRSS of any pid, in KiB; null once it is gone. */
@@ -99,38 +95,46 @@ function pidRssKiB(pid: number): number | null {
   }
 }
 
-/**
- * RSS of the server plus its direct children at this instant (Paraph parses PDFs in a pdfinfo
- * child). Linux only; scans /proc because /proc/PID/task/TID/children is not always compiled in.
- */
+/** RSS of the server plus its direct children at this instant (Paraph parses PDFs in children). */
 export function treeRssKiB(server: ServerProcess): number | null {
   const own = rssKiB(server)
-  if (own === null) return null
-  let total = own
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
-      if (ppid === server.child.pid) total += pidRssKiB(Number(entry)) ?? 0
-    } catch {
-      // The process ended between readdir and read: it no longer counts.
-    }
-  }
-  return total
+  if (own === null || server.child.pid === undefined) return null
+  // A child that ends between the scan and the read no longer counts.
+  return childPids(server.child.pid).reduce((total, pid) => total + (pidRssKiB(pid) ?? 0), own)
 }
 
-/**
- * CPU time of the server's children that have exited and been waited for (cutime + cstime), in
- * microseconds: the pdfinfo runs a PDF upload costs on top of the server's own cpuMicros.
- */
-export function childrenCpuMicros(server: ServerProcess): number | null {
+/** The fields of /proc/PID/stat after "pid (comm) ", or null once the process is gone. */
+function statFields(pid: number | string): string[] | null {
   try {
-    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after "pid (comm) ".
-    return ((Number(fields[13]) + Number(fields[14])) * 1_000_000) / CLOCK_TICKS
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   } catch {
     return null
   }
+}
+
+/** Pids whose parent is `pid`. Scans /proc: /proc/PID/task/TID/children is not always compiled in. */
+function childPids(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && Number(statFields(entry)?.[1]) === pid)
+    .map(Number)
+}
+
+/**
+ * CPU time of the server's children, in microseconds: those that exited and were waited for
+ * (cutime + cstime) and those still running (utime + stime), such as Paraph's long-lived PDF
+ * inspectors. What a PDF upload costs on top of the server's own cpuMicros.
+ */
+export function childrenCpuMicros(server: ServerProcess): number | null {
+  const pid = server.child.pid
+  const fields = pid === undefined ? null : statFields(pid)
+  if (!fields || pid === undefined) return null
+  // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after "pid (comm) "; utime and stime 12, 13.
+  let ticks = Number(fields[13]) + Number(fields[14])
+  for (const child of childPids(pid)) {
+    const own = statFields(child)
+    if (own) ticks += Number(own[11]) + Number(own[12])
+  }
+  return (ticks * 1_000_000) / CLOCK_TICKS
 }
 
 /** SIGTERM, then SIGKILL after a grace period. */

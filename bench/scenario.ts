@@ -70,7 +70,7 @@ export interface LimitFigures {
   p50Ms: number
   p99Ms: number
   maxMs: number
-  /** Server CPU per request: its own, and that of the children it waited for (pdfinfo). */
+  /** Server CPU per request: its own, and that of its child processes (the PDF inspectors). */
   cpuMicrosPerRequest: number | null
   childCpuMicrosPerRequest: number | null
 }

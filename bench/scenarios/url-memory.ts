@@ -1,6 +1,6 @@
 // Issue #4: Paraph's resident memory while ten 40 MB PDFs arrive by URL at once. Downloads
-// stream to temp files and pdfinfo parses them out of process, so the server's own RSS should
-// stay far below 10 × 40 MB. Its VmRSS is sampled every 50 ms; the pdfinfo children are shown too.
+// stream to temp files and long-lived child processes parse them, so the server's own RSS should
+// stay far below 10 × 40 MB. Its VmRSS is sampled every 50 ms; the inspector children are shown too.
 import { a4, bigPdf } from '../../test/fixtures/pdfs.ts'
 import { servePdf } from '../pdf-server.ts'
 import { burst, type PostRequest, summarize } from '../post-load.ts'
@@ -72,7 +72,7 @@ async function runCase(server: RunningServer): Promise<LimitRow> {
     const perRequest = (after: number | null, before: number | null) =>
       after === null || before === null ? null : (after - before) / Math.max(1, figures.sent)
     const notes = [
-      `peak with the pdfinfo children ${mb(samples.peakTreeKiB).toFixed(0)} MB`,
+      `peak with the PDF inspector children ${mb(samples.peakTreeKiB).toFixed(0)} MB`,
       `${samples.count} samples, longest gap ${samples.maxGapMs.toFixed(0)} ms`,
       `${pdfServer.served()} downloads served`,
       ...(run.firstFailure ? [`first failure: ${run.firstFailure}`] : []),
