@@ -60,6 +60,7 @@ export const SUBMITTER_SUMMARY_COLUMNS = [
 export type SubmitterSummaryRow = Pick<SubmittersTable, (typeof SUBMITTER_SUMMARY_COLUMNS)[number]>
 
 type Prefixed<Row> = { [K in keyof Row & string as `t_${K}`]: Row[K] | null }
+const PREFIXED_COLUMNS = SUBMITTER_SUMMARY_COLUMNS.map((c) => `t_${c}` as const)
 
 // One query, so PostgreSQL answers a GET in one round trip: the submission's columns, then each
 // submitter's prefixed `t_`, one row per submitter in signing order.
@@ -97,7 +98,8 @@ function splitTree(rows: SubmissionTreeRow[]) {
   for (const row of rows) {
     if (row.t_id === null) continue
     const submitter: Record<string, unknown> = {}
-    for (const column of SUBMITTER_SUMMARY_COLUMNS) submitter[column] = row[`t_${column}`]
+    for (let i = 0; i < SUBMITTER_SUMMARY_COLUMNS.length; i++)
+      submitter[SUBMITTER_SUMMARY_COLUMNS[i]!] = row[PREFIXED_COLUMNS[i]!]
     submitters.push(submitter as SubmitterSummaryRow)
   }
   return { submission: submission as unknown as SubmissionsTable, submitters }
