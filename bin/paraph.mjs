@@ -9,21 +9,33 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const output = join(root, 'dist', 'paraph.mjs')
-const temporary = `${output}.${randomBytes(6).toString('hex')}.tmp`
 mkdirSync(join(root, 'dist'), { recursive: true })
-await build({
-  entryPoints: [join(root, 'src/cli/main.ts')],
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'inline',
-  logLevel: 'error',
-  outfile: temporary,
-})
-// Several processes may start at once: each renames its own complete file into place.
-renameSync(temporary, output)
+
+/** Bundles one entry point to dist/ through a temporary file renamed into place. */
+async function bundle(entryPoint, outputName) {
+  const output = join(root, 'dist', outputName)
+  const temporary = `${output}.${randomBytes(6).toString('hex')}.tmp`
+  await build({
+    entryPoints: [join(root, entryPoint)],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'error',
+    outfile: temporary,
+  })
+  // Several processes may start at once: each renames its own complete file into place.
+  renameSync(temporary, output)
+  return output
+}
+
+// The PDF reader runs in child processes (src/pdf/inspector-pool.ts), which start from their own
+// small bundle, found beside the main one.
+const [output] = await Promise.all([
+  bundle('src/cli/main.ts', 'paraph.mjs'),
+  bundle('src/pdf/inspector-child.ts', 'pdf-inspector.mjs'),
+])
 process.setSourceMapsEnabled(true)
 await import(pathToFileURL(output).href)

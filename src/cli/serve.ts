@@ -4,6 +4,7 @@ import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
+import { closePdfInspector } from '../pdf/inspect-pdf.ts'
 import { loadConfig, warnAboutConfig } from './context.ts'
 
 function printDefaultAccount(account: { account_id: string; test_key: string; live_key: string }): void {
@@ -46,6 +47,8 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     stopWorker.abort()
     await app.close()
     await worker
+    // Requests have drained, so no inspection is waiting: the warm PDF readers can go.
+    closePdfInspector()
     await deps.close()
   }
   process.once('SIGINT', () => void shutdown('SIGINT'))

@@ -1,14 +1,15 @@
 // Turns the `documents[]` of a request into stored PDFs with known page sizes (api-v1 §2.4, §4.2):
 // base64 is decoded, URLs are downloaded through the SSRF guard into a temporary file, every PDF is
-// inspected out of process, then written to the blob store. Nothing is kept on failure.
+// inspected out of process while it is written to the blob store. Nothing is kept on failure.
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../config.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, type ErrorCode } from '../errors.ts'
 import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
 import { InvalidPdfError, inspectPdfFile } from '../pdf/inspect-pdf.ts'
+import { fileHasPdfMagic, hasPdfMagic } from '../pdf/pdf-magic.ts'
 import type { BlobStore } from '../storage/blob-store.ts'
 import type { StoredDocument } from './document-model.ts'
 import type { DocumentInput } from './field-schemas.ts'
@@ -95,13 +96,28 @@ async function download(source: Extract<Source, { kind: 'url' }>, file: string, 
   }
 }
 
-async function startsWithPdfMagic(file: string): Promise<boolean> {
-  const handle = await open(file, 'r')
+/** Page sizes of the file, or the refusal the client gets under `code` (invalid_pdf or invalid_pdf_url). */
+async function inspect(file: string, source: Source, code: ErrorCode): Promise<StoredDocument['pages']> {
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(1024), 0, 1024, 0)
-    return buffer.subarray(0, bytesRead).includes('%PDF-')
-  } finally {
-    await handle.close()
+    return (await inspectPdfFile(file)).pages
+  } catch (error) {
+    if (error instanceof InvalidPdfError) throw new ApiError(code, `${source.field}: ${error.message}.`)
+    throw error
+  }
+}
+
+async function store(ctx: IntakeContext, blobKey: string, content: Buffer | string, path: string) {
+  try {
+    return typeof content === 'string'
+      ? await ctx.blobs.putFile(blobKey, content, 'application/pdf')
+      : await ctx.blobs.put(blobKey, content, 'application/pdf')
+  } catch (error) {
+    throw new ApiError(
+      'storage_upload_failed',
+      `Storing ${path} failed; nothing was created. Retry with the same Idempotency-Key.`,
+      {},
+      error,
+    )
   }
 }
 
@@ -115,32 +131,28 @@ async function intakeOne(
   const path = `documents[${index}]`
   const source = sourceOf(doc, path)
   const file = join(dir, `${index}.pdf`)
-  if (source.kind === 'base64') await writeFile(file, decodeBase64Pdf(source.data, source.field))
-  else await download(source, file, ctx)
+  // Inline bytes are stored from memory; a download only exists as the temporary file.
+  let bytes: Buffer | undefined
+  if (source.kind === 'base64') {
+    bytes = decodeBase64Pdf(source.data, source.field)
+    await writeFile(file, bytes, { mode: 0o600 })
+  } else await download(source, file, ctx)
   const code = source.kind === 'url' ? 'invalid_pdf_url' : 'invalid_pdf'
-  if (!(await startsWithPdfMagic(file)))
+  if (!(bytes ? hasPdfMagic(bytes) : await fileHasPdfMagic(file)))
     throw new ApiError(code, `${source.field}: the file does not start with %PDF; it is not a PDF.`)
-  let pages: StoredDocument['pages']
-  try {
-    pages = (await inspectPdfFile(file)).pages
-  } catch (error) {
-    if (error instanceof InvalidPdfError) throw new ApiError(code, `${source.field}: ${error.message}.`)
-    throw error
-  }
-  let stored: Awaited<ReturnType<BlobStore['putFile']>>
-  try {
-    stored = await ctx.blobs.putFile(blobKey, file, 'application/pdf')
-  } catch (error) {
-    throw new ApiError(
-      'storage_upload_failed',
-      `Storing ${path} failed; nothing was created. Retry with the same Idempotency-Key.`,
-      {},
-      error,
-    )
+  // The blob is written (and synced) while the reader checks the file: a valid upload waits for
+  // the slower of the two instead of both. A refused one has its blob removed before answering.
+  const [pages, stored] = await Promise.allSettled([
+    inspect(file, source, code),
+    store(ctx, blobKey, bytes ?? file, path),
+  ])
+  if (pages.status === 'rejected' || stored.status === 'rejected') {
+    if (stored.status === 'fulfilled') await ctx.blobs.delete(blobKey)
+    throw pages.status === 'rejected' ? pages.reason : (stored as PromiseRejectedResult).reason
   }
   const name =
     doc.name ?? (source.kind === 'url' ? nameFromUrl(source.url) : undefined) ?? `Document ${index + 1}`
-  return { name, blob_key: blobKey, sha256: stored.sha256, size: stored.size, pages }
+  return { name, blob_key: blobKey, sha256: stored.value.sha256, size: stored.value.size, pages: pages.value }
 }
 
 /** Stores every document under `keyOf(index)`; on any failure, removes what was stored and throws. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { readdir } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { base64, fromPdfBody, post, signerField } from '../../test/documents.ts'
 import { encryptedPdf, garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
@@ -175,6 +176,31 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
       const res = await create({ submitters: [{ role: 'nobody', email: 'x@example.eu' }] })
       assert.equal(res.statusCode, 422)
       assert.equal(await count(), before)
+    })
+
+    it('keeps no blob of any document when a later one is refused, even one stored meanwhile', async () => {
+      const blobs = async () => {
+        const root = (t.deps.blobs as { root?: string }).root
+        assert.ok(root, 'the tests run on the filesystem store')
+        const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
+        return entries.filter((entry) => entry.isFile()).length
+      }
+      const before = await blobs()
+      const field = signerField([{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }])
+      const res = await post(
+        t,
+        key,
+        URL_,
+        await fromPdfBody({
+          documents: [
+            { pdf_base64: base64(await a4()), fields: [field] },
+            { pdf_base64: base64(await encryptedPdf('owner')) },
+          ],
+        }),
+      )
+      assert.equal(res.statusCode, 422, res.body)
+      assert.match(errorOf(res).message, /documents\[1\]\.pdf_base64: the PDF is encrypted/)
+      assert.equal(await blobs(), before)
     })
   })
 })

@@ -1,0 +1,231 @@
+// A pool of long-lived PDF readers (inspector-child.ts). Spawning a reader per upload cost
+// 8–17 ms, more than our whole budget for creating a submission; a warm child answers in ~1 ms.
+// Each child runs under an OS memory limit, each request under a wall-clock timeout, and the
+// server only ever receives the child's small JSON answer.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import type { Socket } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import type { InspectAnswer, InspectRequest, ReadyMessage } from './inspector-protocol.ts'
+import { withMemoryLimit } from './memory-limit.ts'
+
+/** A child's answer, or what became of a request the child did not answer. */
+export type Outcome = InspectAnswer | { ok: false; reason: 'timeout' | 'crashed' }
+
+export interface PoolOptions {
+  size: number
+  memoryLimitBytes: number
+}
+
+const MiB = 1024 * 1024
+// A child that read a file this large is replaced: V8 and malloc keep the pages a parse grew
+// into (a warm child holds ~65 MB RSS, ~105 MB after a 40 MB file, measured), and idle children
+// would hold them until the server stops.
+const RECYCLE_AFTER_BYTES = 16 * MiB
+// Under too small a memory limit node may hang at start rather than exit (measured at 16–32 MiB
+// of RLIMIT_DATA); a warm start takes ~50 ms, ~300 ms through tsx.
+const START_TIMEOUT_MS = 10_000
+// Enough of stderr to say why a child could not start.
+const STDERR_KEEP = 2048
+
+interface Job {
+  request: InspectRequest
+  timeoutMs: number
+  resolve(outcome: Outcome): void
+  reject(error: Error): void
+}
+
+interface Child {
+  process: ChildProcessWithoutNullStreams
+  ready: boolean
+  job?: Job | undefined
+  timer?: NodeJS.Timeout | undefined
+  stdout: string
+  stderr: string
+}
+
+export class InspectorPool {
+  private readonly children = new Set<Child>()
+  private readonly queue: Job[] = []
+  private nextId = 1
+  private closed = false
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /** Resolves with the child's finding; rejects only on a server fault (no child could start). */
+  inspect(path: string, timeoutMs: number): Promise<Outcome> {
+    if (this.closed) return Promise.reject(new Error('the PDF inspector is closed'))
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { id: this.nextId++, path }, timeoutMs, resolve, reject })
+      this.dispatch()
+    })
+  }
+
+  /** Kills every child: for shutdown and tests. Requests still waiting are rejected. */
+  close(): void {
+    this.closed = true
+    const error = new Error('the PDF inspector was closed')
+    for (const job of this.queue.splice(0)) job.reject(error)
+    for (const child of [...this.children]) {
+      child.job?.reject(error)
+      child.job = undefined
+      this.retire(child)
+    }
+  }
+
+  /** FIFO: each free or startable child takes the oldest waiting request. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let child = [...this.children].find((candidate) => !candidate.job)
+      if (!child) {
+        if (this.children.size >= this.options.size) return
+        child = this.spawn()
+      }
+      child.job = this.queue.shift()!
+      keepAlive(child, true)
+      if (child.ready) this.send(child)
+    }
+  }
+
+  private spawn(): Child {
+    const { memoryLimitBytes } = this.options
+    // V8 stops its own heap at half the limit, failing cleanly before the kernel refuses a page.
+    const heapMiB = Math.max(1, Math.floor(memoryLimitBytes / MiB / 2))
+    const [file, args] = withMemoryLimit(
+      process.execPath,
+      [`--max-old-space-size=${heapMiB}`, ...childScript()],
+      memoryLimitBytes,
+    )
+    const spawned = spawn(file, args, { stdio: 'pipe' })
+    const child: Child = { process: spawned, ready: false, stdout: '', stderr: '' }
+    this.children.add(child)
+    // Children never keep the server alive on their own; closing stdin is how they learn it exited.
+    spawned.unref()
+    for (const stream of [spawned.stdin, spawned.stdout, spawned.stderr]) (stream as Socket).unref()
+    // A write to a child that just died fails with EPIPE; 'close' below reports the death.
+    spawned.stdin.on('error', () => {})
+    spawned.stdout.setEncoding('utf8').on('data', (chunk: string) => this.read(child, chunk))
+    spawned.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      child.stderr = (child.stderr + chunk).slice(-STDERR_KEEP)
+    })
+    spawned.on('error', (error) => this.lost(child, error.message))
+    spawned.on('close', (code, signal) => this.lost(child, `exit ${code ?? signal}`))
+    child.timer = setTimeout(() => {
+      spawned.kill('SIGKILL')
+      this.lost(child, `not ready after ${START_TIMEOUT_MS / 1000} s`)
+    }, START_TIMEOUT_MS).unref()
+    return child
+  }
+
+  private send(child: Child): void {
+    const job = child.job!
+    child.process.stdin.write(`${JSON.stringify(job.request)}\n`)
+    child.timer = setTimeout(() => {
+      child.job = undefined
+      this.retire(child)
+      job.resolve({ ok: false, reason: 'timeout' })
+    }, job.timeoutMs)
+  }
+
+  private read(child: Child, chunk: string): void {
+    const lines = (child.stdout + chunk).split('\n')
+    child.stdout = lines.pop()!
+    for (const line of lines) {
+      const message = parse(line)
+      if (!message) {
+        // Our own child wrote something else: treat it as broken, never throw in the server.
+        child.process.kill('SIGKILL')
+        this.lost(child, 'wrote a malformed line')
+        return
+      }
+      if ('ready' in message) {
+        clearTimeout(child.timer)
+        child.ready = true
+        if (child.job) this.send(child)
+      } else if (child.job?.request.id === message.id) {
+        this.answered(child, message)
+      }
+    }
+  }
+
+  private answered(child: Child, answer: InspectAnswer): void {
+    const job = child.job!
+    clearTimeout(child.timer)
+    child.job = undefined
+    keepAlive(child, false)
+    if (answer.bytes > RECYCLE_AFTER_BYTES) this.retire(child)
+    job.resolve(answer)
+    this.dispatch()
+  }
+
+  /** Kills a child on purpose (timeout, recycling, close) and starts its replacement. */
+  private retire(child: Child): void {
+    if (!this.children.delete(child)) return
+    clearTimeout(child.timer)
+    child.process.kill('SIGKILL')
+    this.replace(child)
+  }
+
+  /** A child gone on its own: at start (a server fault) or mid-request (memory limit, crash). */
+  private lost(child: Child, how: string): void {
+    if (!this.children.delete(child)) return
+    clearTimeout(child.timer)
+    const { job } = child
+    if (job && !child.ready) {
+      const stderr = child.stderr.trim().split('\n').at(-1) ?? ''
+      job.reject(new Error(`the PDF inspector could not start (${how}): ${stderr}`.trim()))
+    } else job?.resolve({ ok: false, reason: 'crashed' })
+    this.replace(child)
+  }
+
+  /**
+   * A child that had started is replaced at once, so the next upload finds a warm one; one that
+   * never started is not, lest a broken setup respawn forever. Waiting requests get children.
+   */
+  private replace(gone: Child): void {
+    if (this.closed) return
+    if (gone.ready && this.children.size < this.options.size) this.spawn()
+    this.dispatch()
+  }
+}
+
+/**
+ * A busy child keeps this process alive until it answers or its exit is seen (both its stdout
+ * and its process handle); an idle one never does.
+ */
+function keepAlive(child: Child, busy: boolean): void {
+  const handles = [child.process, child.process.stdout as Socket]
+  for (const handle of handles) busy ? handle.ref() : handle.unref()
+}
+
+function parse(line: string): InspectAnswer | ReadyMessage | undefined {
+  try {
+    return JSON.parse(line)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * From the sources (tests, tsx), the child runs from its .ts file with this process's loader
+ * flags; from the bundle (bin/paraph.mjs), from the child bundle written beside it.
+ */
+function childScript(): string[] {
+  if (!import.meta.url.endsWith('.ts'))
+    return [fileURLToPath(new URL('./pdf-inspector.mjs', import.meta.url))]
+  return [...loaderFlags(process.execArgv), fileURLToPath(new URL('./inspector-child.ts', import.meta.url))]
+}
+
+// Only flags that load code: --test, --inspect or --cpu-prof would misbehave in a child.
+const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader'])
+
+function loaderFlags(execArgv: string[]): string[] {
+  const kept: string[] = []
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!
+    const name = flag.split('=')[0]!
+    if (!LOADER_FLAGS.has(name)) continue
+    if (flag.includes('=')) kept.push(flag)
+    else kept.push(flag, execArgv[++i]!)
+  }
+  return kept
+}
