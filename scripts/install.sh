@@ -13,7 +13,8 @@ if [ "$major" -lt 20 ]; then
   exit 1
 fi
 
-# System packages the service or its tests use; installed only when missing.
+# System packages, installed only when missing: qpdf builds the encrypted test PDFs; poppler-utils
+# (pdfsig, pdftoppm) is the outside reader the sealed-PDF checks will use (no code needs it yet).
 SYSTEM_PACKAGES=(qpdf poppler-utils)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
