@@ -14,7 +14,6 @@ describe('decodeBase64Pdf', () => {
 
   it('refuses anything that is not strict base64', () => {
     for (const bad of [
-      '',
       'abc',
       'ab!d',
       'abcd=efg',
@@ -27,6 +26,19 @@ describe('decodeBase64Pdf', () => {
         (e: unknown) =>
           e instanceof ApiError && e.code === 'invalid_pdf' && /not valid base64/.test(e.message),
         JSON.stringify(bad),
+      )
+    }
+  })
+
+  it('says so when the string is empty, data URL prefix or whitespace aside', () => {
+    for (const empty of ['', 'data:application/pdf;base64,', ' \n ']) {
+      assert.throws(
+        () => decodeBase64Pdf(empty, 'documents[0].file'),
+        (e: unknown) =>
+          e instanceof ApiError &&
+          e.code === 'invalid_pdf' &&
+          /documents\[0\]\.file: is empty/.test(e.message),
+        JSON.stringify(empty),
       )
     }
   })

@@ -43,8 +43,9 @@ export function decodeBase64Pdf(data: string, field: string): Buffer {
   const prefixed = data.startsWith('data:application/pdf;base64,')
   let body = prefixed ? data.slice('data:application/pdf;base64,'.length) : data
   if (/\s/.test(body)) body = body.replace(/\s+/g, '')
+  if (body.length === 0) throw new ApiError('invalid_pdf', `${field}: is empty; send the PDF as base64.`)
   const bytes = Buffer.from(body, 'base64')
-  if (body.length === 0 || body.length % 4 !== 0 || bytes.toString('base64') !== body) {
+  if (body.length % 4 !== 0 || bytes.toString('base64') !== body) {
     throw new ApiError('invalid_pdf', `${field}: not valid base64.`)
   }
   if (bytes.length > MAX_PDF_BYTES) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { canonicalJson, deriveKey, seal, unseal } from './crypto.ts'
+import { canonicalJson, canonicalJsonSha256, deriveKey, seal, sha256Hex, unseal } from './crypto.ts'
 
 describe('seal / unseal', () => {
   const key = deriveKey('master', 'test')
@@ -39,5 +39,18 @@ describe('canonicalJson matches JSON for data without key-order differences', ()
     assert.equal(canonicalJson(data), JSON.stringify(data))
     assert.equal(canonicalJson({ x: undefined, y: 1 }), '{"y":1}')
     assert.equal(canonicalJson([undefined]), '[null]')
+  })
+})
+
+describe('canonicalJsonSha256', () => {
+  it('is the SHA-256 of canonicalJson, for nested data, odd keys and long strings', () => {
+    const values = [
+      null,
+      'x',
+      [1, undefined, { b: 'é', a: [true, null] }],
+      { z: { '"quoted"': 1, ünï: [2] }, a: 'A'.repeat(100_000), m: undefined },
+    ]
+    for (const value of values) assert.equal(canonicalJsonSha256(value), sha256Hex(canonicalJson(value)))
+    assert.notEqual(canonicalJsonSha256({ a: 'x' }), canonicalJsonSha256({ a: 'y' }))
   })
 })

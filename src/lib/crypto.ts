@@ -48,15 +48,44 @@ export function unseal(key: Buffer, token: string): string | null {
   }
 }
 
+/** Writes the canonical JSON of `value` (object keys sorted at every depth) piece by piece. */
+function writeCanonical(value: unknown, write: (piece: string) => void): void {
+  if (value === null || typeof value !== 'object') {
+    write(JSON.stringify(value) ?? 'null')
+  } else if (Array.isArray(value)) {
+    write('[')
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) write(',')
+      writeCanonical(value[i] === undefined ? null : value[i], write)
+    }
+    write(']')
+  } else {
+    const record = value as Record<string, unknown>
+    let first = true
+    write('{')
+    for (const key of Object.keys(record).sort()) {
+      if (record[key] === undefined) continue
+      write(`${first ? '' : ','}${JSON.stringify(key)}:`)
+      first = false
+      writeCanonical(record[key], write)
+    }
+    write('}')
+  }
+}
+
 /** JSON with object keys sorted at every depth: the same data always gives the same text. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`
-  const record = value as Record<string, unknown>
-  const parts: string[] = []
-  for (const key of Object.keys(record).sort()) {
-    if (record[key] !== undefined) parts.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-  }
-  return `{${parts.join(',')}}`
+  const pieces: string[] = []
+  writeCanonical(value, (piece) => pieces.push(piece))
+  return pieces.join('')
+}
+
+/**
+ * sha256Hex(canonicalJson(value)) without building the text: request bodies carry megabytes of
+ * base64, and joining them into one string at every level of nesting cost more than hashing.
+ */
+export function canonicalJsonSha256(value: unknown): string {
+  const hash = createHash('sha256')
+  writeCanonical(value, (piece) => hash.update(piece))
+  return hash.digest('hex')
 }

@@ -15,7 +15,8 @@ export interface BlobStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob>
   /**
    * Like put(), from a file on local disk (a large download), streamed rather than read into memory.
-   * The file is left in place; the caller removes it.
+   * The file is left in place and the caller removes it, but must not change it: the filesystem
+   * store may take it over as the blob itself (a hard link) instead of copying it.
    */
   putFile(key: string, path: string, contentType: string): Promise<StoredBlob>
   /** The bytes, or null when no blob has that key. */

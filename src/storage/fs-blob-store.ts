@@ -1,14 +1,25 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { type Readable, Transform } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { randomBase62 } from '../lib/ids.ts'
 import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT'
+}
+
+/** SHA-256 and size of a file, streamed (it is usually still in the page cache). */
+async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256')
+  let size = 0
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk)
+    size += chunk.length
+  }
+  return { size, sha256: hash.digest('hex') }
 }
 
 /** Blobs as files under one directory; writes go to a temporary file renamed into place. */
@@ -29,27 +40,37 @@ export class FsBlobStore implements BlobStore {
     return { key, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
   }
 
+  /**
+   * The source becomes the blob without copying its bytes when both lie on one file system: it is
+   * synced and hard-linked into place (a large upload was written once already, as it arrived).
+   * Elsewhere it is copied. Either way the caller may then delete the source, never change it.
+   */
   async putFile(key: string, source: string, _contentType: string): Promise<StoredBlob> {
     const path = this.#path(key)
     await mkdir(dirname(path), { recursive: true })
     const temporary = `${path}.${randomBase62(8)}.tmp`
-    const hash = createHash('sha256')
-    let size = 0
-    await pipeline(
-      createReadStream(source),
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk)
-          size += chunk.length
-          done(null, chunk)
-        },
-      }),
-      createWriteStream(temporary, { flush: true }),
-    )
+    const [measured] = await Promise.all([hashFile(source), this.#linkOrCopy(source, temporary)])
     await rename(temporary, path)
-    return { key, size, sha256: hash.digest('hex') }
+    return { key, ...measured }
   }
 
+  async #linkOrCopy(source: string, temporary: string): Promise<void> {
+    const handle = await open(source, 'r')
+    try {
+      // Synced before the database row that names the blob commits: after a crash no row points
+      // to bytes that never reached the disk.
+      await handle.datasync()
+    } finally {
+      await handle.close()
+    }
+    try {
+      await link(source, temporary)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error
+      await pipeline(createReadStream(source), createWriteStream(temporary, { flush: true }))
+    }
+  }
   async presignedGetUrl(): Promise<string | null> {
     return null
   }
