@@ -4,7 +4,7 @@
 import type { Executor, Scope, Tx } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
-import { canonicalJsonSha256 } from '../lib/crypto.ts'
+import { canonicalDigest } from '../lib/crypto.ts'
 import { randomBase62 } from '../lib/ids.ts'
 
 const KEY_PATTERN = /^[A-Za-z0-9_\-+.:=]{1,255}$/
@@ -30,7 +30,7 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
 
 /** SHA-256 of the canonical JSON: whitespace and key order are not "a different body". */
 export function fingerprint(body: unknown): string {
-  return canonicalJsonSha256(body ?? null)
+  return canonicalDigest(body ?? null)
 }
 
 export interface Claim extends Scope {

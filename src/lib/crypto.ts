@@ -49,14 +49,20 @@ export function unseal(key: Buffer, token: string): string | null {
 }
 
 /** Writes the canonical JSON of `value` (object keys sorted at every depth) piece by piece. */
-function writeCanonical(value: unknown, write: (piece: string) => void): void {
-  if (value === null || typeof value !== 'object') {
+function writeCanonical(
+  value: unknown,
+  write: (piece: string) => void,
+  writeString: (text: string) => void = (text) => write(JSON.stringify(text)),
+): void {
+  if (typeof value === 'string') {
+    writeString(value)
+  } else if (value === null || typeof value !== 'object') {
     write(JSON.stringify(value) ?? 'null')
   } else if (Array.isArray(value)) {
     write('[')
     for (let i = 0; i < value.length; i++) {
       if (i > 0) write(',')
-      writeCanonical(value[i] === undefined ? null : value[i], write)
+      writeCanonical(value[i] === undefined ? null : value[i], write, writeString)
     }
     write(']')
   } else {
@@ -67,7 +73,7 @@ function writeCanonical(value: unknown, write: (piece: string) => void): void {
       if (record[key] === undefined) continue
       write(`${first ? '' : ','}${JSON.stringify(key)}:`)
       first = false
-      writeCanonical(record[key], write)
+      writeCanonical(record[key], write, writeString)
     }
     write('}')
   }
@@ -80,12 +86,21 @@ export function canonicalJson(value: unknown): string {
   return pieces.join('')
 }
 
+const LONG_STRING = 1024
+
 /**
- * sha256Hex(canonicalJson(value)) without building the text: request bodies carry megabytes of
- * base64, and joining them into one string at every level of nesting cost more than hashing.
+ * SHA-256 of the canonical JSON of `value`, without building the text: request bodies carry
+ * megabytes of base64, and escaping and joining them cost more than hashing. A long well-formed
+ * string goes in as NUL, its length, ':' and its UTF-8 bytes rather than JSON-escaped: canonical
+ * JSON never holds a raw NUL, and the length says where the bytes end, so equal digests still
+ * mean equal data. (A lone surrogate would not survive UTF-8; such a string is escaped as usual.)
  */
-export function canonicalJsonSha256(value: unknown): string {
+export function canonicalDigest(value: unknown): string {
   const hash = createHash('sha256')
-  writeCanonical(value, (piece) => hash.update(piece))
+  const write = (piece: string) => hash.update(piece)
+  writeCanonical(value, write, (text) => {
+    if (text.length < LONG_STRING || !text.isWellFormed()) write(JSON.stringify(text))
+    else hash.update(`\u0000${text.length}:`).update(text, 'utf8')
+  })
   return hash.digest('hex')
 }
