@@ -9,7 +9,6 @@ import type { Config } from '../config.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
 import { InvalidPdfError, inspectPdfFile } from '../pdf/inspect-pdf.ts'
-import { fileHasPdfMagic, hasPdfMagic } from '../pdf/pdf-magic.ts'
 import type { BlobStore } from '../storage/blob-store.ts'
 import type { StoredDocument } from './document-model.ts'
 import type { DocumentInput } from './field-schemas.ts'
@@ -142,16 +141,13 @@ async function intakeOne(
   const source = sourceOf(doc, path)
   const file = join(dir, `${index}.pdf`)
   // Every PDF becomes a temporary file, which the reader opens and the blob store takes over.
-  let bytes: Buffer | undefined
-  if (source.kind === 'base64') {
-    bytes = decodeBase64Pdf(source.data, source.field)
-    await writeFile(file, bytes, { mode: 0o600 })
-  } else await download(source, file, ctx)
+  if (source.kind === 'base64')
+    await writeFile(file, decodeBase64Pdf(source.data, source.field), { mode: 0o600 })
+  else await download(source, file, ctx)
   const code = source.kind === 'url' ? 'invalid_pdf_url' : 'invalid_pdf'
-  if (!(bytes ? hasPdfMagic(bytes) : await fileHasPdfMagic(file)))
-    throw new ApiError(code, `${source.field}: the file does not start with %PDF; it is not a PDF.`)
-  // The blob is written (and synced) while the reader checks the file: a valid upload waits for
-  // the slower of the two instead of both. A refused one has its blob removed before answering.
+  // The reader checks the file (a missing %PDF- header first, before any parsing) while the blob
+  // is written and synced: a valid upload waits for the slower of the two instead of both. A
+  // refused one has its blob removed before answering.
   const [pages, stored] = await Promise.allSettled([
     inspect(file, source, code),
     store(ctx, blobKey, file, path),
