@@ -51,6 +51,12 @@ export interface TestAppOptions {
   env?: Record<string, string>
   /** A test certificate the app trusts for outbound HTTPS. */
   trustedCa?: string
+  /**
+   * Where the app's manual clock starts (default: a fixed instant). A test that hands the app's
+   * timestamps to a real outside party that checks them against its own clock (s3rver and the
+   * lifetime of presigned URLs) starts it at the real time instead.
+   */
+  clockStart?: Date
 }
 
 export async function createSchema(): Promise<string> {
@@ -88,7 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = await mkdtemp(join(tmpdir(), 'paraph-test-'))
   const schema = ENGINE === 'postgres' ? await createSchema() : undefined
   const config = readConfig(testEnv(dataDir, schema, options.env))
-  const clock = new ManualClock('2026-11-22T10:00:00.000Z')
+  const clock = new ManualClock(options.clockStart ?? '2026-11-22T10:00:00.000Z')
   const logs = new LogCapture()
   const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
   const deps = await createDeps(config, {
