@@ -2,7 +2,7 @@
 
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
-import { type DestinationStream, destination, pino } from 'pino'
+import { type DestinationStream, pino } from 'pino'
 import { KeyCache } from './accounts/key-cache.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
+import { batchedStdout } from './lib/log-stream.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
 import type { BlobStore } from './storage/blob-store.ts'
 import { createBlobStore } from './storage/storage-url.ts'
@@ -56,28 +57,9 @@ export const REDACTED_PATHS = [
   'password',
 ]
 
-/**
- * Standard output, written in batches: one write per line cost a tenth of a small request's
- * throughput (each write is a round trip to libuv's thread pool). A line waits at most
- * LOG_FLUSH_MS for company, and pino flushes what is left when the process exits.
- */
-function bufferedStdout(): DestinationStream {
-  const stream = destination({ dest: 1, sync: false, minLength: 4096 })
-  setInterval(() => {
-    try {
-      stream.flush()
-    } catch {
-      // destroyed while the process exits: pino has flushed it already
-    }
-  }, LOG_FLUSH_MS).unref()
-  return stream
-}
-
-const LOG_FLUSH_MS = 200
-
 export function createLogger(level: string, destination?: DestinationStream): FastifyBaseLogger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  return pino(options, destination ?? bufferedStdout()) as FastifyBaseLogger
+  return pino(options, destination ?? batchedStdout()) as FastifyBaseLogger
 }
 
 /**

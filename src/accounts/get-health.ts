@@ -23,7 +23,7 @@ export const getHealth = defineRoute({
   tag: 'Health',
   schema: { response: { 200: Health } },
   errors: [],
-  handler: async ({ scope }) => ({
+  handler: ({ scope }) => ({
     object: 'health' as const,
     status: 'ok' as const,
     environment: scope.environment,

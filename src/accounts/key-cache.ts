@@ -21,11 +21,11 @@ export class KeyCache {
   /** The cached scope while fresh, without touching the database. */
   peek(presented: string): AuthenticatedKey | undefined {
     const hit = this.#entries.get(presented)
-    return hit && hit.until > this.clock.now().getTime() ? hit.key : undefined
+    return hit && hit.until > this.clock.epochMs() ? hit.key : undefined
   }
 
   async find(presented: string): Promise<AuthenticatedKey | undefined> {
-    const now = this.clock.now().getTime()
+    const now = this.clock.epochMs()
     const hit = this.#entries.get(presented)
     if (hit && hit.until > now) return hit.key
     const key = await findActiveKey(this.db, presented)

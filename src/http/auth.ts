@@ -56,6 +56,9 @@ async function authenticateSlowly(
   admit(deps, key, await deps.rateLimiter.consume(key.keyId, key.environment), request, reply)
 }
 
+/** `Bearer ` as clients send it: the key follows at this offset. */
+const BEARER_PREFIX = 'Bearer '
+
 /**
  * A callback-style hook: a cached key with in-process counters (the common case) is admitted with
  * no promise at all; anything else takes the async path.
@@ -67,18 +70,27 @@ export function authenticate(deps: Deps) {
     done: (error?: Error) => void,
   ) {
     try {
-      const presented = readBearerKey(request.headers.authorization)
-      const key = deps.keyCache.peek(presented)
+      const header = request.headers.authorization
+      // The cache holds only keys that exist, so a hit on the usual `Bearer <key>` form needs no
+      // format check; anything else is parsed (and refused with its precise error) first.
+      let key = header?.startsWith(BEARER_PREFIX)
+        ? deps.keyCache.peek(header.slice(BEARER_PREFIX.length))
+        : undefined
       if (!key) {
-        authenticateSlowly(deps, presented, request, reply).then(() => done(), done)
-        return
+        const presented = readBearerKey(header)
+        key = deps.keyCache.peek(presented)
+        if (!key) {
+          authenticateSlowly(deps, presented, request, reply).then(() => done(), done)
+          return
+        }
       }
-      const decision = deps.rateLimiter.consume(key.keyId, key.environment)
+      const admitted = key
+      const decision = deps.rateLimiter.consume(admitted.keyId, admitted.environment)
       if (decision instanceof Promise) {
-        decision.then((shared) => admit(deps, key, shared, request, reply)).then(() => done(), done)
+        decision.then((shared) => admit(deps, admitted, shared, request, reply)).then(() => done(), done)
         return
       }
-      admit(deps, key, decision, request, reply)
+      admit(deps, admitted, decision, request, reply)
       done()
     } catch (error) {
       done(error as Error)

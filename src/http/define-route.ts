@@ -65,7 +65,8 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   errors: ErrorCode[]
   /** Which code a query-parameter violation gets instead of `invalid_request` (api-v1 §7.2). */
   queryErrors?: Record<string, ErrorCode>
-  handler(input: HandlerInput<S>, deps: Deps): Promise<SuccessBody<S>>
+  /** May answer synchronously when it needs no I/O (GET /v1/health). */
+  handler(input: HandlerInput<S>, deps: Deps): SuccessBody<S> | Promise<SuccessBody<S>>
 }
 
 export function defineRoute<S extends RouteSchemas>(route: RouteDefinition<S>): RouteDefinition<S> {

@@ -77,12 +77,13 @@ export class RateLimiter {
 
   /** Counts one request for the key and says whether it may proceed (synchronously when in-process). */
   consume(keyId: string, environment: Environment): RateLimitDecision | Promise<RateLimitDecision> {
-    const now = this.#clock.now().getTime()
+    const now = this.#clock.epochMs()
     const window = Math.floor(now / WINDOW_MS)
     const limit = this.#limits[environment]
     const resetAt = (window + 1) * WINDOW_MS
     if (!this.#shared) {
-      const count = this.#local.increment(`${environment}:${keyId}`, window)
+      // Key ids are unique across environments: the id alone names the counter.
+      const count = this.#local.increment(keyId, window)
       return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt }
     }
     return this.#shared[environment].consume(`${keyId}:${window}`, 1).then(
