@@ -40,10 +40,11 @@ function combine(rounds: LoadSummary[]): LoadSummary {
 }
 
 /**
- * Baseline and subject measured in alternating closed-loop rounds (B S B S …), one at a time so
- * they never compete for the 2 cores. This machine's speed drifts by ±20% over tens of seconds;
- * comparing each subject round with the baseline round just before it cancels most of that drift,
- * and the verdict takes the median of those per-round ratios.
+ * Baseline and subject measured in paired closed-loop rounds (B S, S B, B S …), one at a time so
+ * they never compete for the 2 cores. This machine's speed drifts by ±30% within seconds; comparing
+ * each subject round with the baseline round beside it cancels most of that drift, alternating
+ * which goes first cancels what is left of a steady one, and the verdict takes the median of those
+ * per-round ratios.
  */
 export async function measurePair(
   ctx: BenchContext,
@@ -68,8 +69,9 @@ export async function measurePair(
     rounds[which].push(result)
   }
   for (let i = 0; i < ctx.rounds; i++) {
-    await measureRound('baseline')
-    await measureRound('subject')
+    // B S, then S B: a machine speeding up or slowing down within a pair favours neither server.
+    const order = i % 2 === 0 ? (['baseline', 'subject'] as const) : (['subject', 'baseline'] as const)
+    for (const which of order) await measureRound(which)
   }
   // Closed loop sends the next request only after an answer, so a stall delays the requests that
   // would have seen it and p99 looks better than it is (coordinated omission, security-notes).

@@ -35,8 +35,8 @@ function selected(words: string[]): Scenario[] {
 const ctx: BenchContext = {
   postgresUrl: 'postgres://postgres@127.0.0.1:5432/test',
   warmUpSeconds: 5,
-  measureSeconds: 12,
-  rounds: 6,
+  measureSeconds: 24,
+  rounds: 12,
   connections: 10,
   fixedRateShare: 0.5,
 }

@@ -2,12 +2,13 @@
 
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
-import { type DestinationStream, pino } from 'pino'
+import { type DestinationStream, type Logger, pino } from 'pino'
 import { KeyCache } from './accounts/key-cache.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
 import type { Engine } from './db/dialect.ts'
 import type { Db } from './db/tables.ts'
+import { AccessLog } from './http/access-log.ts'
 import { RateLimiter } from './http/rate-limit.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
@@ -25,6 +26,8 @@ export interface Deps {
   clock: Clock
   ids: IdGenerator
   logger: FastifyBaseLogger
+  /** The one line per answered request, to the logger's destination. */
+  accessLog: AccessLog
   rateLimiter: RateLimiter
   keyCache: KeyCache
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
@@ -37,7 +40,8 @@ export interface Deps {
 export interface DepsOverrides {
   clock?: Clock
   ids?: IdGenerator
-  logger?: FastifyBaseLogger
+  /** Where log lines go instead of standard output (tests capture them). */
+  logDestination?: DestinationStream
   /** Prefix of the rate-limit counters in Redis (tests keep parallel runs apart). */
   rateLimitPrefix?: string
   trustedCa?: string
@@ -57,9 +61,14 @@ export const REDACTED_PATHS = [
   'password',
 ]
 
-export function createLogger(level: string, destination?: DestinationStream): FastifyBaseLogger {
+/** The service's logger and its access log, both writing to `destination` (standard output). */
+export function createLogging(
+  level: string,
+  destination: DestinationStream = batchedStdout(),
+): { logger: FastifyBaseLogger; accessLog: AccessLog } {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  return pino(options, destination ?? batchedStdout()) as FastifyBaseLogger
+  const logger: Logger = pino(options, destination)
+  return { logger: logger as FastifyBaseLogger, accessLog: new AccessLog(destination, logger.levelVal) }
 }
 
 /**
@@ -83,7 +92,7 @@ async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Red
 }
 
 export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<Deps> {
-  const logger = overrides.logger ?? createLogger(config.logLevel)
+  const { logger, accessLog } = createLogging(config.logLevel, overrides.logDestination)
   const clock = overrides.clock ?? systemClock
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
   const database: Database = openDatabase(config.database)
@@ -96,6 +105,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     clock,
     ids: overrides.ids ?? randomIds,
     logger,
+    accessLog,
     rateLimiter: new RateLimiter({
       limits: config.rateLimit,
       clock,

@@ -10,7 +10,7 @@ import { createAccount } from '../src/accounts/create-account.ts'
 import { API_ROUTES, buildApp } from '../src/app.ts'
 import { type Config, readConfig } from '../src/config.ts'
 import { migrate } from '../src/db/database.ts'
-import { createDeps, createLogger, type Deps } from '../src/deps.ts'
+import { createDeps, type Deps } from '../src/deps.ts'
 import type { AnyRoute } from '../src/http/define-route.ts'
 import { ManualClock } from '../src/lib/clock.ts'
 import { randomBase62 } from '../src/lib/ids.ts'
@@ -99,7 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
   const deps = await createDeps(config, {
     clock,
-    logger: createLogger('info', logs),
+    logDestination: logs,
     rateLimitPrefix,
     trustedCa: options.trustedCa,
   })
