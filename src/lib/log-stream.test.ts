@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,6 +14,7 @@ const { SonicBoom } = sonicBoom
 /** Records what reaches it; the real sink (sonic-boom on a file) is exercised below. */
 class RecordingSink extends EventEmitter implements LineSink {
   writes: string[] = []
+  syncWrites: string[] = []
   syncFlushes = 0
   write(text: string): boolean {
     this.writes.push(text)
@@ -20,6 +22,9 @@ class RecordingSink extends EventEmitter implements LineSink {
   }
   flushSync(): void {
     this.syncFlushes++
+  }
+  writeSync(text: string): void {
+    this.syncWrites.push(text)
   }
 }
 
@@ -79,24 +84,33 @@ describe('batched log lines', () => {
     assert.equal(sink.writes[1], '{"msg":"later"}\n', 'the drop is reported once')
   })
 
-  it('flushSync and close write what is pending through the sink before returning', () => {
+  it('flushSync and close write what is pending synchronously, after what the sink had queued', () => {
     const sink = new RecordingSink()
     const lines = new BatchedLines(sink, { flushMs: 0 })
     lines.write('x\n')
     lines.flushSync()
-    assert.deepEqual(sink.writes, ['x\n'])
+    assert.deepEqual(sink.writes, [], 'never handed to an asynchronous write that exit would cut off')
+    assert.deepEqual(sink.syncWrites, ['x\n'])
     assert.equal(sink.syncFlushes, 1)
     lines.write('y\n')
     lines.close()
-    assert.deepEqual(sink.writes, ['x\n', 'y\n'])
+    assert.deepEqual(sink.syncWrites, ['x\n', 'y\n'])
     assert.equal(sink.syncFlushes, 2)
+    lines.flushSync()
+    assert.equal(sink.syncWrites.length, 2, 'nothing pending, nothing written')
   })
 
   it('carries a pino logger’s lines, in order and whole, to a real file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paraph-log-'))
     try {
       const file = join(dir, 'out.log')
-      const sink = new SonicBoom({ dest: file, sync: true, minLength: 0 })
+      const boom = new SonicBoom({ dest: file, sync: true, minLength: 0 })
+      const sink: LineSink = {
+        write: (text) => boom.write(text),
+        flushSync: () => boom.flushSync(),
+        writeSync: (text) => boom.write(text),
+        on: (event, listener) => boom.on(event, listener),
+      }
       const lines = new BatchedLines(sink, { batchChars: 1000, flushMs: 0 })
       const logger = pino({ base: null }, lines)
       for (let i = 0; i < 500; i++) logger.info({ i, text: 'é'.repeat(i % 7) }, 'line')
@@ -108,9 +122,50 @@ describe('batched log lines', () => {
         assert.equal(entry.i, i)
         assert.equal(entry.text, 'é'.repeat(i % 7))
       })
-      sink.destroy()
+      boom.destroy()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+})
+
+describe('batched standard output', () => {
+  const child = (exit: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { batchedStdout } from ${JSON.stringify(new URL('./log-stream.ts', import.meta.url).href)}
+         const lines = batchedStdout()
+         for (let i = 0; i < 5000; i++) lines.write(JSON.stringify({ i }) + '\\n')
+         ${exit}`,
+      ],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    )
+
+  for (const [how, exit] of [
+    ['when the process ends by itself', ''],
+    [
+      'when the process calls process.exit',
+      'lines.write(JSON.stringify({ i: 5000 }) + "\\n"); process.exit(3)',
+    ],
+  ] as const) {
+    it(`delivers every line, in order, to a pipe ${how}`, () => {
+      const result = child(exit)
+      assert.equal(result.stderr, '')
+      const numbers = result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).i)
+      const expected = exit ? 5001 : 5000
+      assert.equal(numbers.length, expected)
+      assert.deepEqual(
+        numbers,
+        Array.from({ length: expected }, (_, i) => i),
+      )
+    })
+  }
 })

@@ -11,8 +11,12 @@ import sonicBoom from 'sonic-boom'
 const { SonicBoom } = sonicBoom
 
 export interface LineSink {
+  /** Queues text and writes it asynchronously. */
   write(text: string): unknown
+  /** Writes what is queued (not a write already in flight) before returning. */
   flushSync(): void
+  /** Writes text before returning, bypassing the queue: for the last lines at process exit. */
+  writeSync(text: string): void
   on(event: 'drop', listener: (text: string) => void): unknown
 }
 
@@ -58,7 +62,22 @@ export class BatchedLines {
 
   /** Hands the pending lines to the sink as one string (written asynchronously). */
   flush(): void {
-    if (this.#lines.length === 0) return
+    const text = this.#take()
+    if (text) this.#sink.write(text)
+  }
+
+  /**
+   * Writes everything still pending before returning: for process exit, when an asynchronous
+   * write would never happen. (A batch already in flight in libuv's thread pool is the sink's.)
+   */
+  flushSync(): void {
+    const text = this.#take()
+    this.#sink.flushSync()
+    if (text) this.#sink.writeSync(text)
+  }
+
+  #take(): string {
+    if (this.#lines.length === 0) return ''
     if (this.#dropped > 0) {
       this.#lines.unshift(droppedLine(this.#dropped, this.#now()))
       this.#dropped = 0
@@ -66,13 +85,7 @@ export class BatchedLines {
     const text = this.#lines.join('')
     this.#lines = []
     this.#chars = 0
-    this.#sink.write(text)
-  }
-
-  /** Writes everything still pending before returning: for process exit. */
-  flushSync(): void {
-    this.flush()
-    this.#sink.flushSync()
+    return text
   }
 
   close(): void {
@@ -96,7 +109,18 @@ const MAX_PENDING_BYTES = 64 * 1024 * 1024
 
 /** Standard output for the process's logger, flushed on exit (pino's own exit hook is not used). */
 export function batchedStdout(): BatchedLines {
-  const sink = new SonicBoom({ fd: 1, sync: false, minLength: 0, maxLength: MAX_PENDING_BYTES })
+  const stdout = new SonicBoom({ fd: 1, sync: false, minLength: 0, maxLength: MAX_PENDING_BYTES })
+  let atExit: InstanceType<typeof SonicBoom> | undefined
+  const sink: LineSink = {
+    write: (text) => stdout.write(text),
+    flushSync: () => stdout.flushSync(),
+    // A synchronous sonic-boom on the same descriptor: it retries a full pipe (EAGAIN) itself.
+    writeSync: (text) => {
+      atExit ??= new SonicBoom({ fd: 1, sync: true, minLength: 0 })
+      atExit.write(text)
+    },
+    on: (event, listener) => stdout.on(event, listener),
+  }
   const lines = new BatchedLines(sink)
   process.once('exit', () => {
     try {
