@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { build, stop } from 'esbuild'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 mkdirSync(join(root, 'dist'), { recursive: true })
@@ -37,5 +37,7 @@ const [output] = await Promise.all([
   bundle('src/cli/main.ts', 'paraph.mjs'),
   bundle('src/pdf/inspector-child.ts', 'pdf-inspector.mjs'),
 ])
+// esbuild's service process would otherwise stay alive, idle, beside the server for its lifetime.
+await stop()
 process.setSourceMapsEnabled(true)
 await import(pathToFileURL(output).href)
