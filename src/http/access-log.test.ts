@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { hostname } from 'node:os'
 import { describe, it } from 'node:test'
 import { pino } from 'pino'
-import { AccessLog } from './access-log.ts'
+import { AccessLog, jsonString } from './access-log.ts'
 
 class Lines {
   lines: string[] = []
@@ -80,5 +80,25 @@ describe('access log', () => {
     const out = new Lines()
     new AccessLog(out, pino({ level: 'debug' }, new Lines()).levelVal).write(entry)
     assert.equal(out.lines.length, 1)
+  })
+
+  it('quotes plain strings as they are and escapes every other one as JSON.stringify does', () => {
+    const samples = [
+      '',
+      'req_AAA',
+      '/v1/submissions/:id',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      'é',
+      '\u2028',
+      '\u007f',
+      '~ !',
+    ]
+    for (const sample of samples) assert.equal(jsonString(sample), JSON.stringify(sample), sample)
+    for (let code = 0; code < 256; code++) {
+      const sample = `x${String.fromCharCode(code)}y`
+      assert.equal(jsonString(sample), JSON.stringify(sample), `char ${code}`)
+    }
   })
 })

@@ -97,10 +97,11 @@ export class RateLimiter {
 }
 
 export function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
-  reply.header('x-ratelimit-limit', decision.limit)
-  reply.header('x-ratelimit-remaining', decision.remaining)
+  // Strings, not numbers: Node converts a number twice (to check it, then to write it).
+  reply.header('x-ratelimit-limit', String(decision.limit))
+  reply.header('x-ratelimit-remaining', String(decision.remaining))
   // Epoch seconds at which the window resets, as GitHub and most X-RateLimit users do.
-  reply.header('x-ratelimit-reset', Math.ceil(decision.resetAt / 1000))
+  reply.header('x-ratelimit-reset', String(Math.ceil(decision.resetAt / 1000)))
 }
 
 export function retryAfterSeconds(decision: RateLimitDecision, now: Date): number {
