@@ -1,55 +1,43 @@
-// Where pino's lines go: standard output, written in batches without blocking the event loop.
+// Where pino's lines go: standard output, written in batches.
 //
 // Why not pino.destination({ minLength }) alone: sonic-boom appends each line to its pending string
 // and then measures that whole string's UTF-8 length, so with a 4 KB batch every line cost a
 // flatten and a scan of up to 4 KB (a tenth of a GET /v1/health's CPU). Here a line is one array
-// push; a batch is joined once and handed to sonic-boom, which writes it through libuv's thread pool
-// (one round trip per batch, not per line).
+// push, and a batch is joined once and written with one write(2).
+//
+// Writes are synchronous, as with pino's default destination: one write of ~16 KB every few dozen
+// requests costs less than a round trip through libuv's thread pool, lines keep their order, and
+// nothing can be in flight when the process exits (an asynchronous write still queued at exit is
+// lost). The price, the same as pino's default: a standard output nobody reads stalls the process.
 import sonicBoom from 'sonic-boom'
 
 // A CommonJS package: its class is a property of the default export.
 const { SonicBoom } = sonicBoom
 
 export interface LineSink {
-  /** Queues text and writes it asynchronously. */
+  /** Writes text before returning. */
   write(text: string): unknown
-  /** Writes what is queued (not a write already in flight) before returning. */
+  /** Writes whatever the sink itself still holds, before returning. */
   flushSync(): void
-  /** Writes text before returning, bypassing the queue: for the last lines at process exit. */
-  writeSync(text: string): void
-  on(event: 'drop', listener: (text: string) => void): unknown
 }
 
 export interface BatchedLinesOptions {
-  /** A batch is handed to the sink once it holds this many characters. */
+  /** A batch is written once it holds this many characters. */
   batchChars?: number
-  /** How long a line may wait for company before it is written anyway. */
+  /** How long a line may wait for company before it is written anyway (0: only by size or flush). */
   flushMs?: number
-  /** Epoch milliseconds, for the line that reports dropped lines. */
-  now?: () => number
 }
 
 export class BatchedLines {
   readonly #sink: LineSink
   readonly #batchChars: number
-  readonly #now: () => number
   #lines: string[] = []
   #chars = 0
-  #dropped = 0
   readonly #timer: NodeJS.Timeout | undefined
 
-  constructor(
-    sink: LineSink,
-    { batchChars = 16_384, flushMs = 200, now = Date.now }: BatchedLinesOptions = {},
-  ) {
+  constructor(sink: LineSink, { batchChars = 16_384, flushMs = 200 }: BatchedLinesOptions = {}) {
     this.#sink = sink
     this.#batchChars = batchChars
-    this.#now = now
-    // A sink that cannot keep up (a stalled pipe) refuses batches past its cap: count the lines
-    // and say so in the next batch, rather than grow without bound or block requests.
-    sink.on('drop', (text) => {
-      this.#dropped += countLines(text)
-    })
     if (flushMs > 0) this.#timer = setInterval(() => this.flush(), flushMs).unref()
   }
 
@@ -60,32 +48,19 @@ export class BatchedLines {
     if (this.#chars >= this.#batchChars) this.flush()
   }
 
-  /** Hands the pending lines to the sink as one string (written asynchronously). */
+  /** Writes the pending lines as one string. */
   flush(): void {
-    const text = this.#take()
-    if (text) this.#sink.write(text)
-  }
-
-  /**
-   * Writes everything still pending before returning: for process exit, when an asynchronous
-   * write would never happen. (A batch already in flight in libuv's thread pool is the sink's.)
-   */
-  flushSync(): void {
-    const text = this.#take()
-    this.#sink.flushSync()
-    if (text) this.#sink.writeSync(text)
-  }
-
-  #take(): string {
-    if (this.#lines.length === 0) return ''
-    if (this.#dropped > 0) {
-      this.#lines.unshift(droppedLine(this.#dropped, this.#now()))
-      this.#dropped = 0
-    }
+    if (this.#lines.length === 0) return
     const text = this.#lines.join('')
     this.#lines = []
     this.#chars = 0
-    return text
+    this.#sink.write(text)
+  }
+
+  /** Everything pending written before returning: for process exit. */
+  flushSync(): void {
+    this.flush()
+    this.#sink.flushSync()
   }
 
   close(): void {
@@ -94,34 +69,10 @@ export class BatchedLines {
   }
 }
 
-function countLines(text: string): number {
-  let count = 0
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++
-  return count
-}
-
-function droppedLine(count: number, time: number): string {
-  return `${JSON.stringify({ level: 40, time, msg: `${count} log lines dropped: standard output could not keep up` })}\n`
-}
-
-/** At most this much waits for a slow standard output before lines are dropped. */
-const MAX_PENDING_BYTES = 64 * 1024 * 1024
-
 /** Standard output for the process's logger, flushed on exit (pino's own exit hook is not used). */
 export function batchedStdout(): BatchedLines {
-  const stdout = new SonicBoom({ fd: 1, sync: false, minLength: 0, maxLength: MAX_PENDING_BYTES })
-  let atExit: InstanceType<typeof SonicBoom> | undefined
-  const sink: LineSink = {
-    write: (text) => stdout.write(text),
-    flushSync: () => stdout.flushSync(),
-    // A synchronous sonic-boom on the same descriptor: it retries a full pipe (EAGAIN) itself.
-    writeSync: (text) => {
-      atExit ??= new SonicBoom({ fd: 1, sync: true, minLength: 0 })
-      atExit.write(text)
-    },
-    on: (event, listener) => stdout.on(event, listener),
-  }
-  const lines = new BatchedLines(sink)
+  // sonic-boom retries a full non-blocking pipe (EAGAIN) itself.
+  const lines = new BatchedLines(new SonicBoom({ fd: 1, sync: true, minLength: 0 }))
   process.once('exit', () => {
     try {
       lines.flushSync()
