@@ -85,8 +85,13 @@ function send(route: AnyRoute, reply: FastifyReply, result: unknown): FastifyRep
  * A route without Idempotency-Key: the handler's value is sent as it comes, with no promise of our
  * own in between (a synchronous handler answers within this call).
  */
-function answer(route: AnyRoute, deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const transaction: Transaction = (work) => deps.db.transaction().execute(work)
+function answer(
+  route: AnyRoute,
+  deps: Deps,
+  transaction: Transaction,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const result = route.handler(handlerInput(request, reply, transaction), deps)
   if (result instanceof Promise) return result.then((value) => send(route, reply, value))
   send(route, reply, result)
@@ -147,6 +152,8 @@ async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, 
 
 export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps): void {
   const status = successStatus(route)
+  // Without an idempotency key to store, a transaction is the same for every request: made once.
+  const plainTransaction: Transaction = (work) => deps.db.transaction().execute(work)
   app.route({
     method: route.method,
     url: route.url,
@@ -165,6 +172,6 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps)
       : undefined,
     handler: route.idempotent
       ? (request, reply) => answerOnce(route, deps, request, reply)
-      : (request, reply) => answer(route, deps, request, reply),
+      : (request, reply) => answer(route, deps, plainTransaction, request, reply),
   })
 }

@@ -123,6 +123,7 @@ describe('batched standard output', () => {
     it(`delivers every line, in order, to a pipe ${how}`, () => {
       const result = child(exit)
       assert.equal(result.stderr, '')
+      assert.equal(result.status, exit ? 3 : 0)
       const numbers = result.stdout
         .trimEnd()
         .split('\n')
