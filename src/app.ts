@@ -10,10 +10,12 @@ import { listEvents } from './events/list-events.ts'
 import type { AnyRoute } from './http/define-route.ts'
 import { errorHandler, notFoundHandler } from './http/error-handler.ts'
 import { getLiveness, getReadiness } from './http/health.ts'
+import { parseJsonBody } from './http/json-body.ts'
 import { openApiRoute } from './http/openapi.ts'
 import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
+import { LIMITS } from './limits.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
@@ -60,7 +62,7 @@ declare module 'fastify' {
   }
 }
 
-export const DEFAULT_BODY_LIMIT = 1_048_576
+export const DEFAULT_BODY_LIMIT = LIMITS.jsonBodyBytes
 
 /** A request Node cannot even parse (bad header bytes) still gets the envelope. */
 function unparsableRequest(_error: Error, socket: Socket): void {
@@ -86,7 +88,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     clientErrorHandler: unparsableRequest,
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Embed JWTs and signed file tokens are path parameters of a few hundred characters.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     return503OnClosing: true,
     // A URL Fastify cannot even route (bad percent-encoding) still gets the envelope.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
@@ -104,6 +106,10 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.decorateRequest('route', null)
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, parseJsonBody(body as Buffer)),
+  )
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(notFoundHandler)
 

@@ -96,6 +96,46 @@ export const explode = defineRoute({
   },
 })
 
+/**
+ * GET /v1/test/throw-odd?kind=: throws what is not an Error (`null`), or an object whose
+ * properties throw when the error handler reads them (`trap`).
+ */
+export const throwOdd = defineRoute({
+  operationId: 'throwOdd',
+  method: 'GET',
+  url: '/v1/test/throw-odd',
+  summary: 'Test-only odd throws',
+  tag: 'Test',
+  schema: {
+    querystring: Type.Object({ kind: Type.Union([Type.Literal('null'), Type.Literal('trap')]) }),
+    response: { 200: Widget },
+  },
+  errors: [],
+  handler: async ({ query }) => {
+    if (query.kind === 'null') throw null
+    throw new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('a property read that throws')
+        },
+      },
+    )
+  },
+})
+
+/** GET /v1/test/bad-response: a handler whose answer its response schema cannot serialize. */
+export const badResponse = defineRoute({
+  operationId: 'badResponse',
+  method: 'GET',
+  url: '/v1/test/bad-response',
+  summary: 'Test-only serialization failure',
+  tag: 'Test',
+  schema: { response: { 200: Widget } },
+  errors: [],
+  handler: async () => ({ id: KNOWN_WIDGET }) as never,
+})
+
 /** GET /v1/test/old: a deprecated route. */
 export const oldRoute = defineRoute({
   operationId: 'oldRoute',
@@ -109,4 +149,4 @@ export const oldRoute = defineRoute({
   handler: async () => ({ ok: true }),
 })
 
-export const TEST_ROUTES = [createWidget, getWidget, explode, oldRoute]
+export const TEST_ROUTES = [createWidget, getWidget, explode, throwOdd, badResponse, oldRoute]

@@ -103,6 +103,9 @@ describe('paraph CLI', () => {
       const testKey = /test key {2}(sk_test_\w+)/.exec(output.text)?.[1]
       const liveKey = /live key {2}(sk_live_\w+)/.exec(output.text)?.[1]
       assert.ok(testKey && liveKey, output.text)
+      // The banner's example names the address actually bound, with the key to paste.
+      assert.ok(output.text.includes(`Bearer ${testKey}" ${base}/v1/health`), output.text)
+      assert.doesNotMatch(output.text, /FSTDEP|DeprecationWarning|FastifyWarning/, 'no warning at start')
       const res = await fetch(`${base}/v1/health`, { headers: { authorization: `Bearer ${testKey}` } })
       assert.equal(res.status, 200)
       assert.equal(((await res.json()) as { environment: string }).environment, 'test')

@@ -7,7 +7,10 @@ import { runWorker } from '../jobs/worker.ts'
 import { closePdfInspector } from '../pdf/inspect-pdf.ts'
 import { loadConfig, warnAboutConfig } from './context.ts'
 
-function printDefaultAccount(account: { account_id: string; test_key: string; live_key: string }): void {
+function printDefaultAccount(
+  account: { account_id: string; test_key: string; live_key: string },
+  address: string,
+): void {
   console.log(
     [
       '',
@@ -15,7 +18,7 @@ function printDefaultAccount(account: { account_id: string; test_key: string; li
       `  account   ${account.account_id}`,
       `  test key  ${account.test_key}`,
       `  live key  ${account.live_key}`,
-      'Try: curl -H "Authorization: Bearer <test key>" http://HOST:PORT/v1/health',
+      `Try: curl -H "Authorization: Bearer ${account.test_key}" ${address}/v1/health`,
       '',
     ].join('\n'),
   )
@@ -29,7 +32,6 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const applied = await migrate(deps.db, deps.engine)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)
-  if (created) printDefaultAccount(created)
 
   const app = buildApp(deps)
   const stopWorker = new AbortController()
@@ -59,6 +61,8 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     { address, engine: deps.engine, worker: options.worker, public_url: config.publicUrl },
     'paraph is listening',
   )
+  // After listening, so the banner names the address actually bound (PORT=0 picks one).
+  if (created) printDefaultAccount(created, address)
   console.log(
     `Paraph listening on ${address} (database: ${deps.engine}; API description: ${config.publicUrl}/openapi.yaml)`,
   )

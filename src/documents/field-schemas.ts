@@ -70,7 +70,11 @@ export const DocumentInput = Type.Object(
     ),
     file: Type.Optional(Type.String({ description: 'Base64 PDF, or a public HTTPS URL of a PDF' })),
     pdf_url: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2048, description: 'Public HTTPS URL of a PDF (up to 50 MB)' }),
+      // No maxLength: an over-long URL is refused by the URL guard as invalid_pdf_url, like any other.
+      Type.String({
+        minLength: 1,
+        description: 'Public HTTPS URL of a PDF (up to 50 MB; the URL at most 2048 characters)',
+      }),
     ),
     fields: Type.Optional(Type.Array(FieldDeclaration, { maxItems: 500 })),
   },

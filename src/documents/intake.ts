@@ -8,12 +8,13 @@ import { join } from 'node:path'
 import type { Config } from '../config.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
+import { LIMITS } from '../limits.ts'
 import { InvalidPdfError, inspectPdfFile } from '../pdf/inspect-pdf.ts'
 import type { BlobStore } from '../storage/blob-store.ts'
 import type { StoredDocument } from './document-model.ts'
 import type { DocumentInput } from './field-schemas.ts'
 
-export const MAX_PDF_BYTES = 50 * 1024 * 1024
+export const MAX_PDF_BYTES = LIMITS.pdfBytes
 
 type Source = { kind: 'base64'; data: string; field: string } | { kind: 'url'; url: string; field: string }
 
@@ -89,9 +90,9 @@ async function download(source: Extract<Source, { kind: 'url' }>, file: string, 
       allowPrivateNetwork: config.allowPrivateNetworkUrls,
       allowHttp: config.allowPrivateNetworkUrls,
       maxBytes: MAX_PDF_BYTES,
-      maxRedirects: 3,
-      connectTimeoutMs: 10_000,
-      totalTimeoutMs: 60_000,
+      maxRedirects: LIMITS.pdfUrlRedirects,
+      connectTimeoutMs: LIMITS.pdfUrlConnectMs,
+      totalTimeoutMs: LIMITS.pdfUrlTotalMs,
       ...(ctx.trustedCa ? { ca: ctx.trustedCa } : {}),
     })
     if (response.status < 200 || response.status > 299) {

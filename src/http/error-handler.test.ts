@@ -60,10 +60,19 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.equal(errorOf(res).code, 'invalid_json')
   })
 
-  it('400 invalid_json for prototype poisoning', async () => {
+  it('422 invalid_request naming a "__proto__" key (prototype poisoning), at any depth', async () => {
     const res = await post('{"name":"a","__proto__":{"admin":true}}')
-    assert.equal(res.statusCode, 400)
-    assert.equal(errorOf(res).code, 'invalid_json')
+    assert.equal(res.statusCode, 422)
+    assert.equal(errorOf(res).message, '__proto__: the key "__proto__" is not accepted.')
+    const deep = await post('{"name":"a","tags":[{"label":"x","__proto__":{}}]}')
+    assert.equal(errorOf(deep).message, 'tags[0].__proto__: the key "__proto__" is not accepted.')
+  })
+
+  it('422 for "constructor.prototype" in a strict object: an unknown key, never applied', async () => {
+    const res = await post('{"name":"a","constructor":{"prototype":{"admin":true}}}')
+    assert.equal(res.statusCode, 422)
+    assert.equal(errorOf(res).message, 'constructor: is not an accepted field.')
+    assert.equal(({} as { admin?: boolean }).admin, undefined)
   })
 
   it('413 request_too_large for an over-long body, with rate-limit headers', async () => {
@@ -129,6 +138,36 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.ok(logged, 'the failure is logged')
     assert.equal(logged.request_id, res.headers['request-id'])
     assert.match(JSON.stringify(logged.err), /secret internal detail.*at /s)
+  })
+
+  const assertGeneric500 = async (url: string) => {
+    const res = await t.request(key, { method: 'GET', url })
+    assert.equal(res.statusCode, 500)
+    const error = errorOf(res)
+    assert.deepEqual([error.type, error.code], ['api_error', 'handler_error'])
+    assert.ok(error.message.includes(String(res.headers['request-id'])), error.message)
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    const logged = t.logs
+      .entries()
+      .filter((e) => e.request_id === res.headers['request-id'] && e.level === 50)
+    assert.equal(logged.length, 1, 'exactly one error line for the request')
+    return { res, logged: logged[0]! }
+  }
+
+  it('500 envelope and one error line when something that is not an Error is thrown', async () => {
+    const { logged } = await assertGeneric500('/v1/test/throw-odd?kind=null')
+    assert.match(JSON.stringify(logged.err), /a non-Error was thrown: null/)
+  })
+
+  it('500 envelope, not Fastify’s fallback, when reading the thrown value itself throws', async () => {
+    const { logged } = await assertGeneric500('/v1/test/throw-odd?kind=trap')
+    assert.match(JSON.stringify(logged.err), /could not map an error/)
+  })
+
+  it('500 envelope and one error line with the stack when the response cannot be serialized', async () => {
+    const { res, logged } = await assertGeneric500('/v1/test/bad-response')
+    assert.ok(!res.body.includes('"name"'), 'the serializer’s message does not leak')
+    assert.match(JSON.stringify(logged.err), /name.*at /s)
   })
 
   it('sets Sunset (and its Link) on a deprecated route, errors included', async () => {

@@ -1,7 +1,7 @@
 // Every 4xx and 5xx leaves through here as `{ error: { type, code, message } }` (api-v1 §7.1),
 // including Fastify's own refusals (bad JSON, body too large, wrong content type, unknown route).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, type ErrorCode } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import type { AnyRoute } from './define-route.ts'
 import { COMMON_HEADERS } from './register-route.ts'
 import { type ValidationPart, validationError } from './validation.ts'
@@ -69,18 +69,33 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
 
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error
+  if (error === null || typeof error !== 'object') return unexpected('handler_error', request.id)
   const known = frameworkError(error as FastifyError, request.route ?? undefined)
   if (known) return known
-  const code: ErrorCode = isDatabaseUnavailable(error as Error) ? 'db_error' : 'handler_error'
+  return unexpected(isDatabaseUnavailable(error as Error) ? 'db_error' : 'handler_error', request.id)
+}
+
+/** The generic 500: the request id to quote, nothing internal. */
+function unexpected(code: 'db_error' | 'handler_error', requestId: string): ApiError {
   const what = code === 'db_error' ? 'The database is unavailable' : 'An unexpected error occurred'
-  return new ApiError(code, `${what}; it has been logged. Quote request id ${request.id} when reporting it.`)
+  return new ApiError(code, `${what}; it has been logged. Quote request id ${requestId} when reporting it.`)
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const apiError = toApiError(error, request)
+  let apiError: ApiError
+  let logged: unknown = error
+  try {
+    apiError = toApiError(error, request)
+  } catch (mappingError) {
+    // The mapping itself must never be what fails: Fastify's fallback would answer with its own
+    // body and the internal message.
+    apiError = unexpected('handler_error', request.id)
+    logged = new Error('the error handler could not map an error', { cause: [error, mappingError] })
+  }
   if (apiError.status >= 500) {
     // Logged once with its stack and request id; the client sees only the generic message.
-    request.log.error({ err: error, code: apiError.code, request_id: request.id }, 'request failed')
+    const err = logged instanceof Error ? logged : new Error(`a non-Error was thrown: ${String(logged)}`)
+    request.log.error({ err, code: apiError.code, request_id: request.id }, 'request failed')
   }
   // Refusals before routing (a URL Fastify cannot parse) skipped the route's onRequest hook.
   reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })

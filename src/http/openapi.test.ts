@@ -99,6 +99,26 @@ describe('GET /openapi.yaml', () => {
     assert.equal(doc.paths['/v1/test/old']!.get!.deprecated, true)
   })
 
+  it('states the limits the contract leaves open, with the codes that refuse them', () => {
+    const info = (doc as unknown as { info: { description: string } }).info.description
+    for (const expected of [
+      /Pages per PDF \| 2000 \| 422 `invalid_pdf`/,
+      /PDF URL length \| 2048 characters \| 422 `invalid_pdf_url`/,
+      /Request body, JSON routes \| 1 MiB \(1048576 bytes\) \| 413 `request_too_large`/,
+      /`from_pdf` and `POST \/v1\/templates` \| 4.5 MiB \(4718592 bytes\)/,
+      /415 `unsupported_content_type`/,
+      /60 s in all/,
+    ]) {
+      assert.match(info, expected)
+    }
+    const body = (
+      doc.paths['/v1/submissions/from_pdf']!.post as unknown as { requestBody: { description: string } }
+    ).requestBody.description
+    assert.match(body, /at most 4718592 bytes: a larger body is 413 `request_too_large`/)
+    const redirect = JSON.stringify(doc.components.schemas)
+    assert.match(redirect, /"redirect_url":\{[^}]*"format":"web-url"/)
+  })
+
   it('names shared shapes as components', () => {
     for (const name of ['Error', 'Health', 'EventList', 'Event'])
       assert.ok(doc.components.schemas[name], name)

@@ -4,6 +4,7 @@
 import { type TSchema, Type } from 'typebox'
 import { stringify } from 'yaml'
 import { describeCode, type ErrorCode, statusOf, typeOf } from '../errors.ts'
+import { LIMITS, limitsMarkdown } from '../limits.ts'
 import { ErrorBody } from './common-schemas.ts'
 import {
   type AnyRoute,
@@ -152,6 +153,7 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
       ? {
           requestBody: {
             required: true,
+            description: `JSON (\`Content-Type: application/json\`, UTF-8) of at most ${route.bodyLimit ?? LIMITS.jsonBodyBytes} bytes: a larger body is 413 \`request_too_large\`, another content type 415 \`unsupported_content_type\`.`,
             content: { 'application/json': { schema: named(route.schema.body, components) } },
           },
         }
@@ -176,8 +178,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     info: {
       title: 'Paraph API',
       version: '1.0.0',
-      description:
-        'Electronic signatures (simple electronic signature, eIDAS 910/2014). Errors are `{ error: { type, code, message } }`; clients branch on the HTTP status, then on `error.code`, with a default case. Lists return `{ data, has_more, next_cursor }`.',
+      description: `Electronic signatures (simple electronic signature, eIDAS 910/2014). Errors are \`{ error: { type, code, message } }\`; clients branch on the HTTP status, then on \`error.code\`, with a default case. Lists return \`{ data, has_more, next_cursor }\`.\n\n## Limits\n\n${limitsMarkdown()}`,
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],

@@ -13,6 +13,7 @@ import {
   readIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.ts'
+import { queryCheck } from './query-checks.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -150,6 +151,21 @@ async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, 
   }
 }
 
+/** Checks on the raw request before schema validation: the query's text, the Idempotency-Key header. */
+function preValidation(route: AnyRoute) {
+  const checkQuery = queryCheck(route)
+  if (!checkQuery && !route.idempotent) return undefined
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      checkQuery?.(request)
+      if (route.idempotent) request.idempotencyKey = readIdempotencyKey(request.headers['idempotency-key'])
+      done()
+    } catch (error) {
+      done(error as Error)
+    }
+  }
+}
+
 export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps): void {
   const status = successStatus(route)
   // Without an idempotency key to store, a transaction is the same for every request: made once.
@@ -165,11 +181,7 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps)
       ...(!route.produces && { response: { [status]: successSchema(route) } }),
     },
     onRequest: onRequestHook(route, deps),
-    preValidation: route.idempotent
-      ? async (request: FastifyRequest) => {
-          request.idempotencyKey = readIdempotencyKey(request.headers['idempotency-key'])
-        }
-      : undefined,
+    preValidation: preValidation(route),
     handler: route.idempotent
       ? (request, reply) => answerOnce(route, deps, request, reply)
       : (request, reply) => answer(route, deps, plainTransaction, request, reply),

@@ -3,6 +3,7 @@
 import AjvModule, { type ErrorObject } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { ApiError, type ErrorCode } from '../errors.ts'
+import { own } from '../lib/own.ts'
 
 // ajv and ajv-formats are CommonJS with a default export.
 const Ajv = AjvModule.default ?? AjvModule
@@ -18,7 +19,17 @@ function makeAjv(coerceTypes: boolean | 'array') {
     strict: false,
   })
   addFormats(ajv)
+  ajv.addFormat(WEB_URL, isWebUrl)
   return ajv
+}
+
+/** Format name of an absolute `https:` or `http:` URL (a `javascript:` URL is a stored XSS). */
+export const WEB_URL = 'web-url'
+
+function isWebUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const url = new URL(text)
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== ''
 }
 
 /** JSON bodies are validated as sent: "12" is not a number. */
@@ -37,6 +48,12 @@ export function jsonPath(instancePath: string, child?: string): string {
   }
   return out
 }
+
+const FORMAT_PROBLEMS = new Map([
+  ['email', 'must be an e-mail address'],
+  [WEB_URL, 'must be an absolute https: or http: URL'],
+  ['date-time', 'must be an ISO 8601 date and time with a time zone (2026-12-31T23:59:59Z)'],
+])
 
 function describe(error: ErrorObject): { path: string; problem: string } {
   const p = error.params as Record<string, unknown>
@@ -79,7 +96,7 @@ function describe(error: ErrorObject): { path: string; problem: string } {
     case 'format':
       return {
         path: jsonPath(error.instancePath),
-        problem: p.format === 'email' ? 'must be an e-mail address' : `must be a ${p.format}`,
+        problem: FORMAT_PROBLEMS.get(String(p.format)) ?? `must be a ${p.format}`,
       }
     case 'anyOf':
       return {
@@ -107,7 +124,7 @@ function article(type: string): string {
   }
   return type
     .split(',')
-    .map((t) => names[t] ?? t)
+    .map((t) => own(names, t) ?? t)
     .join(' or ')
 }
 
@@ -138,7 +155,7 @@ export function validationError(
   }
   if (part === 'querystring') {
     const field = path.split(/[.[]/)[0] ?? ''
-    return new ApiError(queryErrors[field] ?? 'invalid_request', `${where}: ${problem}.`)
+    return new ApiError(own(queryErrors, field) ?? 'invalid_request', `${where}: ${problem}.`)
   }
   return new ApiError('invalid_request', `${where}: ${problem}.`)
 }

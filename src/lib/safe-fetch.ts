@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { rootCertificates } from 'node:tls'
 import { Agent, type Dispatcher } from 'undici'
+import { LIMITS } from '../limits.ts'
 import { guardedLookup, type Resolve, systemResolve, urlRefusal } from './address-policy.ts'
 
 export { isAllowedAddress, type Resolve } from './address-policy.ts'
@@ -140,7 +141,16 @@ async function exchange<T>(
   }
 }
 
+/** Longest URL accepted, given or redirected to (the common limit of browsers and CDNs). */
+export const MAX_URL_LENGTH = LIMITS.urlLength
+
 function checkedUrl(raw: string, base: URL | undefined, options: SafeFetchOptions): URL {
+  if (raw.length > MAX_URL_LENGTH) {
+    throw new SafeFetchError(
+      'invalid_url',
+      `${base ? `${base.hostname} redirects to a URL` : 'the URL is'} longer than ${MAX_URL_LENGTH} characters (${raw.length})`,
+    )
+  }
   let url: URL
   try {
     url = new URL(raw, base)

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { InspectorPool, type Outcome } from './inspector-pool.ts'
-import { pageBox } from './page-box.ts'
+import { pageBox, type Rect } from './page-box.ts'
 import { MAX_PAGES } from './page-tree.ts'
 import { fileHasPdfMagic, hasPdfMagic } from './pdf-magic.ts'
 
@@ -19,7 +19,13 @@ export interface PdfInfo {
   version?: string
 }
 
-export type InvalidPdfReason = 'not_pdf' | 'unreadable' | 'encrypted' | 'too_many_pages' | 'timeout'
+export type InvalidPdfReason =
+  | 'not_pdf'
+  | 'unreadable'
+  | 'encrypted'
+  | 'too_many_pages'
+  | 'empty_page'
+  | 'timeout'
 
 /** A refusal of the file itself; `message` is one sentence fit to show the client. */
 export class InvalidPdfError extends Error {
@@ -77,7 +83,8 @@ const notPdf = () => new InvalidPdfError('not_pdf', 'the file is not a PDF: it d
 /** The reader's finding as page sizes, or the refusal it amounts to. */
 function infoOf(outcome: Outcome, timeoutMs: number): PdfInfo {
   if (outcome.ok) {
-    const pages = outcome.pages.map(({ mediaBox, cropBox, rotate }) => {
+    const pages = outcome.pages.map(({ mediaBox, cropBox, rotate }, index) => {
+      checkPageArea(index + 1, mediaBox, cropBox)
       const { width, height } = pageBox(mediaBox, cropBox, rotate)
       return { width: round2(width), height: round2(height) }
     })
@@ -108,6 +115,26 @@ function infoOf(outcome: Outcome, timeoutMs: number): PdfInfo {
     }
     case 'unreadable':
       throw unreadable(outcome.cause)
+  }
+}
+
+/**
+ * A page with no area cannot be shown, nor hold a field (a fraction of 0 is 0 points). Corners in
+ * either order are fine (ISO 32000-1 §7.9.5), so width and height are taken as distances.
+ */
+function checkPageArea(page: number, mediaBox: Rect, cropBox: Rect | undefined): void {
+  for (const [name, box] of [
+    ['MediaBox', mediaBox],
+    ['CropBox', cropBox],
+  ] as const) {
+    if (!box) continue
+    const [width, height] = [Math.abs(box[2] - box[0]), Math.abs(box[3] - box[1])]
+    if (!(width > 0 && height > 0)) {
+      throw new InvalidPdfError(
+        'empty_page',
+        `page ${page} has a ${name} of ${round2(width)} × ${round2(height)} points; every page needs a width and a height`,
+      )
+    }
   }
 }
 

@@ -3,10 +3,11 @@
 // is iterative, refuses loops and deep nesting, and stops counting at a cap, so a hostile tree
 // costs bounded work.
 import { PDFArray, type PDFContext, PDFDict, PDFName, PDFNumber, type PDFObject } from 'pdf-lib'
+import { LIMITS } from '../limits.ts'
 import type { RawPage } from './inspector-protocol.ts'
 import type { Rect } from './page-box.ts'
 
-export const MAX_PAGES = 2000
+export const MAX_PAGES = LIMITS.pdfPages
 // Past the limit we only count, to tell the client by how much; a forged /Kids listing millions
 // of pages stops here.
 const COUNT_CAP = 100_000

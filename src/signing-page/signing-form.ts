@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
 import { ApiError } from '../errors.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { own } from '../lib/own.ts'
 import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { SIGNER_STATES, signerState } from './signer-state.ts'
@@ -94,7 +95,7 @@ export async function signingForm(deps: Deps, submitter: SubmittersTable): Promi
       ? []
       : template.fields.map((f) => ({
           ...f,
-          value: f.role === submitter.role ? (values[f.name] ?? null) : null,
+          value: f.role === submitter.role ? (own(values, f.name) ?? null) : null,
         })),
     redirect_url: submission.redirect_url,
   }

@@ -2,6 +2,7 @@
 import type { StoredField } from '../documents/document-model.ts'
 import { type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
+import { own } from '../lib/own.ts'
 import type { CommonOptions } from './creation-schemas.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {
@@ -97,7 +98,9 @@ function checkValues(s: SubmitterRequest, index: number, fields: StoredField[]):
     if (problem) throw new ApiError('invalid_request', `${s.valuesPath(name)}: ${problem}.`)
   }
   if (s.completed) {
-    const unfilled = fields.filter((f) => f.role === s.role && f.required && s.values[f.name] === undefined)
+    const unfilled = fields.filter(
+      (f) => f.role === s.role && f.required && own(s.values, f.name) === undefined,
+    )
     if (unfilled.length > 0) {
       throw new ApiError(
         'invalid_request',

@@ -2,6 +2,7 @@
 import { type Static, type TSchema, Type } from 'typebox'
 import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
 import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { WEB_URL } from '../http/validation.ts'
 
 const submitterBase = {
   role: Type.String({
@@ -86,7 +87,13 @@ export function creationOptions<S extends TSchema>(submitter: S) {
       StringEnum(['preserved', 'random'] as const, { description: 'Default `preserved`' }),
     ),
     expires_at: Type.Optional({ ...Timestamp, description: 'Must be in the future' }),
-    redirect_url: Type.Optional(Type.String({ maxLength: 2048, format: 'uri' })),
+    redirect_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        format: WEB_URL,
+        description: 'Where the signer goes after signing: an absolute https: or http: URL',
+      }),
+    ),
     bcc_email: Type.Optional(Email),
     reply_to: Type.Optional(Email),
     metadata: Type.Optional(Metadata),

@@ -24,10 +24,11 @@ export function submitterDeclarations(submitters: InlineSubmitter[]): PlacedDecl
   )
 }
 
+/** Built with Object.fromEntries, which defines each name as an own key (even `__proto__`). */
 function inlineValues(s: InlineSubmitter): Record<string, string | number | boolean> {
-  const values: Record<string, string | number | boolean> = {}
-  for (const item of s.fields ?? []) if (!isDeclaration(item)) values[item.name] = item.default_value
-  return values
+  return Object.fromEntries(
+    (s.fields ?? []).flatMap((item) => (isDeclaration(item) ? [] : [[item.name, item.default_value]])),
+  )
 }
 
 export function inlineRequests(submitters: InlineSubmitter[]): SubmitterRequest[] {

@@ -2,11 +2,12 @@
 import { isUniqueViolation } from '../db/dialect.ts'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { LIMITS } from '../limits.ts'
 import { buildTemplate, documentDeclarations } from './build-template.ts'
 import { CreateTemplateBody, Template, toApiTemplate } from './template-schemas.ts'
 import { insertTemplate } from './template-store.ts'
 
-export const INLINE_PDF_BODY_LIMIT = 4.5 * 1024 * 1024
+export const INLINE_PDF_BODY_LIMIT = LIMITS.pdfBodyBytes
 
 export const createTemplate = defineRoute({
   operationId: 'createTemplate',

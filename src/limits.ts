@@ -1,0 +1,62 @@
+// Every size and time limit the service enforces beyond what the schemas say, in one place, with
+// the table the OpenAPI description and the README show (api-v1 §8 leaves these open).
+
+export const LIMITS = {
+  /** Pages of one PDF (intake refuses more as invalid_pdf). */
+  pdfPages: 2000,
+  /** Decoded size of one PDF (api-v1 §4.2). */
+  pdfBytes: 50 * 1024 * 1024,
+  /** Characters of a URL given to fetch, or redirected to (PDF URLs, webhook URLs). */
+  urlLength: 2048,
+  /** Request body of JSON routes. */
+  jsonBodyBytes: 1024 * 1024,
+  /** Request body of the routes that take PDFs inline (api-v1 §8: 4.5 MB). */
+  pdfBodyBytes: 4.5 * 1024 * 1024,
+  /** Nesting of a JSON body: no route reads deeper than a few levels. */
+  jsonDepth: 32,
+  /** Fetching a PDF URL: to connect, in all, and redirects followed. */
+  pdfUrlConnectMs: 10_000,
+  pdfUrlTotalMs: 60_000,
+  pdfUrlRedirects: 3,
+} as const
+
+/** The limits as a Markdown table, for the API description. */
+export function limitsMarkdown(): string {
+  const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB (${bytes} bytes)`
+  const rows = [
+    ['Request body, JSON routes', mib(LIMITS.jsonBodyBytes), '413 `request_too_large`'],
+    [
+      'Request body, `from_pdf` and `POST /v1/templates`',
+      mib(LIMITS.pdfBodyBytes),
+      '413 `request_too_large`',
+    ],
+    [
+      'Request body content type',
+      '`application/json`, UTF-8',
+      '415 `unsupported_content_type`; 400 `invalid_json`',
+    ],
+    ['JSON nesting', `${LIMITS.jsonDepth} levels`, '422 `invalid_request`'],
+    ['Strings', 'no U+0000, no lone UTF-16 surrogate', '422 `invalid_request`'],
+    ['Numbers', 'finite (`1e309` is refused, not stored as null)', '422 `invalid_request`'],
+    ['Object keys', 'any but `__proto__`', '422 `invalid_request`'],
+    ['Decoded PDF', mib(LIMITS.pdfBytes), '422 `invalid_pdf` / `invalid_pdf_url`'],
+    ['Pages per PDF', String(LIMITS.pdfPages), '422 `invalid_pdf`'],
+    ['Page size', 'every MediaBox and CropBox has a width and a height', '422 `invalid_pdf`'],
+    ['PDF URL length', `${LIMITS.urlLength} characters`, '422 `invalid_pdf_url`'],
+    [
+      'PDF URL fetch',
+      `${LIMITS.pdfUrlConnectMs / 1000} s to connect, ${LIMITS.pdfUrlTotalMs / 1000} s in all, ${LIMITS.pdfUrlRedirects} redirects`,
+      '422 `invalid_pdf_url`',
+    ],
+    [
+      '`limit` and other integer query parameters',
+      'plain decimal digits (`5`, not `5.0`, `1e1` or `+5`)',
+      '422',
+    ],
+  ]
+  return [
+    '| limit | value | refused with |',
+    '|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+  ].join('\n')
+}
