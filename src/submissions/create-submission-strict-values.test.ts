@@ -108,12 +108,7 @@ describe('POST /v1/submissions/from_pdf: strict values', () => {
         /^submitters\[0\]\.name: must not/,
       )
       const inKey = await fromPdfBody({ metadata: { 'k\u0000': 'v' } })
-      await refused(
-        await post(t, key, URL_, inKey),
-        422,
-        'invalid_request',
-        /^metadata\.k.: key must not/,
-      )
+      await refused(await post(t, key, URL_, inKey), 422, 'invalid_request', /^metadata\.k.: key must not/)
       assert.deepEqual(await rows(), before)
     })
 
