@@ -16,7 +16,10 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
+import { openEmbedSigning, openSigning } from './signing-page/open-signing.ts'
+import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
 import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
@@ -48,6 +51,12 @@ export const API_ROUTES: AnyRoute[] = [
   listEvents,
   getSigningForm,
   getEmbedSigningForm,
+  openSigning,
+  openEmbedSigning,
+  signDocument,
+  signEmbedDocument,
+  declineSigning,
+  declineEmbedSigning,
   getFile,
 ]
 

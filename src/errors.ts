@@ -86,6 +86,10 @@ const CATALOGUE = {
   missing_required_fields: { status: 422, description: 'Required fields have no value.' },
   invalid_field_value: { status: 422, description: 'A field value does not fit its type.' },
   not_your_turn: { status: 409, description: 'Preserved order: an earlier signer has not signed yet.' },
+  email_2fa_required: {
+    status: 403,
+    description: 'The signer must verify the code sent by e-mail before this act.',
+  },
   submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
   invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
   invalid_file_url: { status: 403, description: 'A signed file URL that was edited or has expired.' },

@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
 import { PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
 import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
+import { EXPIRY_SWEEP_MS, expireDueSubmissions } from './submissions/expire-submissions.ts'
 
 export function jobCatalogue(deps: Deps): JobCatalogue {
   return {
@@ -15,9 +16,16 @@ export function jobCatalogue(deps: Deps): JobCatalogue {
   }
 }
 
-/** Periodic clean-ups run by every worker; each is a single idempotent statement. */
+/** Periodic tasks run by every worker; each is safe to run on several workers at once. */
 export function housekeeping(deps: Deps): Housekeeping[] {
   return [
+    {
+      everyMs: EXPIRY_SWEEP_MS,
+      run: async () => {
+        const expired = await expireDueSubmissions(deps)
+        if (expired > 0) deps.logger.info({ expired }, 'submissions expired')
+      },
+    },
     {
       everyMs: 10 * 60 * 1000,
       run: async () => {

@@ -12,6 +12,8 @@ export const LIMITS = {
   jsonBodyBytes: 1024 * 1024,
   /** Request body of the routes that take PDFs inline (api-v1 §8: 4.5 MB). */
   pdfBodyBytes: 4.5 * 1024 * 1024,
+  /** Request body of a signer's `sign`: PNG signatures (512 KiB each, in base64) for every field. */
+  signBodyBytes: 4.5 * 1024 * 1024,
   /** Nesting of a JSON body: no route reads deeper than a few levels. */
   jsonDepth: 32,
   /** Fetching a PDF URL: to connect, in all, and redirects followed. */

@@ -3,12 +3,14 @@ import type { Config } from '../config.ts'
 import { createDialect, currentSchema, type DirectReader, type Engine } from './dialect.ts'
 import * as foundation from './migrations/0001-foundation.ts'
 import * as documents from './migrations/0002-documents.ts'
+import * as signing from './migrations/0003-signing.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-documents': documents,
+  '0003-signing': signing,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -52,6 +52,9 @@ export interface EventsTable {
   submitter_id: string | null
   data: string
   created_at: string
+  /** Who acted, for a signer's act (the audit trail): address and user agent. */
+  actor_ip: string | null
+  actor_user_agent: string | null
 }
 
 export interface JobsTable {
@@ -120,6 +123,16 @@ export interface SubmissionsTable {
   updated_at: string
   completed_at: string | null
   cancelled_at: string | null
+  declined_at: string | null
+  /** When the last signer signed: the final PDF is being made; no cancel or expiry from then on. */
+  all_signed_at: string | null
+  /** The sealed final PDF (one per submission) and its SHA-256, set with `completed`. */
+  final_pdf_key: string | null
+  final_pdf_sha256: string | null
+  audit_pdf_key: string | null
+  audit_json_key: string | null
+  /** Why the last attempt to make the final PDF failed, while it is retried or after it gave up. */
+  finalize_error: string | null
 }
 
 export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
@@ -149,6 +162,15 @@ export interface SubmittersTable {
   opened_at: string | null
   signed_at: string | null
   declined_at: string | null
+  opened_ip: string | null
+  opened_user_agent: string | null
+  /** How the signer first reached the document: `link` (the signing URL) or `embed`. */
+  opened_via: 'link' | 'embed' | null
+  signed_ip: string | null
+  signed_user_agent: string | null
+  declined_ip: string | null
+  declined_user_agent: string | null
+  decline_reason: string | null
 }
 
 export interface BootstrapTable {

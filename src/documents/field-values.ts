@@ -6,6 +6,7 @@ export type FieldValue = string | number | boolean
 
 const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/
 export const MAX_IMAGE_BYTES = 512 * 1024
+export const MAX_TEXT_LENGTH = 1000
 
 function isDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
@@ -14,11 +15,15 @@ function isDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
 }
 
+/** The bytes of a PNG data URL, or null when `value` is not one. */
+export function pngDataUrlBytes(value: unknown): Buffer | null {
+  const match = typeof value === 'string' ? PNG_DATA_URL.exec(value) : null
+  return match ? Buffer.from(match[1]!, 'base64') : null
+}
+
 function imageProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return 'must be a PNG data URL (data:image/png;base64,…)'
-  const match = PNG_DATA_URL.exec(value)
-  if (!match) return 'must be a PNG data URL (data:image/png;base64,…)'
-  const bytes = Buffer.from(match[1]!, 'base64')
+  const bytes = pngDataUrlBytes(value)
+  if (!bytes) return 'must be a PNG data URL (data:image/png;base64,…)'
   if (bytes.length > MAX_IMAGE_BYTES) return `is ${bytes.length} bytes; at most ${MAX_IMAGE_BYTES} bytes`
   if (bytes.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') return 'is not a PNG image'
   return null
@@ -33,9 +38,9 @@ export function valueProblem(field: StoredField, value: unknown): string | null 
     case 'date':
       return typeof value === 'string' && isDate(value) ? null : 'must be a date as YYYY-MM-DD'
     case 'text':
-      return typeof value === 'string' && value.length <= 10_000
+      return typeof value === 'string' && value.length <= MAX_TEXT_LENGTH
         ? null
-        : 'must be a string of at most 10000 characters'
+        : `must be a string of at most ${MAX_TEXT_LENGTH} characters`
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a JSON number'
     case 'checkbox':

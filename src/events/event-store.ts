@@ -12,6 +12,8 @@ export interface NewEvent {
   submissionId?: string | null
   submitterId?: string | null
   data: Record<string, unknown>
+  /** The signer's request behind the event, kept for the audit trail. */
+  actor?: { ip: string; userAgent: string | null } | null
 }
 
 /** Appends one event; only a transaction is accepted, so an event never commits without its change. */
@@ -33,6 +35,8 @@ export async function appendEvent(
       submitter_id: event.submitterId ?? null,
       data: JSON.stringify(event.data),
       created_at: toIso(clock.now()),
+      actor_ip: event.actor?.ip ?? null,
+      actor_user_agent: event.actor?.userAgent ?? null,
     })
     .execute()
   return id

@@ -20,8 +20,21 @@ export interface LifecycleContext {
 /** Job kind that fans a webhook-deliverable event out to the account's endpoints. */
 export const PUBLISH_EVENT_JOB = 'events.publish'
 
+/** Job kind that makes the final PDF and the audit trail, then completes the submission. */
+export const FINALIZE_SUBMISSION_JOB = 'submission.finalize'
+
+/** Attempts of a finalization before it gives up (a hostile document fails each the same way). */
+export const FINALIZE_MAX_ATTEMPTS = 5
+
 function scopeOf(row: Pick<SubmissionsTable, 'account_id' | 'environment'>): Scope {
   return { accountId: row.account_id, environment: row.environment }
+}
+
+/** Who caused a move, when a signer did: their submitter id and the request's address and agent. */
+export interface Actor {
+  submitterId: string
+  ip: string
+  userAgent: string | null
 }
 
 /** Journal event with the submission as it now is; submission events also go to the outbox. */
@@ -30,14 +43,15 @@ export async function recordSubmissionEvent(
   ctx: LifecycleContext,
   submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>,
   type: EventType,
-  submitterId: string | null = null,
+  actor: Actor | null = null,
 ): Promise<string> {
   const object = await snapshotSubmission(tx, ctx.config.publicUrl, submission.id)
   const eventId = await appendEvent(tx, ctx, scopeOf(submission), {
     type,
     submissionId: submission.id,
-    submitterId,
+    submitterId: actor?.submitterId ?? null,
     data: { object },
+    actor,
   })
   if (type.startsWith('submission.')) {
     await enqueueJob(tx, ctx, { kind: PUBLISH_EVENT_JOB, payload: { event_id: eventId } })
@@ -45,15 +59,29 @@ export async function recordSubmissionEvent(
   return eventId
 }
 
-const STAMPS: Partial<Record<SubmissionStatus, 'completed_at' | 'cancelled_at'>> = {
+const STAMPS: Partial<Record<SubmissionStatus, 'completed_at' | 'cancelled_at' | 'declined_at'>> = {
   completed: 'completed_at',
   cancelled: 'cancelled_at',
+  declined: 'declined_at',
+}
+
+/** What completion records with the move: the sealed final PDF and the audit trail (never one without the other). */
+export type CompletionRecord = Pick<
+  SubmissionsTable,
+  'final_pdf_key' | 'final_pdf_sha256' | 'audit_pdf_key' | 'audit_json_key'
+>
+
+export interface MoveOptions {
+  actor?: Actor
+  /** Required with `complete`, refused otherwise. */
+  completion?: CompletionRecord
 }
 
 /**
  * Moves a submission by `trigger` from the status it was read with. A concurrent change (another
- * request moved it first) is caught by the status guard in the UPDATE and refused like any
- * move that does not apply.
+ * request moved it first) is caught by the guards in the UPDATE and refused like any move that
+ * does not apply. Once every signer has signed (`all_signed_at`), the final PDF is being made:
+ * only `complete` applies from then on, so nothing can cancel or expire a fully signed submission.
  */
 export async function applySubmissionMove(
   tx: Tx,
@@ -61,19 +89,59 @@ export async function applySubmissionMove(
   submission: SubmissionsTable,
   trigger: SubmissionTrigger,
   refusal: () => ApiError,
+  options: MoveOptions = {},
 ): Promise<SubmissionsTable> {
   const move = moveFrom(submission.status, trigger)
-  if (!move) throw refusal()
+  const completing = trigger === 'complete'
+  if (!move || completing !== (submission.all_signed_at !== null)) throw refusal()
+  if (completing !== (options.completion !== undefined)) {
+    throw new Error(`the ${trigger} move ${completing ? 'needs' : 'takes no'} completion record`)
+  }
   const at = toIso(ctx.clock.now())
   const stamp = STAMPS[move.to]
   const updated = await tx
     .updateTable('submissions')
-    .set({ status: move.to, updated_at: at, ...(stamp ? { [stamp]: at } : {}) })
+    .set({
+      status: move.to,
+      updated_at: at,
+      ...(stamp ? { [stamp]: at } : {}),
+      ...(options.completion ?? {}),
+      ...(completing ? { finalize_error: null } : {}),
+    })
     .where('id', '=', submission.id)
     .where('status', '=', submission.status)
+    .where('all_signed_at', completing ? 'is not' : 'is', null)
     .returningAll()
     .executeTakeFirst()
   if (!updated) throw refusal()
-  await recordSubmissionEvent(tx, ctx, updated, move.event)
+  await recordSubmissionEvent(tx, ctx, updated, move.event, options.actor ?? null)
   return updated
+}
+
+/**
+ * The last signer signed (api-v1 §3.3): the submission is fenced for completion, keeping its
+ * status until the final PDF is recorded with `complete`, and the job that makes it is queued in
+ * the same transaction: a crash can never leave a fully signed submission without its job.
+ * False when the submission was no longer active.
+ */
+export async function markAllSigned(
+  tx: Tx,
+  ctx: LifecycleContext,
+  submission: SubmissionsTable,
+): Promise<boolean> {
+  const at = toIso(ctx.clock.now())
+  const result = await tx
+    .updateTable('submissions')
+    .set({ all_signed_at: at, updated_at: at })
+    .where('id', '=', submission.id)
+    .where('status', '=', submission.status)
+    .where('all_signed_at', 'is', null)
+    .executeTakeFirst()
+  if (Number(result.numUpdatedRows) !== 1) return false
+  await enqueueJob(tx, ctx, {
+    kind: FINALIZE_SUBMISSION_JOB,
+    payload: { submission_id: submission.id },
+    maxAttempts: FINALIZE_MAX_ATTEMPTS,
+  })
+  return true
 }

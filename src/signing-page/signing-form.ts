@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
+import { parseStoredValues, readableValues } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { own } from '../lib/own.ts'
@@ -71,7 +72,7 @@ export async function signingForm(deps: Deps, submitter: SubmittersTable): Promi
   const state = signerState(submission, submitter, everyone, now, false)
   const withheld = state === 'email_2fa_required'
   const expiresAt = new Date(now.getTime() + FILE_URL_TTL_MS)
-  const values = JSON.parse(submitter.values) as Record<string, string | number | boolean>
+  const values = await readableValues(deps, parseStoredValues(submitter.values), expiresAt)
   return {
     submitter: {
       id: submitter.id,

@@ -32,7 +32,9 @@ export const cancelSubmission = defineRoute({
       const refusal = () =>
         new ApiError(
           'submission_already_finalized',
-          `Submission ${params.id} is already ${submission.status}; it cannot be cancelled.`,
+          submission.all_signed_at
+            ? `Every signer of submission ${params.id} has signed; its final PDF is being made, so it cannot be cancelled.`
+            : `Submission ${params.id} is already ${submission.status}; it cannot be cancelled.`,
         )
       const cancelled = await applySubmissionMove(tx, deps, submission, 'cancel', refusal)
       return {

@@ -69,6 +69,14 @@ function submitterRows(
     opened_at: null,
     signed_at: s.completed ? at : null,
     declined_at: null,
+    opened_ip: null,
+    opened_user_agent: null,
+    opened_via: null,
+    signed_ip: null,
+    signed_user_agent: null,
+    declined_ip: null,
+    declined_user_agent: null,
+    decline_reason: null,
   }))
 }
 
@@ -101,6 +109,13 @@ export async function recordNewSubmission(
     updated_at: at,
     completed_at: null,
     cancelled_at: null,
+    declined_at: null,
+    all_signed_at: null,
+    final_pdf_key: null,
+    final_pdf_sha256: null,
+    audit_pdf_key: null,
+    audit_json_key: null,
+    finalize_error: null,
   }
   const submitters = submitterRows(id, scope, input, deps, at)
   await insertSubmission(tx, submission)

@@ -27,6 +27,7 @@ export const SubmitterSummary = Type.Object(
     opened_at: Nullable(Timestamp),
     signed_at: Nullable(Timestamp),
     declined_at: Nullable(Timestamp),
+    decline_reason: Nullable(Type.String({ description: 'What the signer wrote when declining' })),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -65,6 +66,7 @@ export const Submission = Type.Object(
     updated_at: Timestamp,
     completed_at: Type.Optional(Timestamp),
     cancelled_at: Nullable(Timestamp),
+    declined_at: Nullable(Timestamp),
   },
   { title: 'Submission' },
 )
@@ -88,6 +90,7 @@ export function toApiSubmitter(row: SubmitterSummaryRow, signingBase: string): S
     opened_at: row.opened_at,
     signed_at: row.signed_at,
     declined_at: row.declined_at,
+    decline_reason: row.decline_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
@@ -118,6 +121,7 @@ export function toApiSubmission(
     // §2.2: completed_at is present on completed submissions.
     ...(row.completed_at ? { completed_at: row.completed_at } : {}),
     cancelled_at: row.cancelled_at,
+    declined_at: row.declined_at,
   }
 }
 

@@ -10,6 +10,7 @@ import type {
   SubmissionsTable,
   SubmitterStatus,
   SubmittersTable,
+  Tx,
 } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 
@@ -56,6 +57,7 @@ export const SUBMITTER_SUMMARY_COLUMNS = [
   'opened_at',
   'signed_at',
   'declined_at',
+  'decline_reason',
 ] as const satisfies ReadonlyArray<keyof SubmittersTable>
 export type SubmitterSummaryRow = Pick<SubmittersTable, (typeof SUBMITTER_SUMMARY_COLUMNS)[number]>
 
@@ -217,4 +219,21 @@ export async function findSubmissionOfSubmitter(db: Executor, submitter: Submitt
     .where('account_id', '=', submitter.account_id)
     .where('environment', '=', submitter.environment)
     .executeTakeFirst()
+}
+
+/**
+ * The submission of a signer's act, locked until the transaction ends: two signers of one
+ * submission signing at once are taken one after the other, so the last one sees the other's
+ * signature. A no-op UPDATE takes the row lock on PostgreSQL; SQLite transactions already hold
+ * the write lock from their start (BEGIN IMMEDIATE).
+ */
+export async function lockSubmissionOfSubmitter(tx: Tx, submitter: SubmittersTable) {
+  return tx
+    .updateTable('submissions')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', submitter.submission_id)
+    .where('account_id', '=', submitter.account_id)
+    .where('environment', '=', submitter.environment)
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }

@@ -1,4 +1,6 @@
 // GET /v1/submitters/{id} — a submitter with the values filled so far (api-v1 §4.4).
+import { FILE_URL_TTL_MS } from '../documents/file-urls.ts'
+import { parseStoredValues, readableValues } from '../documents/stored-values.ts'
 import { orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
@@ -10,11 +12,14 @@ export const getSubmitter = defineRoute({
   method: 'GET',
   url: '/v1/submitters/:id',
   summary: 'Get a submitter with its values',
+  description: 'Signed images are given as URLs valid 1 hour; other values as they were filled.',
   tag: 'Submitters',
   schema: { params: IdParams('sbm'), response: { 200: SubmitterWithValues } },
   errors: ['resource_not_found'],
-  handler: async ({ params, scope }, { db, config }) => {
-    const row = orNotFound(await findSubmitter(db, scope, params.id), `submitter ${params.id}`)
-    return { ...toApiSubmitter(row, config.signingUrl), values: JSON.parse(row.values) }
+  handler: async ({ params, scope }, deps) => {
+    const row = orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`)
+    const expiresAt = new Date(deps.clock.epochMs() + FILE_URL_TTL_MS)
+    const values = await readableValues(deps, parseStoredValues(row.values), expiresAt)
+    return { ...toApiSubmitter(row, deps.config.signingUrl), values }
   },
 })

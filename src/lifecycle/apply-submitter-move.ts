@@ -1,0 +1,78 @@
+// The only code that changes a submitter's status: the row (guarded by the status it was read with),
+// what the act leaves for the audit trail (when, address, user agent, link), and its journal event,
+// in the caller's transaction.
+import type { SubmittersTable, Tx } from '../db/tables.ts'
+import type { ApiError } from '../errors.ts'
+import { appendEvent } from '../events/event-store.ts'
+import { toIso } from '../lib/clock.ts'
+import type { LifecycleContext } from './apply-move.ts'
+import { type SubmitterTrigger, submitterMoveFrom } from './submitter-moves.ts'
+
+/** One act of a signer: the request it came with. */
+export interface SignerAct {
+  ip: string
+  userAgent: string | null
+  /** The credential used: the signing URL's slug (`link`) or the embed token (`embed`). */
+  via: 'link' | 'embed'
+}
+
+/** What the act records beyond its time and context. */
+export type ActDetails = { values?: string; declineReason?: string }
+
+function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, details: ActDetails) {
+  switch (trigger) {
+    case 'open':
+      return { opened_at: at, opened_ip: act.ip, opened_user_agent: act.userAgent, opened_via: act.via }
+    case 'sign':
+      return {
+        signed_at: at,
+        signed_ip: act.ip,
+        signed_user_agent: act.userAgent,
+        ...(details.values === undefined ? {} : { values: details.values }),
+      }
+    case 'decline':
+      return {
+        declined_at: at,
+        declined_ip: act.ip,
+        declined_user_agent: act.userAgent,
+        decline_reason: details.declineReason ?? null,
+      }
+  }
+}
+
+export async function applySubmitterMove(
+  tx: Tx,
+  ctx: LifecycleContext,
+  submitter: SubmittersTable,
+  trigger: SubmitterTrigger,
+  act: SignerAct,
+  refusal: () => ApiError,
+  details: ActDetails = {},
+): Promise<SubmittersTable> {
+  const move = submitterMoveFrom(submitter.status, trigger)
+  if (!move) throw refusal()
+  const at = toIso(ctx.clock.now())
+  const updated = await tx
+    .updateTable('submitters')
+    .set({ status: move.to, updated_at: at, ...actColumns(trigger, at, act, details) })
+    .where('id', '=', submitter.id)
+    .where('status', '=', submitter.status)
+    .returningAll()
+    .executeTakeFirst()
+  if (!updated) throw refusal()
+  if (move.event) {
+    await appendEvent(
+      tx,
+      ctx,
+      { accountId: submitter.account_id, environment: submitter.environment },
+      {
+        type: move.event,
+        submissionId: submitter.submission_id,
+        submitterId: submitter.id,
+        data: { submitter_id: submitter.id, via: act.via, at },
+        actor: act,
+      },
+    )
+  }
+  return updated
+}

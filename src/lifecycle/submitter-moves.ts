@@ -1,0 +1,28 @@
+// api-v1 §3.2–§3.3: the moves of a submitter, from where, and the journal event each records
+// (§6.2: `submitter.opened` and `submitter.signed` are journal-only; a decline is journaled as the
+// submission's `submission.declined`). Pure: apply-submitter-move.ts alone writes a submitter status.
+import type { SubmitterStatus } from '../db/tables.ts'
+
+export type SubmitterTrigger = 'open' | 'sign' | 'decline'
+
+interface SubmitterMove {
+  from: readonly SubmitterStatus[]
+  to: SubmitterStatus
+  event: 'submitter.opened' | 'submitter.signed' | null
+}
+
+// "Submitter moves other than those above: not shown" (§3.3). Decided: nothing returns a signer to
+// `pending`; signing or declining without opening first is allowed (an API client may post directly).
+export const SUBMITTER_MOVES: Record<SubmitterTrigger, SubmitterMove> = {
+  open: { from: ['pending'], to: 'opened', event: 'submitter.opened' },
+  sign: { from: ['pending', 'opened'], to: 'signed', event: 'submitter.signed' },
+  decline: { from: ['pending', 'opened'], to: 'declined', event: null },
+}
+
+/** A signer who signed, declined or was pre-signed has finished: nothing moves them again. */
+export const FINISHED_SUBMITTER_STATUSES: readonly SubmitterStatus[] = ['signed', 'declined', 'pre_signed']
+
+export function submitterMoveFrom(status: SubmitterStatus, trigger: SubmitterTrigger): SubmitterMove | null {
+  const move = SUBMITTER_MOVES[trigger]
+  return move.from.includes(status) ? move : null
+}

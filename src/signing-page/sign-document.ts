@@ -1,0 +1,132 @@
+// POST /s/{slug}/sign and POST /embed/{jwt}/sign — operations.md §3: the signer signs.
+// Order: the state refusals (410, 409, 403) before any costly check; then every value against the
+// signer's fields (422 invalid_field_value), images read to their pixels and stored by hash; then,
+// in one transaction with the submission locked, the state again, the required fields (422
+// missing_required_fields), the submitter's move with its journal event, and the submission's:
+// `partially_signed` while others remain (with the next signing request in preserved order), or,
+// for the last signer, the completion fence and the finalization job.
+import { type Static, Type } from 'typebox'
+import type { SubmittersTable, Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { imageBlobKey, parseStoredValues, type StoredValues } from '../documents/stored-values.ts'
+import { ApiError } from '../errors.ts'
+import { sha256Hex } from '../lib/crypto.ts'
+import { type Actor, applySubmissionMove, markAllSigned } from '../lifecycle/apply-move.ts'
+import { applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
+import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
+import { LIMITS } from '../limits.ts'
+import { queueSigningRequests } from '../submissions/signing-requests.ts'
+import { findTemplate } from '../templates/template-store.ts'
+import { type CheckedValues, checkRequired, checkSignValues } from './sign-values.ts'
+import { defineSignerRoutes } from './signer-routes.ts'
+import { SigningForm, signingForm } from './signing-form.ts'
+import { openSession, peekSession, refusalOf, type SigningSession } from './signing-session.ts'
+
+const SignBody = Type.Object(
+  {
+    values: Type.Record(
+      Type.String({ minLength: 1, maxLength: 100 }),
+      Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+      {
+        maxProperties: 500,
+        description:
+          'Field name → value: `signature`/`initials` a PNG data URL (at most 512 KB, 4000 × 4000 px), `date` YYYY-MM-DD, `text` at most 1000 characters, `number` a JSON number, `checkbox` a boolean (a required one must be true), `radio`/`select` one of the options',
+      },
+    ),
+  },
+  { additionalProperties: false, title: 'SignRequest' },
+)
+type SignBody = Static<typeof SignBody>
+
+const changedMeanwhile = () =>
+  new ApiError('submitter_already_finalized', 'This document changed while you were signing it; reload it.')
+
+/** The images stored by hash before the transaction: a retry writes the same blobs again. */
+async function storeImages(
+  deps: Deps,
+  submitter: SubmittersTable,
+  checked: CheckedValues,
+): Promise<StoredValues> {
+  const stored = await Promise.all(
+    checked.images.map(async ({ field, png, width, height }) => {
+      const sha256 = sha256Hex(png)
+      const key = imageBlobKey(submitter, sha256)
+      await deps.blobs.put(key, png, 'image/png')
+      return [field, { image: key, sha256, width, height }] as const
+    }),
+  )
+  return { ...checked.plain, ...Object.fromEntries(stored) }
+}
+
+/** After the signer's move: the submission's own move, or the fence when nobody is left. */
+async function moveSubmission(
+  tx: Tx,
+  deps: Deps,
+  session: SigningSession,
+  signed: SubmittersTable,
+  actor: Actor,
+) {
+  const everyone = session.everyone.map((s) => (s.id === signed.id ? signed : s))
+  const remaining = everyone.filter((s) => !FINISHED_SUBMITTER_STATUSES.includes(s.status))
+  if (remaining.length === 0) {
+    if (!(await markAllSigned(tx, deps, session.submission))) throw changedMeanwhile()
+    return
+  }
+  const moved = await applySubmissionMove(tx, deps, session.submission, 'sign', changedMeanwhile, { actor })
+  // Preserved order: the next signer is asked now (random order asked everyone at creation).
+  if (moved.signing_order === 'preserved') await queueSigningRequests(tx, deps, moved, everyone)
+}
+
+async function sign(deps: Deps, submitter: SubmittersTable, act: SignerAct, body: SignBody) {
+  const first = await peekSession(deps, submitter)
+  const early = refusalOf(first, 'sign')
+  if (early) throw early
+  const scope = { accountId: submitter.account_id, environment: submitter.environment }
+  const template = await findTemplate(deps.db, scope, first.submission.template_id)
+  if (!template) throw new ApiError('internal_inconsistency', 'The document of this signing link is missing.')
+  const checked = await checkSignValues(template.fields, submitter.role, body.values)
+  const given = await storeImages(deps, submitter, checked)
+  return deps.db.transaction().execute(async (tx) => {
+    const session = await openSession(tx, deps, submitter)
+    const refusal = refusalOf(session, 'sign')
+    if (refusal) throw refusal
+    const values = { ...parseStoredValues(session.submitter.values), ...given }
+    checkRequired(template.fields, submitter.role, values)
+    const details = { values: JSON.stringify(values) }
+    const signed = await applySubmitterMove(
+      tx,
+      deps,
+      session.submitter,
+      'sign',
+      act,
+      changedMeanwhile,
+      details,
+    )
+    await moveSubmission(tx, deps, session, signed, { submitterId: signed.id, ...act })
+    return signed
+  })
+}
+
+export const [signDocument, signEmbedDocument] = defineSignerRoutes({
+  operationIds: ['signDocument', 'signEmbedDocument'],
+  method: 'POST',
+  action: 'sign',
+  summary: 'Sign the document',
+  description:
+    'Answers the signing form in its new state. The last signer’s signature starts the final PDF; the submission becomes `completed` once it is sealed and stored.',
+  body: SignBody,
+  response: SigningForm,
+  bodyLimit: LIMITS.signBodyBytes,
+  errors: [
+    'invalid_field_value',
+    'missing_required_fields',
+    'not_your_turn',
+    'submitter_already_finalized',
+    'submission_not_active',
+    'email_2fa_required',
+  ],
+  handler: async ({ body, ip, userAgent }, { submitter, via }, deps) => {
+    const signed = await sign(deps, submitter, { ip, userAgent: userAgent ?? null, via }, body)
+    return signingForm(deps, signed)
+  },
+})

@@ -1,0 +1,99 @@
+// operations.md §3: every signer route exists twice, under `/s/{slug}` (the signing URL) and under
+// `/embed/{jwt}` (the embed URL). One definition makes both: the credential is resolved to the
+// submitter here, and the handler never knows which form was used except as `via`.
+import { type Static, type TSchema, Type } from 'typebox'
+import type { SubmittersTable } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { ApiError, type ErrorCode } from '../errors.ts'
+import { type AnyRoute, defineRoute, type HandlerInput, type HttpMethod } from '../http/define-route.ts'
+import { findSubmitterById, findSubmitterBySlug } from '../submissions/submission-store.ts'
+import { verifyEmbedToken } from './signing-credentials.ts'
+
+export interface Signer {
+  submitter: SubmittersTable
+  via: 'link' | 'embed'
+}
+
+const unknownLink = () => new ApiError('resource_not_found', 'This signing link does not exist.')
+
+const SlugParams = Type.Object(
+  { slug: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { additionalProperties: false },
+)
+const TokenParams = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { additionalProperties: false },
+)
+
+async function bySlug(deps: Deps, slug: string): Promise<Signer> {
+  const submitter = await findSubmitterBySlug(deps.db, slug)
+  if (!submitter) throw unknownLink()
+  return { submitter, via: 'link' }
+}
+
+async function byToken(deps: Deps, token: string): Promise<Signer> {
+  const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
+  const submitter = await findSubmitterById(deps.db, claims.sub, claims.sid)
+  if (!submitter) throw unknownLink()
+  return { submitter, via: 'embed' }
+}
+
+export interface SignerRouteSpec<B extends TSchema | undefined, R extends TSchema> {
+  /** operationId of the `/s/` route; the embed route gets `Embed` inserted after the verb. */
+  operationIds: [string, string]
+  method: HttpMethod
+  /** Path after the credential: `form`, `open`, `sign`, `decline`. */
+  action: string
+  summary: string
+  description?: string
+  body?: B
+  response: R
+  bodyLimit?: number
+  errors: ErrorCode[]
+  handler(
+    input: HandlerInput<{ body: B; response: { 200: R } }>,
+    signer: Signer,
+    deps: Deps,
+  ): Promise<Static<R>>
+}
+
+/** The `/s/{slug}/…` and `/embed/{jwt}/…` routes of one signer action. */
+export function defineSignerRoutes<B extends TSchema | undefined, R extends TSchema>(
+  spec: SignerRouteSpec<B, R>,
+): [AnyRoute, AnyRoute] {
+  const common = {
+    method: spec.method,
+    tag: 'Signing page',
+    auth: 'none' as const,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+  }
+  const schema = (params: TSchema) => ({
+    params,
+    ...(spec.body ? { body: spec.body } : {}),
+    response: { 200: spec.response },
+  })
+  // biome-ignore lint/suspicious/noExplicitAny: both routes share the handler whatever their params
+  const run = (resolve: (deps: Deps, input: any) => Promise<Signer>) => async (input: any, deps: Deps) =>
+    spec.handler(input, await resolve(deps, input), deps)
+  return [
+    defineRoute({
+      ...common,
+      operationId: spec.operationIds[0],
+      url: `/s/:slug/${spec.action}`,
+      summary: `${spec.summary}, by signing-URL slug`,
+      schema: schema(SlugParams),
+      errors: ['resource_not_found', ...spec.errors],
+      handler: run((deps, input) => bySlug(deps, input.params.slug)),
+    }),
+    defineRoute({
+      ...common,
+      operationId: spec.operationIds[1],
+      url: `/embed/:token/${spec.action}`,
+      summary: `${spec.summary}, by embed token`,
+      schema: schema(TokenParams),
+      errors: ['invalid_signing_token', 'resource_not_found', ...spec.errors],
+      handler: run((deps, input) => byToken(deps, input.params.token)),
+    }),
+  ]
+}

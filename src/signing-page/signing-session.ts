@@ -1,0 +1,93 @@
+// What every signer act (open, sign, decline) does first, inside its transaction: lock the
+// submission, read everyone's status afresh, and refuse what the state does not allow
+// (operations.md §3 errors). Reading under the lock is what makes two concurrent signs of one
+// signer give one success and one 409, and two last signers complete exactly once.
+import type { Executor, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { ApiError } from '../errors.ts'
+import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
+import {
+  findSubmissionOfSubmitter,
+  lockSubmissionOfSubmitter,
+  submittersOf,
+} from '../submissions/submission-store.ts'
+import { type SignerState, signerState } from './signer-state.ts'
+
+export interface SigningSession {
+  submission: SubmissionsTable
+  /** The acting signer as the transaction sees it. */
+  submitter: SubmittersTable
+  /** Every submitter of the submission, in signing order. */
+  everyone: SubmittersTable[]
+  state: SignerState
+}
+
+/** The session inside the act's transaction, with the submission locked. */
+export async function openSession(tx: Tx, deps: Deps, submitter: SubmittersTable): Promise<SigningSession> {
+  return session(tx, deps, submitter, await lockSubmissionOfSubmitter(tx, submitter))
+}
+
+/** A first look without a lock, to refuse early before any costly check of the values. */
+export async function peekSession(deps: Deps, submitter: SubmittersTable): Promise<SigningSession> {
+  const submission = await findSubmissionOfSubmitter(deps.db, submitter)
+  if (!submission)
+    throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
+  return session(deps.db, deps, submitter, submission)
+}
+
+async function session(
+  db: Executor,
+  deps: Deps,
+  submitter: SubmittersTable,
+  submission: SubmissionsTable,
+): Promise<SigningSession> {
+  const scope = { accountId: submitter.account_id, environment: submitter.environment }
+  const everyone = (await submittersOf(db, scope, [submission.id])) as SubmittersTable[]
+  const current = everyone.find((s) => s.id === submitter.id)
+  if (!current)
+    throw new ApiError('internal_inconsistency', 'The signer vanished from the submission; retry.')
+  // E-mail codes arrive with the signer's-experience issue: until then a guarded signer stays locked.
+  const state = signerState(submission, current, everyone, deps.clock.now(), false)
+  return { submission, submitter: current, everyone, state }
+}
+
+const FINISHED_WORDS: Record<string, string> = {
+  signed: 'signed',
+  pre_signed: 'been signed for at creation',
+  declined: 'declined',
+}
+
+/** Why `action` is refused in this session, or null when it may proceed. */
+export function refusalOf(session: SigningSession, action: 'sign' | 'decline'): ApiError | null {
+  const { submitter, state, submission } = session
+  if (FINISHED_SUBMITTER_STATUSES.includes(submitter.status)) {
+    return new ApiError(
+      'submitter_already_finalized',
+      `You have already ${FINISHED_WORDS[submitter.status] ?? submitter.status}; nothing more can be done with this link.`,
+    )
+  }
+  if (state === 'cancelled' || state === 'expired' || state === 'declined') {
+    const why = {
+      cancelled: 'was cancelled by the sender',
+      expired: 'has expired',
+      declined: 'was declined',
+    }[state]
+    return new ApiError(
+      'submission_not_active',
+      `This document ${why}; it can no longer be ${action === 'sign' ? 'signed' : 'declined'}.`,
+    )
+  }
+  if (state === 'email_2fa_required') {
+    return new ApiError('email_2fa_required', 'Enter the code sent to your e-mail address first.')
+  }
+  if (action === 'sign' && state === 'waiting_for_others') {
+    return new ApiError(
+      'not_your_turn',
+      'Another signer must sign before you; you will be told when it is your turn.',
+    )
+  }
+  if (submission.all_signed_at !== null) {
+    return new ApiError('submitter_already_finalized', 'Every signer has signed this document already.')
+  }
+  return null
+}

@@ -1,0 +1,44 @@
+// api-v1 §3.3: a submission whose `expires_at` has passed becomes `expired` (`submission.expired`).
+// A sweep run by every worker every second: each due submission moves in its own transaction,
+// guarded by the status it was read with, so several workers sweeping at once expire each exactly
+// once (the loser's guarded UPDATE finds nothing and is skipped). A fully signed submission is not
+// expired: its final PDF is being made (the lifecycle fence refuses it). The sweep is not scoped
+// to an account: it is the service's own task over every account.
+import type { Deps } from '../deps.ts'
+import { ApiError } from '../errors.ts'
+import { toIso } from '../lib/clock.ts'
+import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { ACTIVE_STATUSES } from '../lifecycle/submission-moves.ts'
+
+/** How often workers look for expired submissions: the contract's "within 5 seconds" with margin. */
+export const EXPIRY_SWEEP_MS = 1000
+const BATCH = 200
+
+const alreadyMoved = () => new ApiError('submission_already_finalized', 'moved by another worker')
+
+/** Expires every submission due now; returns how many this call moved. */
+export async function expireDueSubmissions(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
+): Promise<number> {
+  const due = await deps.db
+    .selectFrom('submissions')
+    .selectAll()
+    .where('status', 'in', ACTIVE_STATUSES)
+    .where('expires_at', '<=', toIso(deps.clock.now()))
+    .where('all_signed_at', 'is', null)
+    .orderBy('expires_at')
+    .limit(BATCH)
+    .execute()
+  let moved = 0
+  for (const submission of due) {
+    try {
+      await deps.db
+        .transaction()
+        .execute((tx) => applySubmissionMove(tx, deps, submission, 'expire', alreadyMoved))
+      moved++
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+    }
+  }
+  return moved
+}

@@ -1,0 +1,125 @@
+// Submissions to sign and the signer's calls, shared by the signing tests: every field type on
+// two pages of different sizes, signers by role, and requests through either credential.
+import assert from 'node:assert/strict'
+import type { LightMyRequestResponse } from 'fastify'
+import { base64, post } from './documents.ts'
+import { pdfOfPages } from './fixtures/pdfs.ts'
+import { dataUrl, rgbaPng } from './fixtures/png-encode.ts'
+import type { TestApp } from './harness.ts'
+
+export interface CreatedSubmitter {
+  id: string
+  email: string
+  signing_url: string
+  embed_src: string
+}
+export interface Created {
+  id: string
+  submitters: CreatedSubmitter[]
+}
+
+export const SIGNATURE = dataUrl(rgbaPng(300, 100))
+
+const area = (page: number, y: number) => ({ page, x: 0.1, y, w: 0.3, h: 0.05 })
+
+/** One field of every type for role `first` over two pages (A4, then Letter landscape); a signature for each other role. */
+export async function everyTypeBody(
+  roles: string[] = ['first', 'second'],
+  extra: Record<string, unknown> = {},
+) {
+  const others = roles
+    .slice(1)
+    .map((role, i) => ({ name: `${role} signature`, role, areas: [area(2, 0.1 + i * 0.1)] }))
+  return {
+    documents: [
+      {
+        name: 'Contract',
+        pdf_base64: base64(
+          await pdfOfPages([
+            [595.28, 841.89],
+            [792, 612],
+          ]),
+        ),
+        fields: [
+          { name: 'Signature', type: 'signature', role: 'first', areas: [area(1, 0.1)] },
+          { name: 'Initials', type: 'initials', role: 'first', areas: [area(1, 0.2), area(2, 0.8)] },
+          { name: 'Date', type: 'date', role: 'first', areas: [area(1, 0.3)] },
+          { name: 'Name', type: 'text', role: 'first', areas: [area(1, 0.4)] },
+          { name: 'Amount', type: 'number', role: 'first', required: false, areas: [area(1, 0.5)] },
+          { name: 'Agree', type: 'checkbox', role: 'first', areas: [area(1, 0.6)] },
+          { name: 'Plan', type: 'radio', role: 'first', options: ['basic', 'pro'], areas: [area(1, 0.7)] },
+          { name: 'Country', type: 'select', role: 'first', options: ['FR', 'DE'], areas: [area(2, 0.5)] },
+          ...others,
+        ],
+      },
+    ],
+    submitters: roles.map((role) => ({ role, email: `${role}@example.eu`, name: role.toUpperCase() })),
+    ...extra,
+  }
+}
+
+export const FIRST_VALUES = {
+  Signature: SIGNATURE,
+  Initials: dataUrl(rgbaPng(60, 60)),
+  Date: '2026-11-23',
+  Name: 'Łukasz Żółć',
+  Amount: 1250.5,
+  Agree: true,
+  Plan: 'pro',
+  Country: 'DE',
+}
+
+export async function createSubmission(t: TestApp, key: string, body: unknown): Promise<Created> {
+  const res = await post(t, key, '/v1/submissions/from_pdf', body)
+  assert.equal(res.statusCode, 201, res.body)
+  return res.json()
+}
+
+const lastSegment = (url: string) => new URL(url).pathname.split('/').pop()!
+
+/** A signer's call: `POST /s/{slug}/{action}` (or `/embed/{jwt}/…` with via 'embed'). */
+export function signer(
+  t: TestApp,
+  submitter: CreatedSubmitter,
+  action: 'open' | 'sign' | 'decline' | 'form',
+  body?: unknown,
+  via: 'link' | 'embed' = 'link',
+): Promise<LightMyRequestResponse> {
+  const base =
+    via === 'link' ? `/s/${lastSegment(submitter.signing_url)}` : `/embed/${lastSegment(submitter.embed_src)}`
+  return t.app.inject({
+    method: action === 'form' ? 'GET' : 'POST',
+    url: `${base}/${action}`,
+    remoteAddress: '203.0.113.7',
+    headers: {
+      'user-agent': 'SignerBrowser/1.0',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  })
+}
+
+/** The journal of a submission, oldest first. */
+export async function eventsOf(t: TestApp, submissionId: string) {
+  return t.deps.db
+    .selectFrom('events')
+    .selectAll()
+    .where('submission_id', '=', submissionId)
+    .orderBy('id')
+    .execute()
+}
+
+export async function submissionRow(t: TestApp, id: string) {
+  return t.deps.db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+export async function submitterRow(t: TestApp, id: string) {
+  return t.deps.db.selectFrom('submitters').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+export async function jobsOf(t: TestApp, kind: string) {
+  return (await t.deps.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute()).map((j) => ({
+    ...j,
+    payload: JSON.parse(j.payload) as Record<string, unknown>,
+  }))
+}
