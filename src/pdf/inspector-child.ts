@@ -1,4 +1,4 @@
-// A long-lived PDF reader, started by inspector-pool.ts under an OS memory limit: it reads one
+// A long-lived PDF reader, started by child-pool.ts under an OS memory limit: it reads one
 // JSON request per stdin line, parses the file with pdf-lib and writes one small JSON answer per
 // line. Parsing here rather than in the server contains what untrusted files do to pdf-lib: a
 // Flate bomb in an object stream, a 40 MB upload in the heap, a stack overflow. It imports only
@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { PDFDocument } from 'pdf-lib'
-import type { Finding, InspectAnswer, InspectRequest, ReadyMessage } from './inspector-protocol.ts'
+import type { ReadyMessage } from './child-pool.ts'
+import type { Finding, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { PageTreeError, readPageTree } from './page-tree.ts'
 
 // pdf-lib reports each damaged object it skips with console.warn, and FlateStream logs with

@@ -1,4 +1,4 @@
-// The line protocol between the pool (inspector-pool.ts) and its children (inspector-child.ts):
+// The line protocol between the pool (child-pool.ts) and its children (inspector-child.ts):
 // one JSON object per line each way. Types only, so the child's bundle stays pdf-lib + node.
 import type { Rect } from './page-box.ts'
 
@@ -26,8 +26,3 @@ export type Finding =
 
 /** `bytes`, the file's size, tells the pool when to recycle the child. */
 export type InspectAnswer = { id: number; bytes: number } & Finding
-
-/** The child's first line: it has loaded pdf-lib and reads requests. */
-export interface ReadyMessage {
-  ready: true
-}

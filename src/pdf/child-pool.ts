@@ -1,61 +1,70 @@
-// A pool of long-lived PDF readers (inspector-child.ts). Spawning a reader per upload cost
-// 8–17 ms, more than our whole budget for creating a submission; a warm child answers in ~1 ms.
-// Each child runs under an OS memory limit, each request under a wall-clock timeout, and the
-// server only ever receives the child's small JSON answer.
+// A pool of long-lived child processes that do the PDF work untrusted files could turn against the
+// server: reading uploads (inspector-child.ts) and making final PDFs (finalizer-child.ts). Spawning
+// a child per request cost more than a whole request (loading pdf-lib alone takes a warm start
+// ~50 ms, far more on a busy machine); a warm child answers at once. Each child runs under an OS
+// memory limit, each request under a wall-clock timeout, and the server only ever receives the
+// child's small JSON answer. The protocol: one JSON object per line each way, the child's first
+// line `{"ready":true}`, each answer carrying its request's `id`.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import type { InspectAnswer, InspectRequest, ReadyMessage } from './inspector-protocol.ts'
 import { withMemoryLimit } from './memory-limit.ts'
 
 /** A child's answer, or what became of a request the child did not answer. */
-export type Outcome = InspectAnswer | { ok: false; reason: 'timeout' | 'crashed' }
+export type Outcome<Answer> = Answer | { ok: false; reason: 'timeout' | 'crashed' }
 
-export interface PoolOptions {
+export interface PoolOptions<Answer> {
+  /** What the child does, for messages: `PDF inspector`. */
+  name: string
+  /** The child's source beside this file (`inspector-child.ts`) and its bundle beside the server's. */
+  script: { source: string; bundle: string }
   size: number
   memoryLimitBytes: number
+  /** Whether a child is replaced after giving this answer (to return memory a large file grew). */
+  recycleAfter?(answer: Answer): boolean
+}
+
+/** A child's first line: it has loaded what it needs and reads requests. */
+export interface ReadyMessage {
+  ready: true
 }
 
 const MiB = 1024 * 1024
-// A child that read a file this large is replaced: V8 and malloc keep the pages a parse grew
-// into (a warm child holds ~65 MB RSS, ~105 MB after a 40 MB file, measured), and idle children
-// would hold them until the server stops.
-const RECYCLE_AFTER_BYTES = 16 * MiB
 // Under too small a memory limit node may hang at start rather than exit (measured at 16–32 MiB
 // of RLIMIT_DATA); a warm start takes ~50 ms, ~300 ms through tsx.
 const START_TIMEOUT_MS = 10_000
 // Enough of stderr to say why a child could not start.
 const STDERR_KEEP = 2048
 
-interface Job {
-  request: InspectRequest
+interface Job<Answer> {
+  request: { id: number }
   timeoutMs: number
-  resolve(outcome: Outcome): void
+  resolve(outcome: Outcome<Answer>): void
   reject(error: Error): void
 }
 
-interface Child {
+interface Child<Answer> {
   process: ChildProcessWithoutNullStreams
   ready: boolean
-  job?: Job | undefined
+  job?: Job<Answer> | undefined
   timer?: NodeJS.Timeout | undefined
   stdout: string
   stderr: string
 }
 
-export class InspectorPool {
-  private readonly children = new Set<Child>()
-  private readonly queue: Job[] = []
+export class ChildPool<Request extends object, Answer extends { id: number }> {
+  private readonly children = new Set<Child<Answer>>()
+  private readonly queue: Job<Answer>[] = []
   private nextId = 1
   private closed = false
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions<Answer>) {}
 
-  /** Resolves with the child's finding; rejects only on a server fault (no child could start). */
-  inspect(path: string, timeoutMs: number): Promise<Outcome> {
-    if (this.closed) return Promise.reject(new Error('the PDF inspector is closed'))
+  /** Resolves with the child's answer; rejects only on a server fault (no child could start). */
+  run(request: Request, timeoutMs: number): Promise<Outcome<Answer>> {
+    if (this.closed) return Promise.reject(new Error(`the ${this.options.name} is closed`))
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, path }, timeoutMs, resolve, reject })
+      this.queue.push({ request: { ...request, id: this.nextId++ }, timeoutMs, resolve, reject })
       this.dispatch()
     })
   }
@@ -63,7 +72,7 @@ export class InspectorPool {
   /** Kills every child: for shutdown and tests. Requests still waiting are rejected. */
   close(): void {
     this.closed = true
-    const error = new Error('the PDF inspector was closed')
+    const error = new Error(`the ${this.options.name} was closed`)
     for (const job of this.queue.splice(0)) job.reject(error)
     for (const child of [...this.children]) {
       child.job?.reject(error)
@@ -86,17 +95,17 @@ export class InspectorPool {
     }
   }
 
-  private spawn(): Child {
+  private spawn(): Child<Answer> {
     const { memoryLimitBytes } = this.options
     // V8 stops its own heap at half the limit, failing cleanly before the kernel refuses a page.
     const heapMiB = Math.max(1, Math.floor(memoryLimitBytes / MiB / 2))
     const [file, args] = withMemoryLimit(
       process.execPath,
-      [`--max-old-space-size=${heapMiB}`, ...childScript()],
+      [`--max-old-space-size=${heapMiB}`, ...childScript(this.options.script)],
       memoryLimitBytes,
     )
     const spawned = spawn(file, args, { stdio: 'pipe' })
-    const child: Child = { process: spawned, ready: false, stdout: '', stderr: '' }
+    const child: Child<Answer> = { process: spawned, ready: false, stdout: '', stderr: '' }
     this.children.add(child)
     // Children never keep the server alive on their own; closing stdin is how they learn it exited.
     spawned.unref()
@@ -116,7 +125,7 @@ export class InspectorPool {
     return child
   }
 
-  private send(child: Child): void {
+  private send(child: Child<Answer>): void {
     const job = child.job!
     child.process.stdin.write(`${JSON.stringify(job.request)}\n`)
     child.timer = setTimeout(() => {
@@ -126,11 +135,11 @@ export class InspectorPool {
     }, job.timeoutMs)
   }
 
-  private read(child: Child, chunk: string): void {
+  private read(child: Child<Answer>, chunk: string): void {
     const lines = (child.stdout + chunk).split('\n')
     child.stdout = lines.pop()!
     for (const line of lines) {
-      const message = parse(line)
+      const message = parse<Answer>(line)
       if (!message) {
         // Our own child wrote something else: treat it as broken, never throw in the server.
         child.process.kill('SIGKILL')
@@ -147,18 +156,18 @@ export class InspectorPool {
     }
   }
 
-  private answered(child: Child, answer: InspectAnswer): void {
+  private answered(child: Child<Answer>, answer: Answer): void {
     const job = child.job!
     clearTimeout(child.timer)
     child.job = undefined
     keepAlive(child, false)
-    if (answer.bytes > RECYCLE_AFTER_BYTES) this.retire(child)
+    if (this.options.recycleAfter?.(answer)) this.retire(child)
     job.resolve(answer)
     this.dispatch()
   }
 
   /** Kills a child on purpose (timeout, recycling, close) and starts its replacement. */
-  private retire(child: Child): void {
+  private retire(child: Child<Answer>): void {
     if (!this.children.delete(child)) return
     clearTimeout(child.timer)
     child.process.kill('SIGKILL')
@@ -166,13 +175,13 @@ export class InspectorPool {
   }
 
   /** A child gone on its own: at start (a server fault) or mid-request (memory limit, crash). */
-  private lost(child: Child, how: string): void {
+  private lost(child: Child<Answer>, how: string): void {
     if (!this.children.delete(child)) return
     clearTimeout(child.timer)
     const { job } = child
     if (job && !child.ready) {
       const stderr = child.stderr.trim().split('\n').at(-1) ?? ''
-      job.reject(new Error(`the PDF inspector could not start (${how}): ${stderr}`.trim()))
+      job.reject(new Error(`the ${this.options.name} could not start (${how}): ${stderr}`.trim()))
     } else job?.resolve({ ok: false, reason: 'crashed' })
     this.replace(child)
   }
@@ -181,7 +190,7 @@ export class InspectorPool {
    * A child that had started is replaced at once, so the next upload finds a warm one; one that
    * never started is not, lest a broken setup respawn forever. Waiting requests get children.
    */
-  private replace(gone: Child): void {
+  private replace(gone: Child<Answer>): void {
     if (this.closed) return
     if (gone.ready && this.children.size < this.options.size) this.spawn()
     this.dispatch()
@@ -192,12 +201,12 @@ export class InspectorPool {
  * A busy child keeps this process alive until it answers or its exit is seen (both its stdout
  * and its process handle); an idle one never does.
  */
-function keepAlive(child: Child, busy: boolean): void {
+function keepAlive<Answer>(child: Child<Answer>, busy: boolean): void {
   const handles = [child.process, child.process.stdout as Socket]
   for (const handle of handles) busy ? handle.ref() : handle.unref()
 }
 
-function parse(line: string): InspectAnswer | ReadyMessage | undefined {
+function parse<Answer>(line: string): Answer | ReadyMessage | undefined {
   try {
     return JSON.parse(line)
   } catch {
@@ -209,10 +218,9 @@ function parse(line: string): InspectAnswer | ReadyMessage | undefined {
  * From the sources (tests, tsx), the child runs from its .ts file with this process's loader
  * flags; from the bundle (bin/paraph.mjs), from the child bundle written beside it.
  */
-function childScript(): string[] {
-  if (!import.meta.url.endsWith('.ts'))
-    return [fileURLToPath(new URL('./pdf-inspector.mjs', import.meta.url))]
-  return [...loaderFlags(process.execArgv), fileURLToPath(new URL('./inspector-child.ts', import.meta.url))]
+function childScript(script: PoolOptions<unknown>['script']): string[] {
+  if (!import.meta.url.endsWith('.ts')) return [fileURLToPath(new URL(`./${script.bundle}`, import.meta.url))]
+  return [...loaderFlags(process.execArgv), fileURLToPath(new URL(`./${script.source}`, import.meta.url))]
 }
 
 // Only flags that load code: --test, --inspect or --cpu-prof would misbehave in a child.
