@@ -48,7 +48,8 @@ function readHeader(data: Buffer): Header {
   const height = data.readUInt32BE(4)
   const [depth, colourType, compression, filter, interlace] = data.subarray(8, 13)
   const colour = COLOUR_TYPES.get(colourType!)
-  if (!colour || !colour.depths.includes(depth!) || compression !== 0 || filter !== 0 || interlace! > 1) {
+  const valid = colour?.depths.includes(depth!) && compression === 0 && filter === 0 && interlace! <= 1
+  if (!colour || !valid) {
     throw new PngError('has an invalid PNG header')
   }
   if (width === 0 || height === 0) throw new PngError('is an empty image (0 pixels wide or high)')
