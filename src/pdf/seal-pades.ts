@@ -33,11 +33,13 @@ export async function sealPdf(
   const tail = readTail(pdf)
   if (tail.encrypted) throw new Error('cannot seal an encrypted PDF')
   const doc = await loadForSealing(pdf)
+  // Above every number in use, should /Size understate them.
+  const firstFree = Math.max(tail.size, doc.context.largestObjectNumber + 1)
   const reserved = cadesSignedDataMaxLength(identity)
   const dictionary = signatureDictionary(options, reserved)
-  const objects = signatureFieldObjects(doc, tail.size, dictionary.bytes)
+  const objects = signatureFieldObjects(doc, firstFree, dictionary.bytes)
   const { pdf: sealed, valueOffsets } = appendUpdate(pdf, tail, doc.context, objects)
-  const at = valueOffsets.get(tail.size)!
+  const at = valueOffsets.get(firstFree)!
   // ISO 32000-1 §12.8.1: the byte range is the whole file but the /Contents value, brackets included.
   const contentsStart = at + dictionary.contentsAt
   const contentsEnd = contentsStart + 2 * reserved + 2

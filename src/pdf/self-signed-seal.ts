@@ -63,9 +63,9 @@ async function readIfExists(path: string): Promise<string | undefined> {
 }
 
 /**
- * RSA 3072 with SHA-256: RSA is what every PDF validator verifies (Acrobat, poppler, DSS, pdf.js
- * viewers), and 3072 bits give the 128-bit strength that SOG-IS and NIST SP 800-57 ask of a key
- * still in use after 2030, which a 10-year seal certificate will be. Signing costs ~2 ms.
+ * RSA 3072 with SHA-256: RSA is what every PDF validator verifies (Acrobat, poppler, DSS), and 3072
+ * bits give 128-bit strength, which NIST SP 800-57 Part 1 asks of a key used after 2030 (RSA 2048
+ * gives 112), as this 10-year certificate will be. Signing costs about 2 ms.
  */
 export async function createSelfSignedPem(now: Date): Promise<string> {
   const { privateKey, publicKey } = await generateKeyPairAsync('rsa', { modulusLength: 3072 })
@@ -130,9 +130,10 @@ function sha256WithRsa(): pkijs.AlgorithmIdentifier {
 }
 
 /**
- * keyUsage digitalSignature + nonRepudiation (critical), the usage of a seal (ETSI EN 319 412-3);
- * basicConstraints cA false; a subject key identifier (RFC 5280 §4.2.1.2, method 1). No extended key
- * usage: absent, it restricts nothing, while a wrong one makes Acrobat refuse the certificate.
+ * keyUsage digitalSignature + nonRepudiation (critical): a key that signs documents, not TLS or
+ * certificates; basicConstraints cA false; a subject key identifier (RFC 5280 §4.2.1.2, method 1).
+ * No extended key usage: absent, it restricts nothing, while validators check one that is present
+ * against their own lists.
  */
 function extensions(spki: pkijs.PublicKeyInfo): pkijs.Extension[] {
   const keyBits = spki.subjectPublicKey.valueBlock.valueHexView
