@@ -9,7 +9,7 @@ import * as asn1js from 'asn1js'
 import * as pkijs from 'pkijs'
 
 export const SELF_SIGNED_FILE = 'paraph-seal.pem'
-export const SELF_SIGNED_SUBJECT = {
+const SUBJECT = {
   commonName: 'Paraph electronic seal (self-signed)',
   organization: 'Paraph',
 }
@@ -101,10 +101,7 @@ function subjectName(): pkijs.RelativeDistinguishedNames {
       value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()],
     })
   const name = new asn1js.Sequence({
-    value: [
-      rdn(OID.organization, SELF_SIGNED_SUBJECT.organization),
-      rdn(OID.commonName, SELF_SIGNED_SUBJECT.commonName),
-    ],
+    value: [rdn(OID.organization, SUBJECT.organization), rdn(OID.commonName, SUBJECT.commonName)],
   })
   return pkijs.RelativeDistinguishedNames.fromBER(name.toBER())
 }

@@ -50,7 +50,7 @@ async function selfSignedIdentity(dataDir: string, now: Date): Promise<SealingId
       keys,
       certificates.map((block) => new X509Certificate(block).raw),
       { kind: 'self-signed', path, created },
-      where,
+      'it',
     )
   } catch (error) {
     throw new Error(`${where} is unreadable: ${(error as Error).message}`)
