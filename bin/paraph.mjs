@@ -31,11 +31,12 @@ async function bundle(entryPoint, outputName) {
   return output
 }
 
-// The PDF reader runs in child processes (src/pdf/inspector-pool.ts), which start from their own
-// small bundle, found beside the main one.
+// The PDF reader and the final-PDF maker run in child processes (src/pdf/child-pool.ts), which
+// start from their own small bundles, found beside the main one.
 const [output] = await Promise.all([
   bundle('src/cli/main.ts', 'paraph.mjs'),
   bundle('src/pdf/inspector-child.ts', 'pdf-inspector.mjs'),
+  bundle('src/pdf/finalizer-child.ts', 'pdf-finalizer.mjs'),
 ])
 // esbuild's service process would otherwise stay alive, idle, beside the server for its lifetime.
 await stop()

@@ -8,7 +8,7 @@ import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
 import type { AnyRoute } from './http/define-route.ts'
-import { errorHandler, notFoundHandler } from './http/error-handler.ts'
+import { errorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './http/error-handler.ts'
 import { getLiveness, getReadiness } from './http/health.ts'
 import { parseJsonBody } from './http/json-body.ts'
 import { openApiRoute } from './http/openapi.ts'
@@ -96,8 +96,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     requestIdHeader: false,
     clientErrorHandler: unparsableRequest,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    // Embed JWTs and signed file tokens are path parameters of a few hundred characters.
-    routerOptions: { maxParamLength: 4096 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     // A URL Fastify cannot even route (bad percent-encoding) still gets the envelope.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),

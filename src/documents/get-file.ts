@@ -12,7 +12,7 @@ export const getFile = defineRoute({
   url: '/files/:token',
   summary: 'Download a file by its signed URL',
   description:
-    'The URLs come from GET /v1/submissions/{id}/documents and the signing form; they expire after 1 hour.',
+    'The URLs come from GET /v1/submissions/{id}/documents, GET /v1/submitters/{id} (signed images, `image/png`) and the signing form; they expire after 1 hour.',
   tag: 'Files',
   auth: 'none',
   produces: 'application/pdf',
@@ -28,6 +28,7 @@ export const getFile = defineRoute({
     const { blobKey, name } = readFileToken(keys.files, params.token, clock.now())
     const stream = await blobs.stream(blobKey)
     if (!stream) throw new ApiError('resource_not_found', 'This file no longer exists.')
+    reply.header('content-type', name.toLowerCase().endsWith('.png') ? 'image/png' : 'application/pdf')
     reply.header('content-disposition', attachmentDisposition(name))
     reply.header('cache-control', 'private, max-age=300')
     return stream

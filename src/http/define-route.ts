@@ -100,7 +100,9 @@ export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
     codes.add('invalid_request')
     for (const c of Object.values(route.queryErrors ?? {})) codes.add(c)
   }
-  if (route.schema.body) {
+  // Any method but GET may carry a body, which is parsed (and may be refused) even where the
+  // route reads none.
+  if (route.schema.body || route.method !== 'GET') {
     for (const c of [
       'invalid_json',
       'invalid_request',

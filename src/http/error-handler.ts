@@ -2,9 +2,13 @@
 // including Fastify's own refusals (bad JSON, body too large, wrong content type, unknown route).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
+import { LIMITS } from '../limits.ts'
 import type { AnyRoute } from './define-route.ts'
 import { COMMON_HEADERS } from './register-route.ts'
 import { type ValidationPart, validationError } from './validation.ts'
+
+/** Embed JWTs and signed file tokens are path parameters of a few hundred characters. */
+export const MAX_PARAM_LENGTH = 4096
 
 export function envelope(error: ApiError) {
   return { error: { type: error.type, code: error.code, message: error.message } }
@@ -41,7 +45,7 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(
         'request_too_large',
-        `Request body is larger than this route accepts (${route?.bodyLimit ?? 1_048_576} bytes).`,
+        `Request body is larger than this route accepts (${route?.bodyLimit ?? LIMITS.jsonBodyBytes} bytes).`,
       )
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(
@@ -53,16 +57,20 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
         'invalid_json',
         'Body is empty but Content-Type is application/json; send a JSON object.',
       )
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid_json', 'The body is not as long as its Content-Length header says.')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
+    // Before routing: the path itself cannot name anything. Neither echoes the URL back.
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('resource_not_found', 'The URL path is not valid percent-encoding; it names no resource.')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('invalid_id', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`)
   }
-  if (error instanceof SyntaxError || (error as { statusCode?: number }).statusCode === 400) {
-    return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
-  }
+  if (error instanceof SyntaxError) return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
   const status = (error as { statusCode?: number }).statusCode
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(status === 404 ? 'resource_not_found' : 'invalid_request', error.message)
+    return new ApiError(status === 404 ? 'resource_not_found' : 'invalid_request', error.message.slice(0, 300))
   }
   return null
 }

@@ -79,7 +79,9 @@ function handlerInput(
 
 function send(route: AnyRoute, reply: FastifyReply, result: unknown): FastifyReply {
   reply.code(successStatus(route))
-  return route.produces ? reply.type(route.produces).send(result) : reply.send(result)
+  // A route that produces files may name the type of the one it sends (a PNG among PDFs).
+  if (route.produces && !reply.hasHeader('content-type')) reply.type(route.produces)
+  return reply.send(result)
 }
 
 /**

@@ -55,6 +55,11 @@ const FORMAT_PROBLEMS = new Map([
   ['date-time', 'must be an ISO 8601 date and time with a time zone (2026-12-31T23:59:59Z)'],
 ])
 
+/** A client's key echoed in a message, cut to a readable length. */
+function clip(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text
+}
+
 function describe(error: ErrorObject): { path: string; problem: string } {
   const p = error.params as Record<string, unknown>
   // A rule on keys (metadata keys ≤ 100 characters) reports the offending key, not a value.
@@ -70,7 +75,7 @@ function describe(error: ErrorObject): { path: string; problem: string } {
       return { path: jsonPath(error.instancePath, String(p.missingProperty)), problem: 'is required' }
     case 'additionalProperties':
       return {
-        path: jsonPath(error.instancePath, String(p.additionalProperty)),
+        path: jsonPath(error.instancePath, clip(String(p.additionalProperty))),
         problem: 'is not an accepted field',
       }
     case 'type':
@@ -148,10 +153,11 @@ export function validationError(
   const { path, problem } = describe(first)
   const where = path === '' ? (part === 'body' ? 'body' : part) : path
   if (part === 'params') {
-    return new ApiError(
-      'invalid_id',
-      `${where}: malformed id; expected a prefix, "_" and 24 letters or digits.`,
-    )
+    const what =
+      path === 'id'
+        ? 'malformed id; expected a prefix, "_" and 24 letters or digits'
+        : `${problem}`
+    return new ApiError('invalid_id', `${where}: ${what}.`)
   }
   if (part === 'querystring') {
     const field = path.split(/[.[]/)[0] ?? ''

@@ -69,7 +69,10 @@ const STAMPS: Partial<Record<SubmissionStatus, 'completed_at' | 'cancelled_at' |
 export type CompletionRecord = Pick<
   SubmissionsTable,
   'final_pdf_key' | 'final_pdf_sha256' | 'audit_pdf_key' | 'audit_json_key'
->
+> & {
+  /** The seal's time, which the audit trail states as the completion time. */
+  completed_at: string
+}
 
 export interface MoveOptions {
   actor?: Actor

@@ -25,8 +25,11 @@ const TokenParams = Type.Object(
   { additionalProperties: false },
 )
 
+/** Slugs are base62 (signing-credentials.ts): anything else names no signer, and is not looked up. */
+const SLUG_SHAPE = /^[A-Za-z0-9]{1,64}$/
+
 async function bySlug(deps: Deps, slug: string): Promise<Signer> {
-  const submitter = await findSubmitterBySlug(deps.db, slug)
+  const submitter = SLUG_SHAPE.test(slug) ? await findSubmitterBySlug(deps.db, slug) : undefined
   if (!submitter) throw unknownLink()
   return { submitter, via: 'link' }
 }

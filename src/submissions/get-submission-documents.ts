@@ -15,7 +15,8 @@ export const SubmissionDocuments = Type.Object(
     status: StringEnum(SUBMISSION_STATUSES),
     original_pdf_url: Type.String({ description: 'The first document as sent' }),
     signed_pdf_url: Type.Union([Type.String(), Type.Null()], {
-      description: 'The sealed final PDF; null until `completed`',
+      description:
+        'The sealed final PDF: every document in order, each value drawn, a footer on each page, a PAdES seal; null until `completed`',
     }),
     url_expires_at: Timestamp,
     documents: Type.Array(
@@ -25,6 +26,12 @@ export const SubmissionDocuments = Type.Object(
   },
   { title: 'SubmissionDocuments' },
 )
+
+/** `Contract (signed).pdf`: the first document's name, as the final PDF begins with it. */
+function signedPdfName(documents: Array<{ name: string }>): string {
+  const first = documents[0]?.name.replace(/\.pdf$/i, '') ?? 'document'
+  return `${first}${documents.length > 1 ? ' and others' : ''} (signed).pdf`
+}
 
 export const getSubmissionDocuments = defineRoute({
   operationId: 'getSubmissionDocuments',
@@ -52,8 +59,11 @@ export const getSubmissionDocuments = defineRoute({
       submission_id: submission.id,
       status: submission.status,
       original_pdf_url: documents[0]!.original_pdf_url,
-      // The sealed final PDF arrives with the signing issue; until a submission completes there is none.
-      signed_pdf_url: null,
+      // One sealed final PDF per submission (every document's pages, in order), once completed.
+      signed_pdf_url:
+        submission.status === 'completed' && submission.final_pdf_key
+          ? await downloadUrl(deps, submission.final_pdf_key, signedPdfName(template.documents), expiresAt)
+          : null,
       url_expires_at: toIso(expiresAt),
       documents,
     }

@@ -222,18 +222,40 @@ export async function findSubmissionOfSubmitter(db: Executor, submitter: Submitt
 }
 
 /**
- * The submission of a signer's act, locked until the transaction ends: two signers of one
- * submission signing at once are taken one after the other, so the last one sees the other's
- * signature. A no-op UPDATE takes the row lock on PostgreSQL; SQLite transactions already hold
- * the write lock from their start (BEGIN IMMEDIATE).
+ * The submission, locked until the transaction ends: two signers of one submission signing at
+ * once are taken one after the other, so the last one sees the other's signature; a finalization
+ * and a signer's act never interleave. A no-op UPDATE takes the row lock on PostgreSQL; SQLite
+ * transactions already hold the write lock from their start (BEGIN IMMEDIATE).
  */
-export async function lockSubmissionOfSubmitter(tx: Tx, submitter: SubmittersTable) {
+export async function lockSubmission(
+  tx: Tx,
+  submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>,
+) {
   return tx
     .updateTable('submissions')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', submitter.submission_id)
-    .where('account_id', '=', submitter.account_id)
-    .where('environment', '=', submitter.environment)
+    .where('id', '=', submission.id)
+    .where('account_id', '=', submission.account_id)
+    .where('environment', '=', submission.environment)
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/** The submission of a signer's act, locked (see lockSubmission). */
+export function lockSubmissionOfSubmitter(tx: Tx, submitter: SubmittersTable) {
+  return lockSubmission(tx, {
+    id: submitter.submission_id,
+    account_id: submitter.account_id,
+    environment: submitter.environment,
+  })
+}
+
+/** For the service's own jobs, which act on a submission named in their payload, in any scope. */
+export async function findSubmissionForJob(db: Executor, id: string) {
+  return db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Why the last attempt at the final PDF failed, shown on the submission while it is retried. */
+export async function recordFinalizeError(db: Executor, id: string, message: string | null): Promise<void> {
+  await db.updateTable('submissions').set({ finalize_error: message }).where('id', '=', id).execute()
 }

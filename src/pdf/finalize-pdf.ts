@@ -1,0 +1,68 @@
+// Makes a submission's sealed final PDF and sealed audit PDF in a warm child process
+// (finalizer-child.ts) under a memory limit and a timeout, as intake reads uploads: one hostile
+// stored document fails its own finalization, cleanly, and never takes the server down.
+import { ChildPool } from './child-pool.ts'
+import type { FinalizeAnswer, FinalizeRequest, MadeFile } from './finalizer-protocol.ts'
+
+const MiB = 1024 * 1024
+// RLIMIT_DATA of the child. A 500-page 50 MB document is parsed whole by pdf-lib and copied into
+// the merged document, then saved: well beyond intake's 512 MiB, so this has more room.
+const DEFAULT_MEMORY_LIMIT_BYTES = 1536 * MiB
+const DEFAULT_TIMEOUT_MS = 120_000
+// A child that made a large file is replaced, so memory the work grew into goes back to the OS.
+const RECYCLE_AFTER_BYTES = 16 * MiB
+
+export class FinalizeError extends Error {
+  override readonly name = 'FinalizeError'
+}
+
+export interface FinalizeOptions {
+  timeoutMs?: number
+  memoryLimitBytes?: number
+}
+
+type FinalizerPool = ChildPool<FinalizeRequest, FinalizeAnswer>
+const pools = new Map<number, FinalizerPool>()
+
+function poolFor(memoryLimitBytes: number): FinalizerPool {
+  let pool = pools.get(memoryLimitBytes)
+  if (!pool) {
+    pool = new ChildPool({
+      name: 'PDF finalizer',
+      script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
+      // One at a time per process: a large document holds the memory it needs until it is done.
+      size: 1,
+      memoryLimitBytes,
+      recycleAfter: (answer) => !answer.ok || answer.final.bytes > RECYCLE_AFTER_BYTES,
+    })
+    pools.set(memoryLimitBytes, pool)
+  }
+  return pool
+}
+
+/** The hashes and sizes of the two files written; FinalizeError with a one-line cause otherwise. */
+export async function finalizePdf(
+  request: FinalizeRequest,
+  options: FinalizeOptions = {},
+): Promise<{ final: MadeFile; audit: MadeFile }> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const outcome = await poolFor(options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES).run(
+    request,
+    timeoutMs,
+  )
+  if (outcome.ok) return { final: outcome.final, audit: outcome.audit }
+  switch (outcome.reason) {
+    case 'timeout':
+      throw new FinalizeError(`making the final PDF took longer than ${timeoutMs / 1000} s`)
+    case 'crashed':
+      throw new FinalizeError('making the final PDF exhausted the memory allowed or crashed')
+    case 'failed':
+      throw new FinalizeError(outcome.cause)
+  }
+}
+
+/** Kills the finalizers, for a graceful shutdown; a later finalization starts a new one. */
+export function closePdfFinalizer(): void {
+  for (const pool of pools.values()) pool.close()
+  pools.clear()
+}

@@ -1,0 +1,99 @@
+// A long-lived maker of final PDFs, started by child-pool.ts under an OS memory limit: for each
+// request it merges the documents, draws the values, adds the footers and seals the result, then
+// draws up the audit trail with the final PDF's hash and seals it too. Stored documents were
+// accepted at intake but are still untrusted (a compressed object stream may inflate to
+// gigabytes): here, a hostile one fails its own finalization and never the server.
+import { createHash } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
+import { auditLogPdf } from './audit-log-pdf.ts'
+import type { ReadyMessage } from './child-pool.ts'
+import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
+import type { FinalizeAnswer, FinalizeRequest, FinalizeStamp, MadeFile } from './finalizer-protocol.ts'
+import { sealPdf } from './seal-pades.ts'
+import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
+
+// pdf-lib warns about damaged objects on the console, which would corrupt the answers on stdout.
+console.warn = () => {}
+console.log = () => {}
+
+const identities = new Map<string, Promise<SealingIdentity>>()
+
+function identityFor(request: FinalizeRequest): Promise<SealingIdentity> {
+  const key = JSON.stringify(request.identity)
+  let identity = identities.get(key)
+  if (!identity) {
+    identity = loadSigningCertificate(request.identity)
+    identities.set(key, identity)
+  }
+  return identity
+}
+
+async function stampOf(stamp: FinalizeStamp): Promise<DocumentStamp> {
+  const { value } = stamp
+  if (value.kind !== 'image') return { ...stamp, value }
+  return { ...stamp, value: { kind: 'image', png: await readFile(value.path) } }
+}
+
+function made(bytes: Uint8Array): MadeFile {
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length }
+}
+
+async function finalize(request: FinalizeRequest): Promise<{ final: MadeFile; audit: MadeFile }> {
+  const identity = await identityFor(request)
+  const signedAt = new Date(request.signedAt)
+  const seal = { signedAt, reason: 'Electronic seal of the signed document', name: identity.commonName }
+  const unsealed = await buildFinalPdf({
+    documents: await Promise.all(request.documents.map((path) => readFile(path))),
+    stamps: await Promise.all(request.stamps.map(stampOf)),
+    submissionId: request.submissionId,
+  })
+  const sealed = await sealPdf(unsealed, identity, seal)
+  await writeFile(request.finalPath, sealed, { mode: 0o600 })
+  const final = made(sealed)
+  // The final PDF holds every page of every document, as the audit record lists them.
+  const pageCount = request.audit.documents.reduce((sum, d) => sum + d.page_count, 0)
+  const record = { ...request.audit, final_pdf: { sha256: final.sha256, page_count: pageCount } }
+  const audit = await sealPdf(await auditLogPdf(record), identity, {
+    ...seal,
+    reason: 'Electronic seal of the audit trail',
+  })
+  await writeFile(request.auditPath, audit, { mode: 0o600 })
+  return { final, audit: made(audit) }
+}
+
+/** One line of at most 160 characters, without a path or a stack: it is shown on the submission. */
+function causeOf(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message))
+    return 'a document nests its objects too deeply'
+  if (error instanceof RangeError && /allocation failed|Array buffer/i.test(error.message)) {
+    return 'a document needs more memory than allowed'
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (typeof code === 'string') return `a file could not be read or written (${code})`
+  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim()
+  return line.slice(0, 160) || 'the final PDF could not be made'
+}
+
+async function answer(line: string): Promise<void> {
+  const request = JSON.parse(line) as FinalizeRequest & { id: number }
+  let message: FinalizeAnswer
+  try {
+    message = { id: request.id, ok: true, ...(await finalize(request)) }
+  } catch (error) {
+    message = { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }
+  }
+  process.stdout.write(`${JSON.stringify(message)}\n`)
+}
+
+let pending = Promise.resolve()
+const requests = createInterface({ input: process.stdin })
+requests.on('line', (line) => {
+  pending = pending.then(() => answer(line))
+})
+// stdin ends when the server exits or closes the pool.
+requests.on('close', () => {
+  void pending.then(() => process.exit(0))
+})
+const ready: ReadyMessage = { ready: true }
+process.stdout.write(`${JSON.stringify(ready)}\n`)

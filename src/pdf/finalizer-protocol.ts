@@ -1,0 +1,52 @@
+// The line protocol between the server's finalizer pool (finalize-pdf.ts, over child-pool.ts) and
+// its children (finalizer-child.ts). Files travel by path: the bytes of documents, images and
+// results never pass through the server's memory. Types only, so the child's bundle stays small.
+import type { AuditRecord } from './audit-record.ts'
+import type { FractionArea } from './page-space.ts'
+
+export type FinalizeStampValue =
+  | { kind: 'image'; path: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'check'; checked: boolean }
+
+export interface FinalizeStamp {
+  /** 0-indexed document of the submission. */
+  document: number
+  /** 1-indexed within its document. */
+  page: number
+  area: FractionArea
+  value: FinalizeStampValue
+}
+
+/** Where the service's sealing certificate comes from (signing-certificate.ts). */
+export interface IdentitySource {
+  dataDir: string
+  p12?: string
+  password?: string
+}
+
+export interface FinalizeRequest {
+  submissionId: string
+  /** Absolute paths of the documents as sent, in order. */
+  documents: string[]
+  stamps: FinalizeStamp[]
+  /** The audit trail without `final_pdf`, which the child fills in once the final PDF is sealed. */
+  audit: AuditRecord
+  /** The seal's time (/M), ISO 8601. */
+  signedAt: string
+  identity: IdentitySource
+  /** Where the child writes the sealed final PDF and the sealed audit PDF. */
+  finalPath: string
+  auditPath: string
+}
+
+export interface MadeFile {
+  sha256: string
+  bytes: number
+}
+
+export type FinalizeAnswer = { id: number } & (
+  | { ok: true; final: MadeFile; audit: MadeFile }
+  /** `cause`: one line without paths or stack, fit to show on the submission. */
+  | { ok: false; reason: 'failed'; cause: string }
+)

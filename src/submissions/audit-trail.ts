@@ -1,0 +1,98 @@
+// The audit trail of a submission (security-notes "Audit trail minimum"), drawn up from what the
+// service recorded: the documents as sent with their hashes, each signer's acts with time, address
+// and user agent, how they were reached, the consent wording, their values (images by hash and
+// size), and every journal event. The final PDF's hash is added by the finalizer once it is sealed.
+import type { EventsTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { StoredField } from '../documents/document-model.ts'
+import { pngDataUrlBytes } from '../documents/field-values.ts'
+import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
+import { sha256Hex } from '../lib/crypto.ts'
+import { own } from '../lib/own.ts'
+import {
+  type AuditEvent,
+  type AuditFieldValue,
+  type AuditRecord,
+  type AuditSubmitter,
+  SES_LEGAL_LEVEL,
+} from '../pdf/audit-record.ts'
+import { CONSENT_TEXT } from '../signing-page/consent.ts'
+import type { TemplateRecord } from '../templates/template-store.ts'
+
+/** A value as the trail shows it: an image as its hash and size, never its bytes. */
+function auditValue(field: StoredField, value: StoredValue | undefined): AuditFieldValue['value'] {
+  if (value === undefined) return null
+  if (isStoredImage(value)) return { sha256: value.sha256, width: value.width, height: value.height }
+  const png = field.type === 'signature' || field.type === 'initials' ? pngDataUrlBytes(value) : null
+  // A value given at creation (pre-signed) is still the data URL: hash it, read its header's size.
+  if (png) return { sha256: sha256Hex(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+  return value
+}
+
+function delivery(submitter: SubmittersTable): AuditSubmitter['delivery'] {
+  if (submitter.opened_via === 'embed') return 'embed'
+  return submitter.send_email === 1 ? 'email' : 'link'
+}
+
+function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): AuditSubmitter {
+  const values = parseStoredValues(submitter.values)
+  const acted = submitter.status === 'signed' || submitter.status === 'declined'
+  return {
+    id: submitter.id,
+    role: submitter.role,
+    email: submitter.email,
+    name: submitter.name,
+    delivery: delivery(submitter),
+    // E-mail codes arrive with the signer's-experience issue.
+    email_2fa_verified_at: null,
+    status: submitter.status,
+    opened_at: submitter.opened_at,
+    opened_ip: submitter.opened_ip,
+    opened_user_agent: submitter.opened_user_agent,
+    signed_at: submitter.signed_at,
+    signed_ip: submitter.signed_ip,
+    signed_user_agent: submitter.signed_user_agent,
+    declined_at: submitter.declined_at,
+    declined_ip: submitter.declined_ip,
+    declined_user_agent: submitter.declined_user_agent,
+    decline_reason: submitter.decline_reason,
+    consent_text: acted ? CONSENT_TEXT : null,
+    values: fields
+      .filter((f) => f.role === submitter.role)
+      .map((f) => ({ name: f.name, type: f.type, value: auditValue(f, own(values, f.name)) })),
+  }
+}
+
+function auditEvent(event: EventsTable): AuditEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at,
+    submitter_id: event.submitter_id,
+    ip: event.actor_ip,
+    user_agent: event.actor_user_agent,
+  }
+}
+
+export function auditRecordOf(
+  submission: SubmissionsTable,
+  template: TemplateRecord,
+  submitters: SubmittersTable[],
+  events: EventsTable[],
+  completedAt: string | null,
+): AuditRecord {
+  return {
+    submission_id: submission.id,
+    legal_level: SES_LEGAL_LEVEL,
+    status: completedAt ? 'completed' : submission.status,
+    created_at: submission.created_at,
+    completed_at: completedAt,
+    documents: template.documents.map((d) => ({
+      name: d.name,
+      page_count: d.pages.length,
+      sha256: d.sha256,
+    })),
+    final_pdf: null,
+    submitters: submitters.map((s) => auditSubmitter(s, template.fields)),
+    events: events.map(auditEvent),
+  }
+}

@@ -1,0 +1,178 @@
+// The `submission.finalize` job (issue #11 item 4), queued with the last signature: makes the final
+// PDF (every document, every value drawn, the SES footer, a PAdES seal) and the sealed audit trail
+// in a child process, stores them, then — in one transaction — records them and moves the
+// submission to `completed` (`submission.completed`). Never a completed submission without its
+// final PDF; never a fully signed one left unfinished: the job is durable, retried on its schedule,
+// and fenced (a second attempt finding the submission completed does nothing; one whose move loses
+// to another removes the files it stored). A document that cannot be finalized shows why on the
+// submission (`finalization_error`) and is retried a bounded number of times.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import type { StoredField } from '../documents/document-model.ts'
+import { pngDataUrlBytes } from '../documents/field-values.ts'
+import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
+import { ApiError } from '../errors.ts'
+import type { ClaimedJob } from '../jobs/job-store.ts'
+import type { JobKind } from '../jobs/worker.ts'
+import { toIso } from '../lib/clock.ts'
+import { sha256Hex } from '../lib/crypto.ts'
+import { own } from '../lib/own.ts'
+import { applySubmissionMove, FINALIZE_MAX_ATTEMPTS } from '../lifecycle/apply-move.ts'
+import { withFinalPdf } from '../pdf/audit-record.ts'
+import { finalizePdf } from '../pdf/finalize-pdf.ts'
+import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer-protocol.ts'
+import { findTemplate } from '../templates/template-store.ts'
+import { auditRecordOf } from './audit-trail.ts'
+import {
+  findSubmissionForJob,
+  lockSubmission,
+  recordFinalizeError,
+  submittersOf,
+} from './submission-store.ts'
+
+// Seconds before each retry: a passing fault (storage, a killed child) clears quickly; a document
+// that fails every time stops after FINALIZE_MAX_ATTEMPTS attempts.
+const RETRY_SCHEDULE = [10, 60, 300, 1800].slice(0, FINALIZE_MAX_ATTEMPTS - 1)
+
+type Writer = (name: string, bytes: Uint8Array) => Promise<string>
+
+/** What a value looks like drawn: formatted text, a check mark, or the PNG (written for the child). */
+async function stampValue(
+  field: StoredField,
+  value: StoredValue,
+  deps: Deps,
+  write: Writer,
+): Promise<FinalizeStampValue | null> {
+  if (isStoredImage(value)) {
+    const png = await deps.blobs.get(value.image)
+    if (!png) throw new Error(`the signed image of field "${field.name}" is missing from storage`)
+    return { kind: 'image', path: await write(`${value.sha256}.png`, png) }
+  }
+  const png = field.type === 'signature' || field.type === 'initials' ? pngDataUrlBytes(value) : null
+  if (png) return { kind: 'image', path: await write(`${sha256Hex(png)}.png`, png) }
+  if (field.type === 'checkbox') return value === true ? { kind: 'check', checked: true } : null
+  return { kind: 'text', text: String(value) }
+}
+
+async function stampsOf(fields: StoredField[], submitters: SubmittersTable[], deps: Deps, write: Writer) {
+  const stamps: FinalizeStamp[] = []
+  for (const submitter of submitters) {
+    const values = parseStoredValues(submitter.values)
+    for (const field of fields.filter((f) => f.role === submitter.role)) {
+      const value = own(values, field.name)
+      const drawn = value === undefined ? null : await stampValue(field, value, deps, write)
+      if (!drawn) continue
+      for (const { document, page, x, y, w, h } of field.areas) {
+        stamps.push({ document, page, area: { x, y, w, h }, value: drawn })
+      }
+    }
+  }
+  return stamps
+}
+
+/** Writes the finalization's inputs to a private directory, runs the child, stores what it made. */
+async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: number, signedAt: string) {
+  const scope = { accountId: submission.account_id, environment: submission.environment }
+  const template = await findTemplate(deps.db, scope, submission.template_id)
+  if (!template) throw new Error('the template of the submission is missing')
+  const submitters = (await submittersOf(deps.db, scope, [submission.id])) as SubmittersTable[]
+  const events = await deps.db
+    .selectFrom('events')
+    .selectAll()
+    .where('submission_id', '=', submission.id)
+    .orderBy('id')
+    .execute()
+  const dir = await mkdtemp(join(tmpdir(), 'paraph-final-'))
+  try {
+    const write: Writer = async (name, bytes) => {
+      const path = join(dir, name)
+      await writeFile(path, bytes, { mode: 0o600 })
+      return path
+    }
+    const documents = await Promise.all(
+      template.documents.map(async (d, i) => {
+        const bytes = await deps.blobs.get(d.blob_key)
+        if (!bytes) throw new Error(`document ${i + 1} is missing from storage`)
+        return write(`document-${i}.pdf`, bytes)
+      }),
+    )
+    const audit = auditRecordOf(submission, template, submitters, events, signedAt)
+    const made = await finalizePdf({
+      submissionId: submission.id,
+      documents,
+      stamps: await stampsOf(template.fields, submitters, deps, write),
+      audit,
+      signedAt,
+      identity: identitySource(deps),
+      finalPath: join(dir, 'final.pdf'),
+      auditPath: join(dir, 'audit.pdf'),
+    })
+    const base = `${submission.account_id}/${submission.environment}/submissions/${submission.id}`
+    // Named by attempt: an attempt whose lease lapsed never overwrites the files another recorded.
+    const keys = {
+      final_pdf_key: `${base}/final-${attempt}.pdf`,
+      audit_pdf_key: `${base}/audit-${attempt}.pdf`,
+      audit_json_key: `${base}/audit-${attempt}.json`,
+    }
+    const record = withFinalPdf(audit, made.final.sha256)
+    await deps.blobs.putFile(keys.final_pdf_key, join(dir, 'final.pdf'), 'application/pdf')
+    await deps.blobs.putFile(keys.audit_pdf_key, join(dir, 'audit.pdf'), 'application/pdf')
+    await deps.blobs.put(keys.audit_json_key, Buffer.from(JSON.stringify(record)), 'application/json')
+    return { ...keys, final_pdf_sha256: made.final.sha256 }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+export function identitySource({ config }: Pick<Deps, 'config'>) {
+  return {
+    dataDir: config.dataDir,
+    ...(config.signingCertP12 !== undefined ? { p12: config.signingCertP12 } : {}),
+    ...(config.signingCertPassword !== undefined ? { password: config.signingCertPassword } : {}),
+  }
+}
+
+const completedMeanwhile = () => new ApiError('submission_already_finalized', 'completed by another attempt')
+
+export async function finalizeSubmission(deps: Deps, submissionId: string, job: Pick<ClaimedJob, 'attempt'>) {
+  const submission = await findSubmissionForJob(deps.db, submissionId)
+  if (!submission || submission.status === 'completed') return
+  if (submission.all_signed_at === null) {
+    deps.logger.warn(
+      { submission_id: submissionId },
+      'finalization asked for a submission not fully signed; nothing done',
+    )
+    return
+  }
+  const signedAt = toIso(deps.clock.now())
+  let files: Awaited<ReturnType<typeof makeFiles>>
+  try {
+    files = await makeFiles(deps, submission, job.attempt, signedAt)
+  } catch (error) {
+    await recordFinalizeError(deps.db, submissionId, (error as Error).message ?? String(error))
+    throw error
+  }
+  const completed = await deps.db.transaction().execute(async (tx) => {
+    const current = await lockSubmission(tx, submission)
+    if (current.status === 'completed') return false
+    await applySubmissionMove(tx, deps, current, 'complete', completedMeanwhile, {
+      completion: { ...files, completed_at: signedAt },
+    })
+    return true
+  })
+  if (!completed) {
+    const keys = [files.final_pdf_key, files.audit_pdf_key, files.audit_json_key]
+    await Promise.allSettled(keys.map((key) => deps.blobs.delete(key)))
+  }
+}
+
+export function finalizeSubmissionJob(deps: Deps): JobKind {
+  return {
+    retrySchedule: RETRY_SCHEDULE,
+    handle: (payload, job) =>
+      finalizeSubmission(deps, (payload as { submission_id: string }).submission_id, job),
+  }
+}
