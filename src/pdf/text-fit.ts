@@ -1,0 +1,150 @@
+// Measuring text in an embedded font: the largest size that fits a box, truncation with an
+// ellipsis, and word wrapping. Callers pass text already made drawable (fonts.ts drawableText).
+import type { PDFFont } from 'pdf-lib'
+import { fontkitFontOf } from './fonts.ts'
+
+export const ELLIPSIS = '…'
+
+// Shaping a string through fontkit costs ~0.1 ms, and wrapping measures the same words again and
+// again (an audit trail repeats e-mails, user agents and event types): widths are kept per font.
+const widths = new WeakMap<PDFFont, Map<string, number>>()
+
+/** The width of `text` at 1 pt. */
+export function unitWidth(font: PDFFont, text: string): number {
+  let cache = widths.get(font)
+  if (!cache) {
+    cache = new Map()
+    widths.set(font, cache)
+  }
+  let width = cache.get(text)
+  if (width === undefined) {
+    width = font.widthOfTextAtSize(text, 1)
+    if (cache.size < 10_000) cache.set(text, width)
+  }
+  return width
+}
+
+export function widthAt(font: PDFFont, text: string, size: number): number {
+  return unitWidth(font, text) * size
+}
+
+export interface VerticalExtent {
+  /** Above the baseline, per point of size. */
+  ascent: number
+  /** Below the baseline, per point of size: zero or negative. */
+  descent: number
+}
+
+/** The font's ascent and descent (hhea), per point of size. */
+export function verticalMetrics(font: PDFFont): VerticalExtent {
+  const { ascent, descent, unitsPerEm } = fontkitFontOf(font)
+  return { ascent: ascent / unitsPerEm, descent: descent / unitsPerEm }
+}
+
+/**
+ * The font's ascent and descent, widened to the ink of `text`'s glyphs: accents on capitals
+ * ("Ż", "Å") rise above DejaVu's ascent, and a value fitted to the box by the ascent alone would
+ * spill over its top edge.
+ */
+export function verticalExtent(font: PDFFont, text: string): VerticalExtent {
+  const parsed = fontkitFontOf(font)
+  let { ascent, descent } = parsed
+  for (const glyph of parsed.layout(text).glyphs) {
+    ascent = Math.max(ascent, glyph.bbox.maxY)
+    descent = Math.min(descent, glyph.bbox.minY)
+  }
+  return { ascent: ascent / parsed.unitsPerEm, descent: descent / parsed.unitsPerEm }
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+function splitGraphemes(text: string): string[] {
+  return Array.from(graphemes.segment(text), (s) => s.segment)
+}
+
+/**
+ * The longest start of `text` that, followed by an ellipsis, fits `maxWidth`; whole graphemes only,
+ * so an accent is never cut from its letter. The text itself when it fits.
+ */
+export function truncate(font: PDFFont, text: string, size: number, maxWidth: number): string {
+  if (widthAt(font, text, size) <= maxWidth) return text
+  const parts = splitGraphemes(text)
+  let [low, high] = [0, parts.length - 1]
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    const candidate = parts.slice(0, mid).join('').trimEnd() + ELLIPSIS
+    if (widthAt(font, candidate, size) <= maxWidth) low = mid
+    else high = mid - 1
+  }
+  const best = parts.slice(0, low).join('').trimEnd() + ELLIPSIS
+  return widthAt(font, best, size) <= maxWidth ? best : ''
+}
+
+export interface FittedLine {
+  text: string
+  size: number
+}
+
+/**
+ * One line in the largest size that fits `width` × `height` (`height` holding `extent`), never
+ * smaller than `minSize` for width's sake (the text is then truncated with an ellipsis); a box too
+ * low for `minSize` gets the size its height allows.
+ */
+export function fitLine(
+  font: PDFFont,
+  text: string,
+  width: number,
+  height: number,
+  extent: VerticalExtent,
+  { minSize = 4, maxSize = Number.POSITIVE_INFINITY } = {},
+): FittedLine {
+  const byHeight = Math.min(maxSize, height / (extent.ascent - extent.descent))
+  const textWidth = unitWidth(font, text)
+  const byWidth = textWidth > 0 ? width / textWidth : Number.POSITIVE_INFINITY
+  const size = Math.min(byHeight, Math.max(minSize, byWidth))
+  return { text: truncate(font, text, size, width), size }
+}
+
+/**
+ * A word longer than the line, cut between graphemes so each piece fits. Graphemes are measured
+ * one by one (few distinct ones, all cached); kerning, which only tightens pairs, is left out.
+ */
+function breakWord(font: PDFFont, word: string, size: number, maxWidth: number): string[] {
+  const pieces: string[] = []
+  let [piece, pieceWidth] = ['', 0]
+  for (const grapheme of splitGraphemes(word)) {
+    const width = widthAt(font, grapheme, size)
+    if (piece && pieceWidth + width > maxWidth) {
+      pieces.push(piece)
+      ;[piece, pieceWidth] = ['', 0]
+    }
+    piece += grapheme
+    pieceWidth += width
+  }
+  return piece ? [...pieces, piece] : pieces
+}
+
+/**
+ * Lines of at most `maxWidth`, broken at spaces, and inside words only where a word alone is too
+ * long (a 64-hex hash, a user agent token, an e-mail address). Widths are summed word by word:
+ * kerning across a space, ignored, is a fraction of a point.
+ */
+export function wrap(font: PDFFont, text: string, size: number, maxWidth: number): string[] {
+  const space = widthAt(font, ' ', size)
+  const lines: string[] = []
+  let [line, lineWidth] = ['', 0]
+  for (const word of text.split(' ').filter(Boolean)) {
+    const wordWidth = widthAt(font, word, size)
+    if (line && lineWidth + space + wordWidth <= maxWidth) {
+      line += ` ${word}`
+      lineWidth += space + wordWidth
+      continue
+    }
+    if (line) lines.push(line)
+    const pieces = wordWidth > maxWidth ? breakWord(font, word, size, maxWidth) : [word]
+    lines.push(...pieces.slice(0, -1))
+    line = pieces.at(-1) ?? ''
+    lineWidth = widthAt(font, line, size)
+  }
+  return line || lines.length === 0 ? [...lines, line] : lines
+}
