@@ -19,7 +19,7 @@ export function unitWidth(font: PDFFont, text: string): number {
   let width = cache.get(text)
   if (width === undefined) {
     width = font.widthOfTextAtSize(text, 1)
-    if (cache.size < 10_000) cache.set(text, width)
+    if (cache.size < 10_000 && text.length <= 200) cache.set(text, width)
   }
   return width
 }
@@ -56,10 +56,13 @@ export function verticalExtent(font: PDFFont, text: string): VerticalExtent {
   return { ascent: ascent / parsed.unitsPerEm, descent: descent / parsed.unitsPerEm }
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-
+/**
+ * A character with the combining marks that follow it: enough to never cut an accent from its
+ * letter in drawable text (fonts.ts drawableText has already dropped joiners and characters DejaVu
+ * lacks, such as emoji and Hangul). Intl.Segmenter would cost ~20 µs per grapheme.
+ */
 function splitGraphemes(text: string): string[] {
-  return Array.from(graphemes.segment(text), (s) => s.segment)
+  return text.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []
 }
 
 /**
@@ -105,23 +108,39 @@ export function fitLine(
   return { text: truncate(font, text, size, width), size }
 }
 
+interface Piece {
+  text: string
+  width: number
+}
+
+// Shaping cost grows with length: a word this long is measured grapheme by grapheme instead (a
+// user agent of 40 000 characters otherwise takes seconds).
+const LONG_WORD = 64
+
 /**
- * A word longer than the line, cut between graphemes so each piece fits. Graphemes are measured
- * one by one (few distinct ones, all cached); kerning, which only tightens pairs, is left out.
+ * A word cut between graphemes so each piece fits `maxWidth` (one piece when it fits). Graphemes
+ * are measured one by one (few distinct ones, all cached); kerning, which only tightens pairs, is
+ * left out.
  */
-function breakWord(font: PDFFont, word: string, size: number, maxWidth: number): string[] {
-  const pieces: string[] = []
-  let [piece, pieceWidth] = ['', 0]
+function breakWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+  const pieces: Piece[] = []
+  let piece: Piece = { text: '', width: 0 }
   for (const grapheme of splitGraphemes(word)) {
     const width = widthAt(font, grapheme, size)
-    if (piece && pieceWidth + width > maxWidth) {
+    if (piece.text && piece.width + width > maxWidth) {
       pieces.push(piece)
-      ;[piece, pieceWidth] = ['', 0]
+      piece = { text: '', width: 0 }
     }
-    piece += grapheme
-    pieceWidth += width
+    piece.text += grapheme
+    piece.width += width
   }
-  return piece ? [...pieces, piece] : pieces
+  return piece.text ? [...pieces, piece] : pieces
+}
+
+function measureWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+  if (word.length > LONG_WORD) return breakWord(font, word, size, maxWidth)
+  const width = widthAt(font, word, size)
+  return width <= maxWidth ? [{ text: word, width }] : breakWord(font, word, size, maxWidth)
 }
 
 /**
@@ -132,19 +151,17 @@ function breakWord(font: PDFFont, word: string, size: number, maxWidth: number):
 export function wrap(font: PDFFont, text: string, size: number, maxWidth: number): string[] {
   const space = widthAt(font, ' ', size)
   const lines: string[] = []
-  let [line, lineWidth] = ['', 0]
+  let line: Piece | undefined
   for (const word of text.split(' ').filter(Boolean)) {
-    const wordWidth = widthAt(font, word, size)
-    if (line && lineWidth + space + wordWidth <= maxWidth) {
-      line += ` ${word}`
-      lineWidth += space + wordWidth
+    const pieces = measureWord(font, word, size, maxWidth)
+    const [first] = pieces
+    if (line && pieces.length === 1 && first && line.width + space + first.width <= maxWidth) {
+      line = { text: `${line.text} ${first.text}`, width: line.width + space + first.width }
       continue
     }
-    if (line) lines.push(line)
-    const pieces = wordWidth > maxWidth ? breakWord(font, word, size, maxWidth) : [word]
-    lines.push(...pieces.slice(0, -1))
-    line = pieces.at(-1) ?? ''
-    lineWidth = widthAt(font, line, size)
+    if (line) lines.push(line.text)
+    lines.push(...pieces.slice(0, -1).map((p) => p.text))
+    line = pieces.at(-1)
   }
-  return line || lines.length === 0 ? [...lines, line] : lines
+  return line ? [...lines, line.text] : lines.length > 0 ? lines : ['']
 }
