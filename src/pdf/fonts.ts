@@ -60,10 +60,32 @@ const cachingFontkit = {
     if (!font) {
       font = fontkit.create(bytes, postscriptName)
       for (const codePoint of font.characterSet) font.glyphForCodePoint(codePoint)
+      memoizeLayout(font)
       parsed.set(bytes, font)
     }
     return font
   },
+}
+
+// Shaping (GSUB and GPOS lookups, DejaVu's kerning classes) is most of the time spent drawing
+// text: 20 of the 50 ms of an audit PDF. pdf-lib shapes each string twice (measure, then encode)
+// and only reads the glyphs of the result, so a string is shaped once per process and its run
+// shared. Bounded: cleared when full.
+const LAYOUT_CACHE_SIZE = 5000
+
+function memoizeLayout(font: fontkit.Font): void {
+  const shape = font.layout.bind(font)
+  const runs = new Map<string, fontkit.GlyphRun>()
+  font.layout = (text: string, ...options: unknown[]) => {
+    if (options.some((o) => o !== undefined)) return shape(text, ...(options as []))
+    let run = runs.get(text)
+    if (!run) {
+      if (runs.size >= LAYOUT_CACHE_SIZE) runs.clear()
+      run = shape(text)
+      runs.set(text, run)
+    }
+    return run
+  }
 }
 
 const outlines = new WeakMap<PDFFont, fontkit.Font>()
