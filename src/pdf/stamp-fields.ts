@@ -3,9 +3,10 @@
 // Areas are fractions of the page as the signer saw it (page-space.ts), so values land where they
 // were placed and stand upright on rotated and cropped pages.
 import { createHash } from 'node:crypto'
-import { LineCapStyle, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from 'pdf-lib'
+import { degrees, drawImage, LineCapStyle, type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib'
 import { drawableText } from './fonts.ts'
 import { areaInView, drawInView, type FractionArea, type ViewRect, visiblePage } from './page-space.ts'
+import { type EmbeddedImage, embedPngNatively } from './png-image.ts'
 import { fitLine, verticalExtent } from './text-fit.ts'
 
 export type StampValue =
@@ -34,7 +35,7 @@ export const MIN_TEXT_SIZE = 4
  */
 export async function stampFields(doc: PDFDocument, stamps: Stamp[], font: PDFFont): Promise<void> {
   const pages = doc.getPages()
-  const images = new Map<string, PDFImage>()
+  const images = new Map<string, EmbeddedImage>()
   for (const stamp of stamps) {
     const page = pages[stamp.page - 1]
     if (!page) throw new RangeError(`stamp on page ${stamp.page}, but the document has ${pages.length}`)
@@ -43,17 +44,17 @@ export async function stampFields(doc: PDFDocument, stamps: Stamp[], font: PDFFo
   }
 }
 
-async function embedOnce(doc: PDFDocument, images: Map<string, PDFImage>, png: Uint8Array) {
+async function embedOnce(doc: PDFDocument, images: Map<string, EmbeddedImage>, png: Uint8Array) {
   const key = createHash('sha256').update(png).digest('hex')
   let image = images.get(key)
   if (!image) {
-    image = await doc.embedPng(png)
+    image = embedPngNatively(doc, png) ?? (await doc.embedPng(png))
     images.set(key, image)
   }
   return image
 }
 
-function drawStamp(page: PDFPage, stamp: Stamp, font: PDFFont, image: PDFImage | undefined): void {
+function drawStamp(page: PDFPage, stamp: Stamp, font: PDFFont, image: EmbeddedImage | undefined): void {
   const view = visiblePage(page)
   const rect = areaInView(stamp.area, view)
   const { value } = stamp
@@ -65,15 +66,15 @@ function drawStamp(page: PDFPage, stamp: Stamp, font: PDFFont, image: PDFImage |
 }
 
 /** The whole image, as large as the area allows with its aspect ratio kept, centred. */
-export function drawImageFitted(page: PDFPage, image: PDFImage, rect: ViewRect): void {
+export function drawImageFitted(page: PDFPage, image: EmbeddedImage, rect: ViewRect): void {
   const scale = Math.min(rect.width / image.width, rect.height / image.height)
   const [width, height] = [image.width * scale, image.height * scale]
-  page.drawImage(image, {
-    x: rect.x + (rect.width - width) / 2,
-    y: rect.y + (rect.height - height) / 2,
-    width,
-    height,
-  })
+  const name = page.node.newXObject('Image', image.ref)
+  const at = { x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2 }
+  const upright = degrees(0)
+  page.pushOperators(
+    ...drawImage(name, { ...at, width, height, rotate: upright, xSkew: upright, ySkew: upright }),
+  )
 }
 
 /** One line, left-aligned after a small inset, vertically centred. */
