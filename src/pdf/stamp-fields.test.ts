@@ -108,6 +108,32 @@ describe('stampFields places every kind of value inside its area, upright', () =
   })
 })
 
+/** A page whose content changes the matrix without restoring it, as some generators write. */
+async function unbalancedContent(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage(PageSizes.A4)
+  const stream = doc.context.flateStream('0.5 0 0 0.5 200 300 cm 0.9 g 0 0 100 100 re f')
+  page.node.set(PDFName.of('Contents'), doc.context.register(stream))
+  return doc.save()
+}
+
+describe('stampFields on existing content', () => {
+  it("is not shifted by a matrix the page's content leaves behind", async () => {
+    await assertEveryKindInPlace(await unbalancedContent())
+  })
+
+  it('draws nothing, and does not fail, in an area of no width or height', async () => {
+    const flat = { x: 0.2, y: 0.2, w: 0.3, h: 0 }
+    const out = await stamped(await a4(), [
+      { page: 1, area: flat, value: { kind: 'image', png: mark } },
+      { page: 1, area: flat, value: { kind: 'check', checked: true } },
+      { page: 1, area: flat, value: { kind: 'text', text: 'x' } },
+    ])
+    assert.equal(inkBounds(await rasterize(out)), undefined)
+    await qpdfCheck(out)
+  })
+})
+
 describe('stampFields images', () => {
   it('fits a wide signature into a tall box keeping its aspect ratio, centred', async () => {
     const area = { x: 0.4, y: 0.2, w: 0.25, h: 0.4 }

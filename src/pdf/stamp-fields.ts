@@ -68,6 +68,7 @@ function drawStamp(page: PDFPage, stamp: Stamp, font: PDFFont, image: EmbeddedIm
 /** The whole image, as large as the area allows with its aspect ratio kept, centred. */
 export function drawImageFitted(page: PDFPage, image: EmbeddedImage, rect: ViewRect): void {
   const scale = Math.min(rect.width / image.width, rect.height / image.height)
+  if (!(scale > 0)) return // an area of no width or height shows nothing
   const [width, height] = [image.width * scale, image.height * scale]
   const name = page.node.newXObject('Image', image.ref)
   const at = { x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2 }
@@ -99,6 +100,7 @@ export function drawTextFitted(page: PDFPage, text: string, font: PDFFont, rect:
  */
 export function drawCheckMark(page: PDFPage, rect: ViewRect): void {
   const side = Math.min(rect.width, rect.height) * 0.8
+  if (!(side > 0)) return
   const [left, bottom] = [rect.x + (rect.width - side) / 2, rect.y + (rect.height - side) / 2]
   const at = (fx: number, fy: number) => ({ x: left + fx * side, y: bottom + fy * side })
   const thickness = Math.max(0.5, side * 0.12)
