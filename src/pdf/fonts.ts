@@ -52,7 +52,7 @@ export function readFontFile(name: FontName, dir = DEFAULT_FONT_DIR): Promise<Ui
 // characters it was first asked for, and encoding a subset fetches the parts of composite glyphs
 // ("é" is "e" + acute) with none, so a later document would map "e" to no text (pdftotext and
 // copy-paste lose it; ToUnicode, ISO 32000-1 §9.10.3). Fetching every mapped glyph by its
-// character first (~5 ms, once per process) makes the cache hold the right characters.
+// character first (20–30 ms per face, once per process) makes the cache hold the right characters.
 const parsed = new WeakMap<Uint8Array, fontkit.Font>()
 const cachingFontkit = {
   create(bytes: Uint8Array, postscriptName?: string): fontkit.Font {
@@ -110,13 +110,15 @@ export function fontkitFontOf(font: PDFFont): fontkit.Font {
   return parsedFont
 }
 
-const coverage = new WeakMap<PDFFont, Set<number>>()
+const coverage = new WeakMap<fontkit.Font, Set<number>>()
 
+/** The characters the face has glyphs for, once per parsed face (shared by every document). */
 function coverageOf(font: PDFFont): Set<number> {
-  let set = coverage.get(font)
+  const face = fontkitFontOf(font)
+  let set = coverage.get(face)
   if (!set) {
-    set = new Set(font.getCharacterSet())
-    coverage.set(font, set)
+    set = new Set(face.characterSet)
+    coverage.set(face, set)
   }
   return set
 }

@@ -5,21 +5,24 @@ import { fontkitFontOf } from './fonts.ts'
 
 export const ELLIPSIS = '…'
 
-// Shaping a string through fontkit costs ~0.1 ms, and wrapping measures the same words again and
-// again (an audit trail repeats e-mails, user agents and event types): widths are kept per font.
-const widths = new WeakMap<PDFFont, Map<string, number>>()
+// Wrapping measures the same words again and again (an audit trail repeats e-mails, user agents
+// and event types), and each measure walks a shaped run: widths at 1 pt are kept per face, for
+// every document of the process. Bounded; long strings are not kept.
+const widths = new WeakMap<object, Map<string, number>>()
 
 /** The width of `text` at 1 pt. */
 export function unitWidth(font: PDFFont, text: string): number {
-  let cache = widths.get(font)
+  const face = fontkitFontOf(font)
+  let cache = widths.get(face)
   if (!cache) {
     cache = new Map()
-    widths.set(font, cache)
+    widths.set(face, cache)
   }
   let width = cache.get(text)
   if (width === undefined) {
     width = font.widthOfTextAtSize(text, 1)
-    if (cache.size < 10_000 && text.length <= 200) cache.set(text, width)
+    if (cache.size >= 10_000) cache.clear()
+    if (text.length <= 200) cache.set(text, width)
   }
   return width
 }
