@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { PDFDocument } from 'pdf-lib'
 import { pdfText } from '../../test/fixtures/poppler.ts'
-import { drawableText, embedFont, FontFileMissingError, readFontFile } from './fonts.ts'
+import { drawableText, embedFont, FontFileMissingError, preloadFonts, readFontFile } from './fonts.ts'
 
 describe('readFontFile', () => {
   it('names the missing file and the package to install', async () => {
@@ -20,6 +20,11 @@ describe('readFontFile', () => {
     } finally {
       await rm(dir, { recursive: true })
     }
+  })
+
+  it('preloads every face, or names what is missing', async () => {
+    await preloadFonts()
+    await assert.rejects(preloadFonts('/nonexistent-font-dir'), FontFileMissingError)
   })
 
   it('reads each file once per process', async () => {
