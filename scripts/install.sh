@@ -13,9 +13,11 @@ if [ "$major" -lt 20 ]; then
   exit 1
 fi
 
-# System packages, installed only when missing: qpdf builds the encrypted test PDFs; poppler-utils
-# (pdfsig, pdftoppm) is the outside reader the sealed-PDF checks will use (no code needs it yet).
-SYSTEM_PACKAGES=(qpdf poppler-utils)
+# System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
+# our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
+# fonts-dejavu-core is the font drawn into final and audit PDFs (src/pdf/fonts.ts): pdf-lib's
+# built-in Helvetica cannot encode "ł" or Cyrillic.
+SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

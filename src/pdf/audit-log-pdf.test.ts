@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { PDFDocument } from 'pdf-lib'
+import { Value } from 'typebox/value'
+import { auditRecord, fakeId } from '../../test/fixtures/audit-records.ts'
+import { pdfText, qpdfCheck } from '../../test/fixtures/poppler.ts'
+import { auditLogPdf } from './audit-log-pdf.ts'
+import { AuditRecord, SES_LEGAL_LEVEL } from './audit-record.ts'
+
+/** The text of every page, whitespace folded, so a wrapped phrase still matches. */
+async function pagesOf(pdf: Uint8Array): Promise<string[]> {
+  return (await pdfText(pdf))
+    .split('\f')
+    .slice(0, -1)
+    .map((page) => page.replace(/\s+/g, ' '))
+}
+
+describe('AuditRecord', () => {
+  it('accepts a complete record and refuses a malformed hash or a missing timestamp', () => {
+    const record = auditRecord()
+    assert.ok(Value.Check(AuditRecord, record), JSON.stringify([...Value.Errors(AuditRecord, record)][0]))
+    assert.equal(Value.Check(AuditRecord, { ...record, final_pdf: { sha256: 'ABC', page_count: 1 } }), false)
+    const { created_at: _, ...withoutCreation } = record
+    assert.equal(Value.Check(AuditRecord, withoutCreation), false)
+  })
+
+  it('describes every property, as the response schema of audit_log.json', () => {
+    for (const [name, schema] of Object.entries(AuditRecord.properties)) {
+      assert.ok((schema as { description?: string }).description, `${name} has a description`)
+    }
+  })
+})
+
+describe('auditLogPdf', () => {
+  it('holds the submission, the legal level, every hash, every signer and every event', async () => {
+    const record = auditRecord()
+    const out = await auditLogPdf(record)
+    const text = (await pagesOf(out)).join(' ')
+    const expected = [
+      record.submission_id,
+      SES_LEGAL_LEVEL,
+      record.final_pdf!.sha256,
+      ...record.documents.flatMap((d) => [d.name, d.sha256]),
+      ...record.submitters.flatMap((s) => [
+        s.email,
+        s.name ?? '',
+        s.id,
+        s.consent_text!,
+        s.opened_user_agent!,
+      ]),
+      ...record.submitters.flatMap((s) => s.values.flatMap((v) => [v.name])),
+      ...record.events.flatMap((e) => [e.type, e.created_at, e.id]),
+    ]
+    for (const part of expected) assert.ok(text.includes(part), `missing: ${part}`)
+    await qpdfCheck(out)
+  })
+
+  it('breaks 200 events across pages, each page numbered N of M with the submission', async () => {
+    const record = auditRecord({ eventCount: 200 })
+    const out = await auditLogPdf(record)
+    const pages = await pagesOf(out)
+    assert.ok(pages.length >= 6, `${pages.length} pages`)
+    pages.forEach((page, i) => {
+      assert.ok(
+        page.includes(`Audit trail · ${record.submission_id} · page ${i + 1} of ${pages.length}`),
+        `page ${i + 1}`,
+      )
+    })
+    const text = pages.join(' ')
+    for (const event of record.events) {
+      assert.ok(
+        text.includes(`${event.created_at} ${event.type} ${event.id}`),
+        `event ${event.id} on one row`,
+      )
+    }
+    // The table header is repeated on each page the events reach.
+    const eventPages = pages.filter((page) => page.includes('evt_'))
+    assert.ok(eventPages.every((page) => page.includes('Time (UTC) Event Signer IP and user agent')))
+  })
+
+  it('shows a refusal, a pre-signed signer and an unfinished submission', async () => {
+    const base = auditRecord({ signers: 2 })
+    const [first, second] = base.submitters as [AuditRecord['submitters'][0], AuditRecord['submitters'][0]]
+    const record: AuditRecord = {
+      ...base,
+      status: 'declined',
+      completed_at: null,
+      final_pdf: null,
+      submitters: [
+        { ...first, status: 'pre_signed', signed_ip: null, signed_user_agent: null, opened_at: null },
+        {
+          ...second,
+          status: 'declined',
+          signed_at: null,
+          declined_at: '2026-11-23T08:00:00.456Z',
+          declined_ip: '198.51.100.7',
+          declined_user_agent: 'curl/8.5.0',
+          decline_reason: 'Wrong delivery address — please resend',
+        },
+      ],
+    }
+    const text = (await pagesOf(await auditLogPdf(record))).join(' ')
+    for (const part of [
+      'pre-signed by the sender',
+      '2026-11-23T08:00:00.456Z',
+      'IP 198.51.100.7',
+      'curl/8.5.0',
+      'Wrong delivery address — please resend',
+      'not produced: the submission is not completed',
+    ]) {
+      assert.ok(text.includes(part), `missing: ${part}`)
+    }
+  })
+
+  it('cuts a user agent taller than a page instead of overflowing it', async () => {
+    const base = auditRecord({ signers: 1, eventCount: 3 })
+    const huge = `Mozilla/5.0 ${'X'.repeat(40_000)}`
+    const record = { ...base, events: base.events.map((e) => ({ ...e, user_agent: huge, ip: '192.0.2.1' })) }
+    const out = await auditLogPdf(record)
+    const doc = await PDFDocument.load(out)
+    assert.ok(doc.getPageCount() <= 6, `${doc.getPageCount()} pages`)
+    assert.ok((await pdfText(out)).includes('…'))
+    await qpdfCheck(out)
+  })
+
+  it('draws a name in a script DejaVu lacks as question marks', async () => {
+    const base = auditRecord({ signers: 1, eventCount: 2 })
+    const record = {
+      ...base,
+      submitters: [{ ...base.submitters[0]!, name: '山田 太郎', id: fakeId('sbm', 'cjk') }],
+    }
+    assert.match((await pagesOf(await auditLogPdf(record))).join(' '), /Name \?\? \?\?/)
+  })
+})

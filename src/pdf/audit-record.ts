@@ -1,0 +1,114 @@
+// What the audit trail of a submission holds (security-notes "Audit trail minimum", issue #11):
+// rendered as the audit PDF (audit-log-pdf.ts) and served as GET /v1/submissions/{id}/audit_log.json.
+// Strings here are free text or ids; enumerations owned by capabilities (event types, field types,
+// statuses) are described, not imported, as pdf/ imports no capability.
+import { type Static, type TSchema, Type } from 'typebox'
+import { type IdPrefix, idPattern } from '../lib/ids.ts'
+
+/** The legal level, as the footer of the final PDF states it (api-v1 §1). */
+export const SES_LEGAL_LEVEL = 'Simple electronic signature (SES) under Regulation (EU) No 910/2014 (eIDAS)'
+
+const Id = (prefix: IdPrefix, description: string) =>
+  Type.String({
+    pattern: idPattern(prefix),
+    description: `${description}: \`${prefix}_\` + 24 base62 characters`,
+  })
+
+const Timestamp = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}; ISO 8601, UTC, with milliseconds` })
+
+const Sha256 = (description: string) =>
+  Type.String({ pattern: '^[0-9a-f]{64}$', description: `${description}; SHA-256, 64 lowercase hex digits` })
+
+function OrNull<T extends TSchema>(schema: T, description: string) {
+  return Type.Union([schema, Type.Null()], { description })
+}
+
+export const AuditImageValue = Type.Object(
+  {
+    sha256: Sha256('Of the PNG as the signer sent it'),
+    width: Type.Integer({ minimum: 0, description: 'Width in pixels' }),
+    height: Type.Integer({ minimum: 0, description: 'Height in pixels' }),
+  },
+  { description: 'A signature or initials drawing, identified by its hash rather than its bytes' },
+)
+export type AuditImageValue = Static<typeof AuditImageValue>
+
+export const AuditFieldValue = Type.Object({
+  name: Type.String({ description: 'Field name' }),
+  type: Type.String({
+    description: 'Field type: signature, initials, date, text, checkbox, number, radio or select',
+  }),
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), AuditImageValue], {
+    description: 'The value: an image as its hash and size, a date as YYYY-MM-DD; null when left empty',
+  }),
+})
+export type AuditFieldValue = Static<typeof AuditFieldValue>
+
+export const AuditSubmitter = Type.Object({
+  id: Id('sbm', 'Submitter id'),
+  role: Type.String({ description: 'Role in the document' }),
+  email: Type.String({ description: 'E-mail address the request was addressed to' }),
+  name: OrNull(Type.String(), 'Name given by the sender'),
+  delivery: Type.Union([Type.Literal('email'), Type.Literal('link'), Type.Literal('embed')], {
+    description:
+      'How the signing request reached the signer: e-mail, a signing link the sender passed on, or an embedded form',
+  }),
+  email_2fa_verified_at: OrNull(
+    Timestamp('When the e-mailed one-time code was entered'),
+    'Null without e-mail 2FA',
+  ),
+  status: Type.String({ description: 'Submitter status: pending, opened, signed, declined or pre_signed' }),
+  opened_at: OrNull(Timestamp('First opening of the document'), 'Null if never opened'),
+  opened_ip: OrNull(Type.String(), 'IP address of the first opening'),
+  opened_user_agent: OrNull(Type.String(), 'User agent of the first opening'),
+  signed_at: OrNull(Timestamp('Signature'), 'Null unless signed or pre-signed'),
+  signed_ip: OrNull(Type.String(), 'IP address of the signing request; null when pre-signed by the sender'),
+  signed_user_agent: OrNull(Type.String(), 'User agent of the signing request'),
+  declined_at: OrNull(Timestamp('Refusal'), 'Null unless declined'),
+  declined_ip: OrNull(Type.String(), 'IP address of the refusal'),
+  declined_user_agent: OrNull(Type.String(), 'User agent of the refusal'),
+  decline_reason: OrNull(Type.String(), 'Reason given when declining'),
+  consent_text: OrNull(Type.String(), 'The consent wording shown to the signer and accepted by signing'),
+  values: Type.Array(AuditFieldValue, { description: "The signer's fields and their values" }),
+})
+export type AuditSubmitter = Static<typeof AuditSubmitter>
+
+export const AuditEvent = Type.Object({
+  id: Id('evt', 'Event id'),
+  type: Type.String({ description: 'Event type (api-v1 §6), e.g. submission.created, submitter.signed' }),
+  created_at: Timestamp('When it happened'),
+  submitter_id: OrNull(Id('sbm', 'Submitter id'), 'The submitter who acted, if any'),
+  ip: OrNull(Type.String(), 'IP address of the request that caused it, when a person acted'),
+  user_agent: OrNull(Type.String(), 'User agent of that request'),
+})
+export type AuditEvent = Static<typeof AuditEvent>
+
+export const AuditRecord = Type.Object(
+  {
+    submission_id: Id('sub', 'Submission id'),
+    legal_level: Type.String({ description: SES_LEGAL_LEVEL, examples: [SES_LEGAL_LEVEL] }),
+    status: Type.String({ description: 'Submission status when the trail was drawn up (api-v1 §3.1)' }),
+    created_at: Timestamp('Creation of the submission'),
+    completed_at: OrNull(Timestamp('Last signature'), 'Null unless completed'),
+    documents: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'Document name' }),
+        page_count: Type.Integer({ minimum: 1 }),
+        sha256: Sha256('Of the document as the sender sent it'),
+      }),
+      { description: 'The documents in order, as sent' },
+    ),
+    final_pdf: OrNull(
+      Type.Object({
+        sha256: Sha256('Of the sealed final PDF: equal to the SHA-256 of the downloaded file'),
+        page_count: Type.Integer({ minimum: 1 }),
+      }),
+      'The signed PDF; null until the submission is completed',
+    ),
+    submitters: Type.Array(AuditSubmitter, { description: 'Signers in signing order' }),
+    events: Type.Array(AuditEvent, { description: 'Every journal event of the submission, oldest first' }),
+  },
+  { title: 'AuditRecord' },
+)
+export type AuditRecord = Static<typeof AuditRecord>

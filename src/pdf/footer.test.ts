@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { PageSizes, PDFDocument } from 'pdf-lib'
+import { inkBounds, inkCount } from '../../test/fixtures/ink.ts'
+import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
+import { pdfText, qpdfCheck, rasterize } from '../../test/fixtures/poppler.ts'
+import { embedFont } from './fonts.ts'
+import { addFooters, layoutFooter, SES_STATEMENT, sesFooter } from './footer.ts'
+import { widthAt } from './text-fit.ts'
+
+const SUBMISSION = 'sub_4f9XqK2mR8sT1vW3yZ5bC7dE'
+
+async function withFooters(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf)
+  addFooters(doc, await embedFont(doc, 'sans'), sesFooter(SUBMISSION))
+  return doc.save()
+}
+
+const mixed = () =>
+  pdfOfPages([
+    PageSizes.A4,
+    { size: PageSizes.A4, rotate: 90 },
+    { size: PageSizes.A4, rotate: 180 },
+    { size: PageSizes.A4, rotate: 270 },
+    { size: PageSizes.A4, cropBox: [50, 50, 545, 792] },
+    { size: PageSizes.Letter, rotate: -90, cropBox: [20, 40, 600, 700] },
+  ])
+
+describe('addFooters', () => {
+  it('writes the SES statement, the submission and "page N of M" on every page', async () => {
+    const out = await withFooters(await mixed())
+    const pages = (await pdfText(out)).split('\f').slice(0, -1)
+    assert.equal(pages.length, 6)
+    pages.forEach((text, i) => {
+      const line = text.replace(/\s+/g, ' ').trim()
+      assert.equal(line, `${SES_STATEMENT} · ${SUBMISSION} · page ${i + 1} of 6`)
+    })
+    await qpdfCheck(out)
+  })
+
+  it('draws it upright along the bottom edge of the page as displayed, centred', async () => {
+    const out = await withFooters(await mixed())
+    for (let page = 1; page <= 6; page++) {
+      const raster = await rasterize(out, page)
+      const ink = inkBounds(raster)!
+      assert.ok(
+        ink.bottom <= raster.height - 2 && ink.top >= raster.height - 16,
+        `page ${page}: at the bottom`,
+      )
+      assert.ok(ink.right - ink.left > 20 * (ink.bottom - ink.top), `page ${page}: one wide line`)
+      const centre = (ink.left + ink.right) / 2
+      assert.ok(Math.abs(centre - raster.width / 2) < 3, `page ${page}: centred`)
+    }
+  })
+
+  it('fits a narrow page by shrinking, then wrapping between its parts', async () => {
+    const out = await withFooters(
+      await pdfOfPages([
+        [300, 400],
+        [110, 300],
+      ]),
+    )
+    const text = (await pdfText(out)).replace(/\s+/g, ' ')
+    for (const part of [SES_STATEMENT, SUBMISSION, 'page 1 of 2', 'page 2 of 2']) {
+      assert.ok(text.includes(part), part)
+    }
+    for (const page of [1, 2]) {
+      const raster = await rasterize(out, page)
+      const ink = inkBounds(raster)!
+      assert.ok(ink.left >= 2 && ink.right <= raster.width - 2, `page ${page}: within the width`)
+      assert.equal(
+        inkCount(raster, { left: 0, top: 0, right: raster.width, bottom: raster.height * 0.75 }),
+        0,
+      )
+    }
+  })
+})
+
+describe('layoutFooter', () => {
+  const parts = [SES_STATEMENT, SUBMISSION, 'page 12 of 340']
+
+  it('keeps one 7 pt line on A4, shrinks to one line on a narrower page, wraps on a narrow one', async () => {
+    const font = await embedFont(await PDFDocument.create(), 'sans')
+    assert.deepEqual(layoutFooter(font, parts, 595 - 48), { lines: [parts.join(' · ')], size: 7 })
+    const shrunk = layoutFooter(font, parts, 340)
+    assert.equal(shrunk.lines.length, 1)
+    assert.ok(shrunk.size < 7 && shrunk.size >= 5)
+    const wrapped = layoutFooter(font, parts, 150)
+    assert.equal(wrapped.size, 7)
+    assert.ok(wrapped.lines.length > 2)
+    for (const line of wrapped.lines) assert.ok(widthAt(font, line, 7) <= 150, line)
+    assert.equal(wrapped.lines.join(' '), parts.join(' ').replace(/ ·/g, ''), 'broken between parts first')
+  })
+})

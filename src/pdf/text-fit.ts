@@ -1,0 +1,170 @@
+// Measuring text in an embedded font: the largest size that fits a box, truncation with an
+// ellipsis, and word wrapping. Callers pass text already made drawable (fonts.ts drawableText).
+import type { PDFFont } from 'pdf-lib'
+import { fontkitFontOf } from './fonts.ts'
+
+export const ELLIPSIS = '…'
+
+// Wrapping measures the same words again and again (an audit trail repeats e-mails, user agents
+// and event types), and each measure walks a shaped run: widths at 1 pt are kept per face, for
+// every document of the process. Bounded; long strings are not kept.
+const widths = new WeakMap<object, Map<string, number>>()
+
+/** The width of `text` at 1 pt. */
+export function unitWidth(font: PDFFont, text: string): number {
+  const face = fontkitFontOf(font)
+  let cache = widths.get(face)
+  if (!cache) {
+    cache = new Map()
+    widths.set(face, cache)
+  }
+  let width = cache.get(text)
+  if (width === undefined) {
+    width = font.widthOfTextAtSize(text, 1)
+    if (cache.size >= 10_000) cache.clear()
+    if (text.length <= 200) cache.set(text, width)
+  }
+  return width
+}
+
+export function widthAt(font: PDFFont, text: string, size: number): number {
+  return unitWidth(font, text) * size
+}
+
+export interface VerticalExtent {
+  /** Above the baseline, per point of size. */
+  ascent: number
+  /** Below the baseline, per point of size: zero or negative. */
+  descent: number
+}
+
+/** The font's ascent and descent (hhea), per point of size. */
+export function verticalMetrics(font: PDFFont): VerticalExtent {
+  const { ascent, descent, unitsPerEm } = fontkitFontOf(font)
+  return { ascent: ascent / unitsPerEm, descent: descent / unitsPerEm }
+}
+
+/**
+ * The font's ascent and descent, widened to the ink of `text`'s glyphs: accents on capitals
+ * ("Ż", "Å") rise above DejaVu's ascent, and a value fitted to the box by the ascent alone would
+ * spill over its top edge.
+ */
+export function verticalExtent(font: PDFFont, text: string): VerticalExtent {
+  const parsed = fontkitFontOf(font)
+  let { ascent, descent } = parsed
+  for (const glyph of parsed.layout(text).glyphs) {
+    ascent = Math.max(ascent, glyph.bbox.maxY)
+    descent = Math.min(descent, glyph.bbox.minY)
+  }
+  return { ascent: ascent / parsed.unitsPerEm, descent: descent / parsed.unitsPerEm }
+}
+
+/**
+ * A character with the combining marks that follow it: enough to never cut an accent from its
+ * letter in drawable text (fonts.ts drawableText has already dropped joiners and characters DejaVu
+ * lacks, such as emoji and Hangul). Intl.Segmenter would cost ~20 µs per grapheme.
+ */
+function splitGraphemes(text: string): string[] {
+  return text.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []
+}
+
+/**
+ * The longest start of `text` that, followed by an ellipsis, fits `maxWidth`; whole graphemes only,
+ * so an accent is never cut from its letter. The text itself when it fits.
+ */
+export function truncate(font: PDFFont, text: string, size: number, maxWidth: number): string {
+  if (widthAt(font, text, size) <= maxWidth) return text
+  const parts = splitGraphemes(text)
+  let [low, high] = [0, parts.length - 1]
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    const candidate = parts.slice(0, mid).join('').trimEnd() + ELLIPSIS
+    if (widthAt(font, candidate, size) <= maxWidth) low = mid
+    else high = mid - 1
+  }
+  const best = parts.slice(0, low).join('').trimEnd() + ELLIPSIS
+  return widthAt(font, best, size) <= maxWidth ? best : ''
+}
+
+export interface FittedLine {
+  text: string
+  size: number
+}
+
+/**
+ * One line in the largest size that fits `width` × `height` (`height` holding `extent`), never
+ * smaller than `minSize` for width's sake (the text is then truncated with an ellipsis); a box too
+ * low for `minSize` gets the size its height allows.
+ */
+export function fitLine(
+  font: PDFFont,
+  text: string,
+  width: number,
+  height: number,
+  extent: VerticalExtent,
+  { minSize = 4, maxSize = Number.POSITIVE_INFINITY } = {},
+): FittedLine {
+  const byHeight = Math.min(maxSize, height / (extent.ascent - extent.descent))
+  const textWidth = unitWidth(font, text)
+  const byWidth = textWidth > 0 ? width / textWidth : Number.POSITIVE_INFINITY
+  const size = Math.min(byHeight, Math.max(minSize, byWidth))
+  return { text: truncate(font, text, size, width), size }
+}
+
+interface Piece {
+  text: string
+  width: number
+}
+
+// Shaping cost grows with length: a word this long is measured grapheme by grapheme instead (a
+// user agent of 40 000 characters otherwise takes seconds).
+const LONG_WORD = 64
+
+/**
+ * A word cut between graphemes so each piece fits `maxWidth` (one piece when it fits). Graphemes
+ * are measured one by one (few distinct ones, all cached); kerning, which only tightens pairs, is
+ * left out.
+ */
+function breakWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+  const pieces: Piece[] = []
+  let piece: Piece = { text: '', width: 0 }
+  for (const grapheme of splitGraphemes(word)) {
+    const width = widthAt(font, grapheme, size)
+    if (piece.text && piece.width + width > maxWidth) {
+      pieces.push(piece)
+      piece = { text: '', width: 0 }
+    }
+    piece.text += grapheme
+    piece.width += width
+  }
+  return piece.text ? [...pieces, piece] : pieces
+}
+
+function measureWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+  if (word.length > LONG_WORD) return breakWord(font, word, size, maxWidth)
+  const width = widthAt(font, word, size)
+  return width <= maxWidth ? [{ text: word, width }] : breakWord(font, word, size, maxWidth)
+}
+
+/**
+ * Lines of at most `maxWidth`, broken at spaces, and inside words only where a word alone is too
+ * long (a 64-hex hash, a user agent token, an e-mail address). Widths are summed word by word:
+ * kerning across a space, ignored, is a fraction of a point.
+ */
+export function wrap(font: PDFFont, text: string, size: number, maxWidth: number): string[] {
+  const space = widthAt(font, ' ', size)
+  const lines: string[] = []
+  let line: Piece | undefined
+  for (const word of text.split(' ').filter(Boolean)) {
+    const pieces = measureWord(font, word, size, maxWidth)
+    const [first] = pieces
+    if (line && pieces.length === 1 && first && line.width + space + first.width <= maxWidth) {
+      line = { text: `${line.text} ${first.text}`, width: line.width + space + first.width }
+      continue
+    }
+    if (line) lines.push(line.text)
+    lines.push(...pieces.slice(0, -1).map((p) => p.text))
+    line = pieces.at(-1)
+  }
+  return line ? [...lines, line.text] : lines.length > 0 ? lines : ['']
+}
