@@ -23,6 +23,7 @@ import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
 import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
+import { getAuditLog, getAuditLogJson } from './submissions/get-audit-log.ts'
 import { getSubmission } from './submissions/get-submission.ts'
 import { getSubmissionDocuments } from './submissions/get-submission-documents.ts'
 import { listSubmissions } from './submissions/list-submissions.ts'
@@ -46,6 +47,8 @@ export const API_ROUTES: AnyRoute[] = [
   getSubmission,
   cancelSubmission,
   getSubmissionDocuments,
+  getAuditLog,
+  getAuditLogJson,
   listSubmitters,
   getSubmitter,
   listEvents,

@@ -1,11 +1,12 @@
-// Every background job kind: its payload, retry schedule and handler. The mail, webhook delivery,
-// expiry and finalization jobs join this list with their issues.
+// Every background job kind: its payload, retry schedule and handler; and the periodic tasks every
+// worker runs. Webhook delivery joins this list with its issue.
 import type { Deps } from './deps.ts'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
-import { PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
+import { FINALIZE_SUBMISSION_JOB, PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
 import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
 import { EXPIRY_SWEEP_MS, expireDueSubmissions } from './submissions/expire-submissions.ts'
+import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
 
 export function jobCatalogue(deps: Deps): JobCatalogue {
   return {
@@ -13,6 +14,7 @@ export function jobCatalogue(deps: Deps): JobCatalogue {
     // Fans a submission event out to the account's webhook endpoints: they arrive with the
     // webhooks issue, so until then there is nobody to deliver to and the job completes.
     [PUBLISH_EVENT_JOB]: { retrySchedule: [], handle: async () => {} },
+    [FINALIZE_SUBMISSION_JOB]: finalizeSubmissionJob(deps),
   }
 }
 

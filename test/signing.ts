@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
-import { dataUrl, rgbaPng } from './fixtures/png-encode.ts'
+import { dataUrl, strokePng } from './fixtures/png.ts'
 import type { TestApp } from './harness.ts'
 
 export interface CreatedSubmitter {
@@ -18,7 +18,7 @@ export interface Created {
   submitters: CreatedSubmitter[]
 }
 
-export const SIGNATURE = dataUrl(rgbaPng(300, 100))
+export const SIGNATURE = dataUrl(strokePng(300, 100))
 
 const area = (page: number, y: number) => ({ page, x: 0.1, y, w: 0.3, h: 0.05 })
 
@@ -60,7 +60,7 @@ export async function everyTypeBody(
 
 export const FIRST_VALUES = {
   Signature: SIGNATURE,
-  Initials: dataUrl(rgbaPng(60, 60)),
+  Initials: dataUrl(strokePng(60, 60)),
   Date: '2026-11-23',
   Name: 'Łukasz Żółć',
   Amount: 1250.5,

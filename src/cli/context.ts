@@ -1,6 +1,8 @@
 import { type Config, ConfigError, readConfig } from '../config.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps, type Deps } from '../deps.ts'
+import { loadSigningCertificate, type SealingIdentity } from '../pdf/signing-certificate.ts'
+import { identitySource } from '../submissions/finalize-submission.ts'
 
 /** Thrown by commands for a failure to report in one line (main.ts prints it and exits 1). */
 export class CliError extends Error {}
@@ -35,6 +37,32 @@ export function warnAboutConfig(deps: Deps): void {
   if (!deps.config.paraphSecret && deps.config.database.engine === 'postgres') {
     deps.logger.warn(
       `PARAPH_SECRET is not set: using the secret kept in ${deps.config.dataDir}. Set the same PARAPH_SECRET on every process when running several.`,
+    )
+  }
+}
+
+/**
+ * The certificate that seals final PDFs, checked (or generated, once) before a worker takes jobs:
+ * a wrong SIGNING_CERT_PASSWORD stops the process at start rather than failing every finalization.
+ */
+export async function prepareSealingIdentity(deps: Deps): Promise<void> {
+  let identity: SealingIdentity
+  try {
+    identity = await loadSigningCertificate(identitySource(deps))
+  } catch (error) {
+    throw new CliError((error as Error).message)
+  }
+  const { source, commonName, notAfter } = identity
+  if (source.kind === 'self-signed' && source.created) {
+    deps.logger.info(
+      { path: source.path },
+      'generated a self-signed certificate to seal final PDFs (set SIGNING_CERT_P12 to use your own)',
+    )
+  }
+  if (notAfter.getTime() < deps.clock.epochMs() + 30 * 24 * 60 * 60 * 1000) {
+    deps.logger.warn(
+      { not_after: notAfter.toISOString(), subject: commonName },
+      'the sealing certificate expires within 30 days',
     )
   }
 }

@@ -4,8 +4,9 @@ import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
+import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { closePdfInspector } from '../pdf/inspect-pdf.ts'
-import { loadConfig, warnAboutConfig } from './context.ts'
+import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
 function printDefaultAccount(
   account: { account_id: string; test_key: string; live_key: string },
@@ -32,6 +33,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const applied = await migrate(deps.db, deps.engine)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)
+  if (options.worker) await prepareSealingIdentity(deps)
 
   const app = buildApp(deps)
   const stopWorker = new AbortController()
@@ -51,6 +53,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     await worker
     // Requests have drained, so no inspection is waiting: the warm PDF readers can go.
     closePdfInspector()
+    closePdfFinalizer()
     await deps.close()
   }
   process.once('SIGINT', () => void shutdown('SIGINT'))

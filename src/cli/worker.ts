@@ -2,13 +2,15 @@ import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
-import { loadConfig, warnAboutConfig } from './context.ts'
+import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
 /** `paraph worker`: only the background jobs, for deployments that scale API and workers apart. */
 export async function worker(): Promise<void> {
   const deps = await createDeps(loadConfig())
   warnAboutConfig(deps)
   await migrate(deps.db, deps.engine)
+  await prepareSealingIdentity(deps)
   const stop = new AbortController()
   process.once('SIGINT', () => stop.abort())
   process.once('SIGTERM', () => stop.abort())
@@ -16,6 +18,7 @@ export async function worker(): Promise<void> {
   await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
     housekeeping: housekeeping(deps),
   })
+  closePdfFinalizer()
   await deps.close()
   deps.logger.info('paraph worker stopped')
 }

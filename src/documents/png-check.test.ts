@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ihdr, PNG_SIGNATURE, pngChunk, pngOf, rgbaPng } from '../../test/fixtures/png-encode.ts'
+import { ihdr, PNG_SIGNATURE, pngChunk, pngOf, strokePng } from '../../test/fixtures/png.ts'
 import { checkPng } from './png-check.ts'
 
 const refuses = (bytes: Buffer, pattern: RegExp) => assert.rejects(checkPng(bytes), pattern)
 
 describe('checkPng', () => {
   it('accepts well-formed PNGs and reads their size: RGBA, grey, palette, 16-bit, interlaced', async () => {
-    assert.deepEqual(await checkPng(rgbaPng(120, 40)), { width: 120, height: 40 })
+    assert.deepEqual(await checkPng(strokePng(120, 40)), { width: 120, height: 40 })
     assert.deepEqual(await checkPng(pngOf(ihdr(3, 2, 8, 0), Buffer.alloc(2 * 4))), { width: 3, height: 2 })
     const palette = pngChunk('PLTE', Buffer.from([0, 0, 0, 255, 255, 255]))
     assert.deepEqual(await checkPng(pngOf(ihdr(9, 1, 1, 3), Buffer.alloc(1 + 2), [palette])), {
@@ -28,7 +28,7 @@ describe('checkPng', () => {
 
   it('refuses what is not a PNG, or is damaged or truncated', async () => {
     await refuses(Buffer.from('GIF89a...'), /is not a PNG image/)
-    const good = rgbaPng(10, 10)
+    const good = strokePng(10, 10)
     const flipped = Buffer.from(good)
     flipped[40] = flipped[40]! ^ 0xff
     await refuses(flipped, /checksum/)

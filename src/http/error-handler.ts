@@ -63,14 +63,21 @@ function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiEr
       return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
     // Before routing: the path itself cannot name anything. Neither echoes the URL back.
     case 'FST_ERR_BAD_URL':
-      return new ApiError('resource_not_found', 'The URL path is not valid percent-encoding; it names no resource.')
+      return new ApiError(
+        'resource_not_found',
+        'The URL path is not valid percent-encoding; it names no resource.',
+      )
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('invalid_id', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`)
   }
-  if (error instanceof SyntaxError) return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
+  if (error instanceof SyntaxError)
+    return new ApiError('invalid_json', `Body is not valid JSON: ${error.message}`)
   const status = (error as { statusCode?: number }).statusCode
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(status === 404 ? 'resource_not_found' : 'invalid_request', error.message.slice(0, 300))
+    return new ApiError(
+      status === 404 ? 'resource_not_found' : 'invalid_request',
+      error.message.slice(0, 300),
+    )
   }
   return null
 }

@@ -154,9 +154,7 @@ export function validationError(
   const where = path === '' ? (part === 'body' ? 'body' : part) : path
   if (part === 'params') {
     const what =
-      path === 'id'
-        ? 'malformed id; expected a prefix, "_" and 24 letters or digits'
-        : `${problem}`
+      path === 'id' ? 'malformed id; expected a prefix, "_" and 24 letters or digits' : `${problem}`
     return new ApiError('invalid_id', `${where}: ${what}.`)
   }
   if (part === 'querystring') {

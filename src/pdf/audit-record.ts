@@ -112,3 +112,12 @@ export const AuditRecord = Type.Object(
   { title: 'AuditRecord' },
 )
 export type AuditRecord = Static<typeof AuditRecord>
+
+/**
+ * The record completed with the sealed final PDF's hash. The final PDF holds every page of every
+ * document, so its page count is theirs added up.
+ */
+export function withFinalPdf(record: AuditRecord, sha256: string): AuditRecord {
+  const pageCount = record.documents.reduce((sum, d) => sum + d.page_count, 0)
+  return { ...record, final_pdf: { sha256, page_count: pageCount } }
+}

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { auditLogPdf } from './audit-log-pdf.ts'
+import { withFinalPdf } from './audit-record.ts'
 import type { ReadyMessage } from './child-pool.ts'
 import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import type { FinalizeAnswer, FinalizeRequest, FinalizeStamp, MadeFile } from './finalizer-protocol.ts'
@@ -51,9 +52,7 @@ async function finalize(request: FinalizeRequest): Promise<{ final: MadeFile; au
   const sealed = await sealPdf(unsealed, identity, seal)
   await writeFile(request.finalPath, sealed, { mode: 0o600 })
   const final = made(sealed)
-  // The final PDF holds every page of every document, as the audit record lists them.
-  const pageCount = request.audit.documents.reduce((sum, d) => sum + d.page_count, 0)
-  const record = { ...request.audit, final_pdf: { sha256: final.sha256, page_count: pageCount } }
+  const record = withFinalPdf(request.audit, final.sha256)
   const audit = await sealPdf(await auditLogPdf(record), identity, {
     ...seal,
     reason: 'Electronic seal of the audit trail',

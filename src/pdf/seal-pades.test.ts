@@ -10,6 +10,7 @@ import { PageSizes, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFSt
 import { encryptedPdf, notAPdf } from '../../test/fixtures/hostile-pdfs.ts'
 import { p12Fixture } from '../../test/fixtures/p12.ts'
 import { a4, hundredPages } from '../../test/fixtures/pdfs.ts'
+import { pdfsig } from '../../test/fixtures/poppler.ts'
 import { OID } from './cades-signed-data.ts'
 import { type SealOptions, sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
@@ -37,13 +38,6 @@ async function saved(bytes: Uint8Array, extension = 'pdf'): Promise<string> {
   const path = join(dir, `${randomUUID()}.${extension}`)
   await writeFile(path, bytes)
   return path
-}
-
-/** pdfsig's report; it exits non-zero for some verdicts, which are still reports. */
-async function pdfsig(pdf: Uint8Array): Promise<string> {
-  const path = await saved(pdf)
-  const result = await run('pdfsig', [path], { encoding: 'utf8' }).catch((error) => error)
-  return result.stdout as string
 }
 
 /** Resolves only when qpdf --check exits 0: no error, no warning. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { dataUrl, ihdr, pngOf, rgbaPng } from '../../test/fixtures/png-encode.ts'
+import { dataUrl, ihdr, pngOf, strokePng } from '../../test/fixtures/png.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import {
   createSubmission,
@@ -190,7 +190,7 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
       ],
       [
         'a PNG over 512 KB',
-        { Signature: dataUrl(Buffer.concat([rgbaPng(2, 2), Buffer.alloc(600 * 1024)])) },
+        { Signature: dataUrl(Buffer.concat([strokePng(2, 2), Buffer.alloc(600 * 1024)])) },
         /at most 524288 bytes/,
       ],
       [
@@ -205,7 +205,7 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
       ],
       [
         'a truncated PNG',
-        { Signature: dataUrl(rgbaPng(20, 20).subarray(0, 60)) },
+        { Signature: dataUrl(strokePng(20, 20).subarray(0, 60)) },
         /the image is a truncated PNG/,
       ],
     ] as const) {

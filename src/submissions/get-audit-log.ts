@@ -4,16 +4,21 @@
 // never change. 404 submission_not_completed before.
 import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
+import type { Scope } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError, orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
 import { AuditRecord } from '../pdf/audit-record.ts'
-import type { Scope } from '../db/tables.ts'
 import { findSubmission } from './submission-store.ts'
 
-async function storedAuditTrail(deps: Deps, scope: Scope, id: string, which: 'audit_pdf_key' | 'audit_json_key') {
+async function storedAuditTrail(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  which: 'audit_pdf_key' | 'audit_json_key',
+) {
   const submission = orNotFound(await findSubmission(deps.db, scope, id), `submission ${id}`)
   const key = submission[which]
   if (submission.status !== 'completed' || !key) {
@@ -23,7 +28,11 @@ async function storedAuditTrail(deps: Deps, scope: Scope, id: string, which: 'au
     )
   }
   const stream = await deps.blobs.stream(key)
-  if (!stream) throw new ApiError('internal_inconsistency', `The audit trail of submission ${id} is missing from storage.`)
+  if (!stream)
+    throw new ApiError(
+      'internal_inconsistency',
+      `The audit trail of submission ${id} is missing from storage.`,
+    )
   return stream
 }
 
@@ -53,7 +62,8 @@ export const getAuditLogJson = defineRoute({
   method: 'GET',
   url: '/v1/submissions/:id/audit_log.json',
   summary: 'Get the audit trail as JSON',
-  description: 'The same record the audit PDF shows, stored at completion; `final_pdf.sha256` equals the SHA-256 of the file `signed_pdf_url` serves.',
+  description:
+    'The same record the audit PDF shows, stored at completion; `final_pdf.sha256` equals the SHA-256 of the file `signed_pdf_url` serves.',
   tag: 'Submissions',
   schema: { params: IdParams('sub'), response: { 200: AuditRecord } },
   errors: ['resource_not_found', 'submission_not_completed', 'internal_inconsistency'],

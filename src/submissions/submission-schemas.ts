@@ -67,6 +67,12 @@ export const Submission = Type.Object(
     completed_at: Type.Optional(Timestamp),
     cancelled_at: Nullable(Timestamp),
     declined_at: Nullable(Timestamp),
+    finalization_error: Nullable(
+      Type.String({
+        description:
+          'Why the final PDF could not be made yet, once every signer has signed; it is retried. Null otherwise',
+      }),
+    ),
   },
   { title: 'Submission' },
 )
@@ -122,6 +128,7 @@ export function toApiSubmission(
     ...(row.completed_at ? { completed_at: row.completed_at } : {}),
     cancelled_at: row.cancelled_at,
     declined_at: row.declined_at,
+    finalization_error: row.status === 'completed' ? null : row.finalize_error,
   }
 }
 
