@@ -37,6 +37,8 @@ export interface TestApp {
   clock: ManualClock
   logs: LogCapture
   config: Readonly<Config>
+  /** The environment the app was configured from: a `paraph` process given it shares the app's data. */
+  env: Record<string, string>
   /** Prefix of this app's rate-limit counters in Redis. */
   rateLimitPrefix: string
   /** Creates an account and returns its keys. */
@@ -93,7 +95,8 @@ export function testEnv(dataDir: string, schema: string | undefined, extra: Reco
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'paraph-test-'))
   const schema = ENGINE === 'postgres' ? await createSchema() : undefined
-  const config = readConfig(testEnv(dataDir, schema, options.env))
+  const env = testEnv(dataDir, schema, options.env)
+  const config = readConfig(env)
   const clock = new ManualClock(options.clockStart ?? '2026-11-22T10:00:00.000Z')
   const logs = new LogCapture()
   const rateLimitPrefix = `paraph:test:${randomBase62(10)}`
@@ -112,6 +115,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logs,
     config,
+    env,
     rateLimitPrefix,
     async account(name = 'Test account') {
       const created = await createAccount(deps, { name })
