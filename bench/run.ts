@@ -11,6 +11,7 @@ import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
 import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
@@ -24,12 +25,25 @@ const SCENARIOS: Scenario[] = [
   getSubmissionFloorScenario,
   createSubmissionScenario,
   urlMemoryScenario,
+  // Issue #10
+  soakScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
 function selected(words: string[]): Scenario[] {
   if (words.length === 0) return SCENARIOS
   return SCENARIOS.filter((s) => words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())))
+}
+
+/** PARAPH_SOAK_SECONDS shortens (or lengthens) the soak for a quick check; 5 minutes by default. */
+function soakSeconds(): number {
+  const text = process.env.PARAPH_SOAK_SECONDS
+  if (text === undefined) return 300
+  const seconds = Number(text)
+  if (!Number.isInteger(seconds) || seconds < 20) {
+    throw new Error(`PARAPH_SOAK_SECONDS: a whole number of seconds, at least 20 (got "${text}")`)
+  }
+  return seconds
 }
 
 const ctx: BenchContext = {
@@ -39,6 +53,7 @@ const ctx: BenchContext = {
   rounds: 12,
   connections: 10,
   fixedRateShare: 0.5,
+  soakSeconds: soakSeconds(),
 }
 
 const RESULTS_DIR = fileURLToPath(new URL('../.bench/', import.meta.url))

@@ -20,6 +20,8 @@ export interface BenchContext {
   connections: number
   /** Fixed-arrival-rate run as a share of the baseline's closed-loop rps. */
   fixedRateShare: number
+  /** Length of the soak's mixed load per engine (PARAPH_SOAK_SECONDS). */
+  soakSeconds: number
 }
 
 /** One server measured: closed loop, then fixed arrival rate, then its RSS. */
