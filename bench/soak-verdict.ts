@@ -12,6 +12,8 @@ export interface MemorySample {
   heapUsedMB: number
   /** Requests sent so far. */
   requests: number
+  /** Server CPU (user + system) so far, in microseconds: per interval, the cost of a request. */
+  cpuMicros: number
 }
 
 /** The first tenth of the run: the server going from idle to loaded (JIT, pools, heap sizing). */
@@ -57,6 +59,13 @@ const signed = (mb: number) => `${mb >= 0 ? '+' : ''}${mb.toFixed(1)} MB`
 const series = (samples: MemorySample[], read: (s: MemorySample) => number) =>
   samples.map((s) => read(s).toFixed(0)).join(' ')
 
+function perInterval(samples: MemorySample[]): string[] {
+  return samples.slice(1).map((s, i) => {
+    const before = samples[i]!
+    return ((s.cpuMicros - before.cpuMicros) / Math.max(1, s.requests - before.requests)).toFixed(0)
+  })
+}
+
 /** The sampled series and the verdict in words, printed under the table. */
 export function soakNotes(samples: MemorySample[], verdict: SoakVerdict): string[] {
   const every = (samples[1]?.atSeconds ?? 0).toFixed(0)
@@ -66,6 +75,8 @@ export function soakNotes(samples: MemorySample[], verdict: SoakVerdict): string
     `V8 heap used MB (no forced GC): ${series(samples, (s) => s.heapUsedMB)}`,
     `PDF readers' RSS MB: ${series(samples, (s) => s.readersMB)}`,
     `requests sent by then: ${series(samples, (s) => s.requests)}`,
+    // Throughput on a shared machine says little; CPU per request says whether requests got dearer.
+    `server CPU µs per request, per interval: ${perInterval(samples).join(' ')}`,
     `verdict: RSS ${levelled ? 'levelled off' : 'still growing'}; after the ${verdict.warmUpSeconds.toFixed(0)} s warm-up its thirds grew ${verdict.rssThirds.map(signed).join(', ')} (heap used ${verdict.heapThirds.map(signed).join(', ')})`,
   ]
 }

@@ -3,6 +3,7 @@
 // `paraph serve --no-worker` takes the mix of soak-load.ts for PARAPH_SOAK_SECONDS (default 300);
 // its VmRSS, its V8 heap (over --inspect) and its PDF readers' RSS are sampled 20 times, and the
 // verdict compares the growth of the last third of the run with that of the first third.
+import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { a4 } from '../../test/fixtures/pdfs.ts'
@@ -56,6 +57,7 @@ async function sample(
     readersMB: (tree - rss) / 1024,
     heapUsedMB: mb(heap.usedBytes),
     requests: Object.values(progress.counts).reduce((sum, c) => sum + c.sent, 0),
+    cpuMicros: cpuMicros(server.process) ?? 0,
   }
 }
 
@@ -76,7 +78,7 @@ async function soak(setup: SoakSetup, inspector: HeapInspector, seconds: number,
     const next = await sample(setup.server, inspector, (i * intervalMs) / 1000, progress)
     samples.push(next)
     console.error(
-      `bench: soak ${engine} ${next.atSeconds.toFixed(0)} s: ${next.requests} requests, RSS ${next.rssMB.toFixed(1)} MB, heap used ${next.heapUsedMB.toFixed(1)} MB`,
+      `bench: soak ${engine} ${next.atSeconds.toFixed(0)} s: ${next.requests} requests, RSS ${next.rssMB.toFixed(1)} MB, heap used ${next.heapUsedMB.toFixed(1)} MB, load average ${loadavg()[0]?.toFixed(1)}`,
     )
   }
   await load
