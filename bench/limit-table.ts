@@ -60,8 +60,9 @@ function rowLine(row: JudgedLimitRow): string[] {
 
 export function formatLimitBlock({ scenario, rows, error }: LimitResult): string {
   const title = `${scenario.name}: ${scenario.description}\n  target: ${scenario.goal}`
+  // One line per note: the soak's notes are series of twenty figures each.
   const notes = rows.flatMap((row) =>
-    'notes' in row && row.notes.length ? [['', `${row.case}: ${row.notes.join('; ')}`]] : [],
+    'notes' in row ? row.notes.map((note) => ['', `${row.case}: ${note}`]) : [],
   )
   const lines = [HEADER, ...rows.map(rowLine), ...notes, ...(error ? [['', `error: ${error}`]] : [])]
   return `${title}\n${render(lines, RIGHT_ALIGNED)}`

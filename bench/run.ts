@@ -6,15 +6,26 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { BenchContext, Scenario } from './scenario.ts'
+import { pairedRatio } from './measure.ts'
+import type {
+  BenchContext,
+  LimitRow,
+  LimitScenario,
+  PairScenario,
+  Row,
+  Scenario,
+  SkippedRow,
+  Target,
+} from './scenario.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
 import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
-import { judge, judgeLimit } from './verdict.ts'
+import { judge, judgeLimit, type ReferenceRatio } from './verdict.ts'
 
 /** Every scenario, in the order its rows are printed. Each issue appends its own. */
 const SCENARIOS: Scenario[] = [
@@ -24,12 +35,25 @@ const SCENARIOS: Scenario[] = [
   getSubmissionFloorScenario,
   createSubmissionScenario,
   urlMemoryScenario,
+  // Issue #10
+  soakScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
 function selected(words: string[]): Scenario[] {
   if (words.length === 0) return SCENARIOS
   return SCENARIOS.filter((s) => words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())))
+}
+
+/** PARAPH_SOAK_SECONDS shortens (or lengthens) the soak for a quick check; 5 minutes by default. */
+function soakSeconds(): number {
+  const text = process.env.PARAPH_SOAK_SECONDS
+  if (text === undefined) return 300
+  const seconds = Number(text)
+  if (!Number.isInteger(seconds) || seconds < 20) {
+    throw new Error(`PARAPH_SOAK_SECONDS: a whole number of seconds, at least 20 (got "${text}")`)
+  }
+  return seconds
 }
 
 const ctx: BenchContext = {
@@ -39,43 +63,59 @@ const ctx: BenchContext = {
   rounds: 12,
   connections: 10,
   fixedRateShare: 0.5,
+  soakSeconds: soakSeconds(),
 }
 
 const RESULTS_DIR = fileURLToPath(new URL('../.bench/', import.meta.url))
 
-async function judgedRows(scenario: Scenario): Promise<ScenarioResult> {
-  if (scenario.kind === 'limit') {
-    const rows = await scenario.run(ctx)
-    return {
-      scenario,
-      rows: rows.map((row) => ('skipped' in row ? row : { ...row, verdict: judgeLimit(row) })),
-    }
-  }
-  const rows: JudgedRow[] = (await scenario.run(ctx)).map((row) =>
-    'skipped' in row
-      ? row
-      : {
-          ...row,
-          verdict: {
-            ...judge(scenario.target, row.baseline, row.subject),
-            ...(scenario.reference && { reference: true }),
-          },
-        },
-  )
-  return { scenario, rows }
-}
+/** A scenario's rows as measured, before any verdict. */
+type Measured = { error?: string } & (
+  | { kind: 'pair'; scenario: PairScenario; rows: Row[] }
+  | { kind: 'limit'; scenario: LimitScenario; rows: Array<LimitRow | SkippedRow> }
+)
 
-async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+async function measure(scenario: Scenario): Promise<Measured> {
   console.error(`bench: ${scenario.name} …`)
   try {
-    return await judgedRows(scenario)
+    return scenario.kind === 'limit'
+      ? { kind: 'limit', scenario, rows: await scenario.run(ctx) }
+      : { kind: 'pair', scenario, rows: await scenario.run(ctx) }
   } catch (error) {
-    return {
-      scenario,
-      rows: [],
-      error: error instanceof Error ? error.message : String(error),
-    } as ScenarioResult
+    const message = error instanceof Error ? error.message : String(error)
+    return scenario.kind === 'limit'
+      ? { kind: 'limit', scenario, rows: [], error: message }
+      : { kind: 'pair', scenario, rows: [], error: message }
   }
+}
+
+/**
+ * The ratio that the same case of the scenario a target refers to reached in this run (measured
+ * before or after the judged row: verdicts are given once every scenario has run).
+ */
+function referenceRatio(target: Target, caseName: string, all: Measured[]): ReferenceRatio {
+  if (typeof target.minRatio === 'number') return null
+  const { ofScenario } = target.minRatio
+  const row = all.find((m) => m.scenario.name === ofScenario)?.rows.find((r) => r.case === caseName)
+  return row && 'subject' in row && 'baseline' in row ? pairedRatio(row.baseline, row.subject) : null
+}
+
+function judged(measured: Measured, all: Measured[]): ScenarioResult {
+  const { error } = measured
+  if (measured.kind === 'limit') {
+    const rows = measured.rows.map((row) => ('skipped' in row ? row : { ...row, verdict: judgeLimit(row) }))
+    return { scenario: measured.scenario, rows, error }
+  }
+  const { scenario } = measured
+  const rows: JudgedRow[] = measured.rows.map((row) => {
+    if ('skipped' in row) return row
+    if (scenario.reference) {
+      const ratio = pairedRatio(row.baseline, row.subject)
+      return { ...row, verdict: { ratio, pass: true, reference: true, reasons: [] } }
+    }
+    const reference = referenceRatio(scenario.target, row.case, all)
+    return { ...row, verdict: judge(scenario.target, row.baseline, row.subject, reference) }
+  })
+  return { scenario, rows, error }
 }
 
 /** Other work on a 2-core machine skews every figure; say so rather than print them as if clean. */
@@ -89,12 +129,13 @@ function busyWarning(loadBefore: number): string {
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString()
   const loadBefore = loadavg()[0] ?? 0
-  const results: ScenarioResult[] = []
+  const measured: Measured[] = []
   try {
-    for (const scenario of selected(process.argv.slice(2))) results.push(await runScenario(scenario))
+    for (const scenario of selected(process.argv.slice(2))) measured.push(await measure(scenario))
   } finally {
     await stopAllServers()
   }
+  const results = measured.map((m) => judged(m, measured))
   console.log(formatTable(results) + busyWarning(loadBefore))
   await mkdir(RESULTS_DIR, { recursive: true })
   const json = {

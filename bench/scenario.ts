@@ -1,10 +1,16 @@
 // What a bench scenario is and what it hands back: run.ts prints and judges every row the same way.
 import type { LoadSummary } from './load.ts'
 
+/**
+ * The least ratio of subject rps to baseline rps (both measured in the same run): a fixed share,
+ * or a share of the ratio that the same case of a reference scenario reached in the same run
+ * (issue #10: the GET row against its floor, which shows what this machine leaves room for).
+ */
+export type MinRatio = number | { share: number; ofScenario: string }
+
 /** Pass conditions of a row: the subject's closed-loop figures against the bare baseline's. */
 export interface Target {
-  /** Subject rps divided by baseline rps, measured in the same run. */
-  minRatio: number
+  minRatio: MinRatio
   /** Closed-loop p99 of the subject, in milliseconds. */
   maxP99Ms: number
 }
@@ -20,6 +26,8 @@ export interface BenchContext {
   connections: number
   /** Fixed-arrival-rate run as a share of the baseline's closed-loop rps. */
   fixedRateShare: number
+  /** Length of the soak's mixed load per engine (PARAPH_SOAK_SECONDS). */
+  soakSeconds: number
 }
 
 /** One server measured: closed loop, then fixed arrival rate, then its RSS. */
@@ -45,17 +53,27 @@ export type Row =
   | { scenario: string; case: string; baseline: ServerFigures; subject: ServerFigures }
   | SkippedRow
 
-/** Rows of Paraph beside the bare baseline server, judged on their rps ratio and p99. */
-export interface PairScenario {
+interface PairScenarioBase {
   kind?: 'pair'
   name: string
   /** One line shown above the scenario's rows. */
   description: string
-  target: Target
-  /** A reference row (a floor or ceiling to read the others by): measured and shown, not judged. */
-  reference?: boolean
   run(ctx: BenchContext): Promise<Row[]>
 }
+
+/** Rows of Paraph beside the bare baseline server, judged on their rps ratio and p99. */
+export interface JudgedPairScenario extends PairScenarioBase {
+  target: Target
+  reference?: undefined
+}
+
+/** A reference row (a floor or ceiling to read the others by): measured and shown, not judged. */
+export interface ReferencePairScenario extends PairScenarioBase {
+  reference: true
+  target?: undefined
+}
+
+export type PairScenario = JudgedPairScenario | ReferencePairScenario
 
 /** Paraph's figures for one case of a limit scenario; null where a figure does not apply. */
 export interface LimitFigures {

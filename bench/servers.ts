@@ -69,15 +69,17 @@ export async function startBaseline(): Promise<RunningServer> {
 
 /**
  * `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir.
- * `extraEnv` is added last, e.g. ALLOW_PRIVATE_NETWORK_URLS for PDFs served from loopback.
+ * `extraEnv` is added last, e.g. ALLOW_PRIVATE_NETWORK_URLS for PDFs served from loopback;
+ * `nodeFlags` go to node before the binary, e.g. --inspect for the soak's heap figures.
  */
 export async function startParaph(
   databaseUrl: string | null,
   extraEnv: Record<string, string> = {},
+  nodeFlags: string[] = [],
 ): Promise<RunningServer> {
   const { server, dir, stop } = await started(
     'paraph',
-    ['bin/paraph.mjs', 'serve', '--no-worker'],
+    [...nodeFlags, 'bin/paraph.mjs', 'serve', '--no-worker'],
     (dir) => ({
       HOST: '127.0.0.1',
       DATA_DIR: dir,

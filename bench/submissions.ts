@@ -30,18 +30,32 @@ export function jsonHeaders(server: RunningServer): Record<string, string> {
   return { 'content-type': 'application/json', ...(server.bearer ? { authorization: server.bearer } : {}) }
 }
 
-/** POST /v1/submissions/from_pdf once; fails unless Paraph answers 201. Returns the new id. */
-export async function createSubmission(server: RunningServer, source: PdfSource): Promise<string> {
-  const response = await fetch(`${server.process.baseUrl}${FROM_PDF_PATH}`, {
+/** POST `body` to `path` once; fails unless Paraph answers 201. Returns the new id. */
+async function postForId(server: RunningServer, path: string, body: unknown): Promise<string> {
+  const response = await fetch(`${server.process.baseUrl}${path}`, {
     method: 'POST',
     headers: { ...jsonHeaders(server), 'idempotency-key': randomUUID() },
-    body: JSON.stringify(threeSignerBody(source)),
+    body: JSON.stringify(body),
   })
   const text = await response.text()
   if (response.status !== 201) {
-    throw new Error(
-      `${server.process.name} POST ${FROM_PDF_PATH} answered ${response.status}: ${text.slice(0, 200)}`,
-    )
+    throw new Error(`${server.process.name} POST ${path} answered ${response.status}: ${text.slice(0, 200)}`)
   }
   return (JSON.parse(text) as { id: string }).id
+}
+
+/** POST /v1/submissions/from_pdf once with three signers; returns the submission's id. */
+export function createSubmission(server: RunningServer, source: PdfSource): Promise<string> {
+  return postForId(server, FROM_PDF_PATH, threeSignerBody(source))
+}
+
+/** POST /v1/templates once with the three signers' fields; returns the template's id. */
+export function createTemplate(server: RunningServer, source: PdfSource): Promise<string> {
+  const { documents } = threeSignerBody(source)
+  return postForId(server, '/v1/templates', { name: 'Contract', documents })
+}
+
+/** The body of POST /v1/submissions from a template made by createTemplate. */
+export function fromTemplateBody(templateId: string): Record<string, unknown> {
+  return { template_id: templateId, submitters: ROLES.map((role) => ({ role, email: `${role}@example.eu` })) }
 }

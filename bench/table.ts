@@ -4,7 +4,7 @@
 import { render } from './columns.ts'
 import { formatLimitBlock, LIMIT_LEGEND, type LimitResult } from './limit-table.ts'
 import type { LoadSummary } from './load.ts'
-import type { PairScenario, Row, ServerFigures } from './scenario.ts'
+import type { MinRatio, PairScenario, Row, ServerFigures } from './scenario.ts'
 import type { Verdict } from './verdict.ts'
 
 export type JudgedRow = Row & { verdict?: Verdict }
@@ -67,7 +67,7 @@ function rowLines(row: JudgedRow): string[][] {
     : verdict.reference
       ? 'reference'
       : verdict.pass
-        ? 'PASS'
+        ? `PASS${verdict.required ? ` (>= ${verdict.required})` : ''}`
         : `FAIL (${verdict.reasons.join('; ')})`
   // Cost ratio at equal load: bare CPU per request over Paraph's, both at the same fixed rate.
   const cpuRatio =
@@ -79,10 +79,30 @@ function rowLines(row: JudgedRow): string[][] {
   ]
 }
 
-function formatPairBlock({ scenario, rows, error }: PairResult): string {
-  const { minRatio, maxP99Ms } = scenario.target
-  const target = `target: >= ${minRatio * 100}% of bare rps, p99 < ${maxP99Ms} ms`
-  const title = `${scenario.name}: ${scenario.description}\n  ${scenario.reference ? `(reference for the ${target.replace('target: ', 'target ')})` : target}`
+function leastRatioWords(minRatio: MinRatio): string {
+  return typeof minRatio === 'number'
+    ? `${minRatio * 100}% of bare rps`
+    : `${minRatio.share * 100}% of the ratio of "${minRatio.ofScenario}" (same case, this run)`
+}
+
+/** The target line, or for a reference scenario the rows judged against it. */
+function targetLine(scenario: PairScenario, all: ScenarioResult[]): string {
+  if (!scenario.reference) {
+    return `target: ratio >= ${leastRatioWords(scenario.target.minRatio)}, p99 < ${scenario.target.maxP99Ms} ms`
+  }
+  const judgedHere = all.flatMap(({ scenario: other }) =>
+    other.kind !== 'limit' &&
+    other.target &&
+    typeof other.target.minRatio !== 'number' &&
+    other.target.minRatio.ofScenario === scenario.name
+      ? [`"${other.name}" passes at >= ${other.target.minRatio.share * 100}% of this ratio`]
+      : [],
+  )
+  return `(reference, not judged${judgedHere.length ? `: ${judgedHere.join('; ')}` : ''})`
+}
+
+function formatPairBlock({ scenario, rows, error }: PairResult, all: ScenarioResult[]): string {
+  const title = `${scenario.name}: ${scenario.description}\n  ${targetLine(scenario, all)}`
   const rounds = rows.flatMap((row) =>
     'subject' in row
       ? [
@@ -99,7 +119,7 @@ function formatPairBlock({ scenario, rows, error }: PairResult): string {
 
 export function formatTable(results: ScenarioResult[]): string {
   const blocks = results.map((result) =>
-    isLimit(result) ? formatLimitBlock(result) : formatPairBlock(result),
+    isLimit(result) ? formatLimitBlock(result) : formatPairBlock(result, results),
   )
   const pairLegend = [
     'rps, p50: median of the closed-loop rounds, which alternate baseline and Paraph; p99, max: worst round.',

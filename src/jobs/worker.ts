@@ -1,4 +1,5 @@
 // Runs due jobs from the outbox: claim, look the kind up in the catalogue, run, complete or reschedule.
+import { setTimeout as delay } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Engine } from '../db/dialect.ts'
 import type { Db } from '../db/tables.ts'
@@ -84,16 +85,11 @@ export async function runWorker(
     } catch (error) {
       ctx.logger.error({ err: error }, 'worker could not claim a job')
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs)
-      signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer)
-          resolve()
-        },
-        { once: true },
-      )
+    // Issue #10: the idle wait's abort listener must go when the timer fires; timers/promises
+    // removes it (one added per poll and left behind made Node warn within seconds). An abort
+    // that came while a job or task ran rejects at once instead of waiting out pollMs.
+    await delay(pollMs, undefined, { signal }).catch((error: unknown) => {
+      if (!signal.aborted) throw error
     })
   }
 }

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict'
+import { getEventListeners } from 'node:events'
+import { after, before, describe, it } from 'node:test'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { runWorker } from './worker.ts'
+
+/** `promise`, or a rejection naming `what` once `ms` have passed. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
+
+describe('worker loop', () => {
+  let t: TestApp
+  before(async () => {
+    t = await startTestApp()
+  })
+  after(() => t.close())
+
+  it('keeps at most one abort listener over many idle polls, and stops promptly on abort', async () => {
+    const stop = new AbortController()
+    const polls = 200
+    let count = 0
+    let listenersSeen = 0
+    let reached: () => void = () => {}
+    const enough = new Promise<void>((resolve) => {
+      reached = resolve
+    })
+    // everyMs 0: the task runs on every turn of the loop, so it counts the idle polls.
+    const counter = {
+      everyMs: 0,
+      run: async () => {
+        listenersSeen = Math.max(listenersSeen, getEventListeners(stop.signal, 'abort').length)
+        if (++count === polls) reached()
+      },
+    }
+    const worker = runWorker({ ...t.deps, catalogue: {} }, stop.signal, {
+      pollMs: 1,
+      housekeeping: [counter],
+    })
+    await withDeadline(enough, 30_000, `${polls} idle polls`)
+    const listeners = getEventListeners(stop.signal, 'abort').length
+    stop.abort()
+    await withDeadline(worker, 2_000, 'the worker to stop after abort')
+    // Node warns (MaxListenersExceededWarning) past 10 listeners on one signal.
+    assert.ok(listeners <= 1, `${listeners} abort listeners after ${count} polls`)
+    assert.ok(listenersSeen <= 1, `up to ${listenersSeen} abort listeners during the polls`)
+  })
+
+  it('stops during a long idle wait as soon as the signal aborts', async () => {
+    const stop = new AbortController()
+    let idle: () => void = () => {}
+    const firstPoll = new Promise<void>((resolve) => {
+      idle = resolve
+    })
+    const worker = runWorker({ ...t.deps, catalogue: {} }, stop.signal, {
+      pollMs: 60_000,
+      housekeeping: [{ everyMs: 0, run: async () => idle() }],
+    })
+    await withDeadline(firstPoll, 10_000, 'the first poll')
+    stop.abort()
+    await withDeadline(worker, 2_000, 'the worker to stop during its 60 s wait')
+  })
+})
