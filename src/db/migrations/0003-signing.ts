@@ -32,6 +32,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await db.schema.alterTable('events').addColumn('actor_ip', 'text').execute()
   await db.schema.alterTable('events').addColumn('actor_user_agent', 'text').execute()
+  // The submitters of a page of submissions (submittersOf): with the scope first, SQLite's planner
+  // chose the e-mail index and scanned every submitter of the scope for each list page (found by
+  // the soak: a 20-row list went from 0.8 to 7 ms as data grew).
+  await db.schema
+    .createIndex('submitters_scope_submission')
+    .on('submitters')
+    .columns(['account_id', 'environment', 'submission_id', 'position'])
+    .execute()
   // The expiry sweep looks for active submissions past their expires_at.
   await db.schema
     .createIndex('submissions_expiry')
@@ -42,6 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('submissions_expiry').execute()
+  await db.schema.dropIndex('submitters_scope_submission').execute()
   for (const column of ['actor_ip', 'actor_user_agent']) {
     await db.schema.alterTable('events').dropColumn(column).execute()
   }
