@@ -16,8 +16,8 @@ fi
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
 # our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
 # fonts-dejavu-core is the font drawn into final and audit PDFs (src/pdf/fonts.ts): pdf-lib's
-# built-in Helvetica cannot encode "ł" or Cyrillic.
-SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core)
+# built-in Helvetica cannot encode "ł" or Cyrillic; openssl makes test certificates and reads seals.
+SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core openssl)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -5,18 +5,13 @@
 // gigabytes): here, a hostile one fails its own finalization and never the server.
 import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
 import { auditLogPdf } from './audit-log-pdf.ts'
 import { withFinalPdf } from './audit-record.ts'
-import type { ReadyMessage } from './child-pool.ts'
+import { serveRequests } from './child-loop.ts'
 import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import type { FinalizeAnswer, FinalizeRequest, FinalizeStamp, MadeFile } from './finalizer-protocol.ts'
 import { sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
-
-// pdf-lib warns about damaged objects on the console, which would corrupt the answers on stdout.
-console.warn = () => {}
-console.log = () => {}
 
 const identities = new Map<string, Promise<SealingIdentity>>()
 
@@ -74,25 +69,10 @@ function causeOf(error: unknown): string {
   return line.slice(0, 160) || 'the final PDF could not be made'
 }
 
-async function answer(line: string): Promise<void> {
-  const request = JSON.parse(line) as FinalizeRequest & { id: number }
-  let message: FinalizeAnswer
+serveRequests<FinalizeRequest & { id: number }>(async (request): Promise<FinalizeAnswer> => {
   try {
-    message = { id: request.id, ok: true, ...(await finalize(request)) }
+    return { id: request.id, ok: true, ...(await finalize(request)) }
   } catch (error) {
-    message = { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }
+    return { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }
   }
-  process.stdout.write(`${JSON.stringify(message)}\n`)
-}
-
-let pending = Promise.resolve()
-const requests = createInterface({ input: process.stdin })
-requests.on('line', (line) => {
-  pending = pending.then(() => answer(line))
 })
-// stdin ends when the server exits or closes the pool.
-requests.on('close', () => {
-  void pending.then(() => process.exit(0))
-})
-const ready: ReadyMessage = { ready: true }
-process.stdout.write(`${JSON.stringify(ready)}\n`)

@@ -4,16 +4,10 @@
 // Flate bomb in an object stream, a 40 MB upload in the heap, a stack overflow. It imports only
 // pdf-lib and node built-ins, since bin/paraph.mjs bundles it on its own.
 import { readFile } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
 import { PDFDocument } from 'pdf-lib'
-import type { ReadyMessage } from './child-pool.ts'
+import { serveRequests } from './child-loop.ts'
 import type { Finding, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { PageTreeError, readPageTree } from './page-tree.ts'
-
-// pdf-lib reports each damaged object it skips with console.warn, and FlateStream logs with
-// console.log, which would corrupt the answers on stdout: a hostile file must not flood either.
-console.warn = () => {}
-console.log = () => {}
 
 async function inspect(bytes: Uint8Array): Promise<Finding> {
   const doc = await PDFDocument.load(bytes, {
@@ -47,8 +41,7 @@ function causeOf(error: unknown): string {
   return line ? line.charAt(0).toLowerCase() + line.slice(1) : 'the PDF reader gave up on it'
 }
 
-async function answer(line: string): Promise<void> {
-  const { id, path } = JSON.parse(line) as InspectRequest
+serveRequests<InspectRequest>(async ({ id, path }): Promise<InspectAnswer> => {
   let bytes = 0
   let finding: Finding
   try {
@@ -58,19 +51,5 @@ async function answer(line: string): Promise<void> {
   } catch (error) {
     finding = { ok: false, reason: 'unreadable', cause: causeOf(error) }
   }
-  const message: InspectAnswer = { id, bytes, ...finding }
-  process.stdout.write(`${JSON.stringify(message)}\n`)
-}
-
-// Requests are answered in order; the pool sends one at a time anyway.
-let pending = Promise.resolve()
-const requests = createInterface({ input: process.stdin })
-requests.on('line', (line) => {
-  pending = pending.then(() => answer(line))
+  return { id, bytes, ...finding }
 })
-// stdin ends when the server exits or closes the pool: a reader without a server has no use.
-requests.on('close', () => {
-  void pending.then(() => process.exit(0))
-})
-const ready: ReadyMessage = { ready: true }
-process.stdout.write(`${JSON.stringify(ready)}\n`)
