@@ -18,6 +18,7 @@ import type {
   Target,
 } from './scenario.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
+import { finalizationScenario } from './scenarios/finalization.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
@@ -37,6 +38,8 @@ const SCENARIOS: Scenario[] = [
   urlMemoryScenario,
   // Issue #10
   soakScenario,
+  // Issue #11
+  finalizationScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
