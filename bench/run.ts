@@ -22,6 +22,7 @@ import { finalizationScenario } from './scenarios/finalization.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { signScenario } from './scenarios/sign.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
@@ -39,6 +40,7 @@ const SCENARIOS: Scenario[] = [
   // Issue #10
   soakScenario,
   // Issue #11
+  signScenario,
   finalizationScenario,
 ]
 

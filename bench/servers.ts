@@ -116,3 +116,14 @@ export async function startFloor(databaseUrl: string, accountId: string): Promis
   )
   return { process: server, bearer: null, stop }
 }
+
+/** sign-floor-server.ts on the database of a running Paraph (issue #11). */
+export async function startSignFloor(databaseUrl: string): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'sign-floor',
+    ['--import', 'tsx', 'bench/sign-floor-server.ts'],
+    () => ({ FLOOR_DATABASE_URL: databaseUrl }),
+    '/healthz',
+  )
+  return { process: server, bearer: null, stop }
+}

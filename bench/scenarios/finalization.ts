@@ -16,7 +16,7 @@ import { createToSign, SIGNATURE_PNG, SIGNER_TEXTS, sign, signBody, submissionSt
 import { percentile } from '../stats.ts'
 import { inline } from '../submissions.ts'
 
-const NAME = 'finalization (3 signers)'
+const NAME = 'finalization to the sealed PDF, 3 parties'
 const POLL_MS = 2
 const DEADLINE_MS = 60_000
 
