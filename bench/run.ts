@@ -19,6 +19,7 @@ import type {
 } from './scenario.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { finalizationScenario } from './scenarios/finalization.ts'
+import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
@@ -42,6 +43,7 @@ const SCENARIOS: Scenario[] = [
   // Issue #11
   signScenario,
   finalizationScenario,
+  finalizeMemoryScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
