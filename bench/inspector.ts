@@ -15,6 +15,8 @@ export interface HeapInspector {
   heap(): Promise<HeapFigures>
   /** A full garbage collection, then the heap: what is still reachable. */
   liveHeap(): Promise<HeapFigures>
+  /** The value of `expression` evaluated in the server (issue #11: its event-loop delay histogram). */
+  evaluate(expression: string): Promise<unknown>
   close(): void
 }
 
@@ -41,7 +43,7 @@ export async function connectInspector(port: number): Promise<HeapInspector> {
     if (reply.id !== undefined) waiting.get(reply.id)?.(reply)
   }
   let lastId = 0
-  const call = (method: string) =>
+  const call = (method: string, params?: Record<string, unknown>) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = ++lastId
       waiting.set(id, (reply) => {
@@ -49,7 +51,7 @@ export async function connectInspector(port: number): Promise<HeapInspector> {
         if (reply.error) reject(new Error(`${method}: ${reply.error.message}`))
         else resolve(reply.result ?? {})
       })
-      socket.send(JSON.stringify({ id, method }))
+      socket.send(JSON.stringify({ id, method, ...(params && { params }) }))
     })
   const heap = async (): Promise<HeapFigures> => {
     const result = await call('Runtime.getHeapUsage')
@@ -60,6 +62,12 @@ export async function connectInspector(port: number): Promise<HeapInspector> {
     liveHeap: async () => {
       await call('HeapProfiler.collectGarbage')
       return heap()
+    },
+    evaluate: async (expression) => {
+      const result = await call('Runtime.evaluate', { expression, returnByValue: true })
+      const thrown = result.exceptionDetails as { text?: string } | undefined
+      if (thrown) throw new Error(`evaluate: ${thrown.text ?? 'exception'}`)
+      return (result.result as { value?: unknown } | undefined)?.value
     },
     close: () => socket.close(),
   }

@@ -103,6 +103,24 @@ export function treeRssKiB(server: ServerProcess): number | null {
   return childPids(server.child.pid).reduce((total, pid) => total + (pidRssKiB(pid) ?? 0), own)
 }
 
+/** RSS of each direct child of the server at this instant (the PDF inspectors, the finalizer). */
+export function childrenRssKiB(server: ServerProcess): Array<{ pid: number; rssKiB: number }> {
+  if (server.child.pid === undefined) return []
+  return childPids(server.child.pid).flatMap((pid) => {
+    const rss = pidRssKiB(pid)
+    return rss === null ? [] : [{ pid, rssKiB: rss }]
+  })
+}
+
+/** The command line of a pid, its arguments joined by spaces; '' once it is gone. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()
+  } catch {
+    return ''
+  }
+}
+
 /** The fields of /proc/PID/stat after "pid (comm) ", or null once the process is gone. */
 function statFields(pid: number | string): string[] | null {
   try {

@@ -18,9 +18,12 @@ import type {
   Target,
 } from './scenario.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
+import { finalizationScenario } from './scenarios/finalization.ts'
+import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { signScenario } from './scenarios/sign.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
@@ -37,6 +40,10 @@ const SCENARIOS: Scenario[] = [
   urlMemoryScenario,
   // Issue #10
   soakScenario,
+  // Issue #11
+  signScenario,
+  finalizationScenario,
+  finalizeMemoryScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -70,16 +70,18 @@ export async function startBaseline(): Promise<RunningServer> {
 /**
  * `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir.
  * `extraEnv` is added last, e.g. ALLOW_PRIVATE_NETWORK_URLS for PDFs served from loopback;
- * `nodeFlags` go to node before the binary, e.g. --inspect for the soak's heap figures.
+ * `nodeFlags` go to node before the binary, e.g. --inspect for the soak's heap figures;
+ * `worker: true` runs `paraph serve` with its job worker (finalization rows, issue #11).
  */
 export async function startParaph(
   databaseUrl: string | null,
   extraEnv: Record<string, string> = {},
   nodeFlags: string[] = [],
+  { worker = false }: { worker?: boolean } = {},
 ): Promise<RunningServer> {
   const { server, dir, stop } = await started(
     'paraph',
-    [...nodeFlags, 'bin/paraph.mjs', 'serve', '--no-worker'],
+    [...nodeFlags, 'bin/paraph.mjs', 'serve', ...(worker ? [] : ['--no-worker'])],
     (dir) => ({
       HOST: '127.0.0.1',
       DATA_DIR: dir,
@@ -110,6 +112,17 @@ export async function startFloor(databaseUrl: string, accountId: string): Promis
     'floor',
     ['--import', 'tsx', 'bench/floor-server.ts'],
     () => ({ FLOOR_DATABASE_URL: databaseUrl, FLOOR_ACCOUNT_ID: accountId }),
+    '/healthz',
+  )
+  return { process: server, bearer: null, stop }
+}
+
+/** sign-floor-server.ts on the database of a running Paraph (issue #11). */
+export async function startSignFloor(databaseUrl: string): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'sign-floor',
+    ['--import', 'tsx', 'bench/sign-floor-server.ts'],
+    () => ({ FLOOR_DATABASE_URL: databaseUrl }),
     '/healthz',
   )
   return { process: server, bearer: null, stop }

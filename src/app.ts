@@ -135,6 +135,8 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
       keyId: request.scope?.keyId,
       accountId: request.scope?.accountId,
     })
+    // A write that succeeded has committed, with any job it enqueued: wake the idle worker.
+    if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD') deps.jobBell.ring()
     done()
   })
 

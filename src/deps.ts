@@ -10,6 +10,7 @@ import type { Engine } from './db/dialect.ts'
 import type { Db } from './db/tables.ts'
 import { AccessLog } from './http/access-log.ts'
 import { RateLimiter } from './http/rate-limit.ts'
+import { JobBell } from './jobs/job-bell.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
@@ -30,6 +31,8 @@ export interface Deps {
   accessLog: AccessLog
   rateLimiter: RateLimiter
   keyCache: KeyCache
+  /** Wakes this process's idle worker after a write request (issue #11). */
+  jobBell: JobBell
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
   trustedCa?: string
   /** Purpose-bound keys derived from PARAPH_SECRET. */
@@ -113,6 +116,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       keyPrefix: overrides.rateLimitPrefix,
     }),
     keyCache: new KeyCache(database.db, clock),
+    jobBell: new JobBell(),
     trustedCa: overrides.trustedCa,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { getEventListeners } from 'node:events'
 import { after, before, describe, it } from 'node:test'
+import { fromPdfBody, post } from '../../test/documents.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { JobBell } from './job-bell.ts'
 import { runWorker } from './worker.ts'
 
 /** `promise`, or a rejection naming `what` once `ms` have passed. */
@@ -63,5 +65,50 @@ describe('worker loop', () => {
     await withDeadline(firstPoll, 10_000, 'the first poll')
     stop.abort()
     await withDeadline(worker, 2_000, 'the worker to stop during its 60 s wait')
+  })
+
+  it('ends a long idle wait at a ring of its bell, and the app rings it after a write request', async () => {
+    const stop = new AbortController()
+    const bell = new JobBell()
+    let turns = 0
+    let turned: () => void = () => {}
+    const nextTurn = () =>
+      new Promise<void>((resolve) => {
+        turned = resolve
+      })
+    let turn = nextTurn()
+    const worker = runWorker({ ...t.deps, catalogue: {}, jobBell: bell }, stop.signal, {
+      pollMs: 60_000,
+      housekeeping: [
+        {
+          everyMs: 0,
+          run: async () => {
+            turns++
+            turned()
+          },
+        },
+      ],
+    })
+    await withDeadline(turn, 10_000, 'the first poll')
+    turn = nextTurn()
+    bell.ring()
+    await withDeadline(turn, 2_000, 'a turn after the ring, within its 60 s wait')
+    assert.equal(turns, 2)
+    stop.abort()
+    await withDeadline(worker, 2_000, 'the worker to stop')
+
+    // The app's own bell: a refused POST does not ring it, a successful one (after commit) does.
+    const key = (await t.account()).testKey
+    let rang = false
+    const rung = t.deps.jobBell.wait(60_000, new AbortController().signal).then(() => {
+      rang = true
+    })
+    const refused = await post(t, key, '/v1/submissions/from_pdf', {})
+    assert.equal(refused.statusCode, 422)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(rang, false, 'rung by a refused request')
+    const created = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
+    assert.equal(created.statusCode, 201, created.body)
+    await withDeadline(rung, 2_000, 'a ring from the app after a creation')
   })
 })

@@ -1,9 +1,9 @@
 // Runs due jobs from the outbox: claim, look the kind up in the catalogue, run, complete or reschedule.
-import { setTimeout as delay } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Engine } from '../db/dialect.ts'
 import type { Db } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
+import { JobBell } from './job-bell.ts'
 import { type ClaimedJob, claimJob, completeJob, failJob } from './job-store.ts'
 
 export interface JobKind {
@@ -22,6 +22,8 @@ export interface WorkerContext {
   logger: FastifyBaseLogger
   catalogue: JobCatalogue
   leaseMs?: number
+  /** Rung by this process's app after a write: the idle wait ends at once (issue #11). */
+  jobBell?: JobBell
 }
 
 /** Runs one due job; false when none is due. */
@@ -65,7 +67,8 @@ export interface Housekeeping {
 
 /**
  * The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts, and runs the
- * housekeeping tasks (purges of expired rows) on their own interval.
+ * housekeeping tasks (purges of expired rows) on their own interval. A ring of `ctx.jobBell` ends
+ * the idle wait early.
  */
 export async function runWorker(
   ctx: WorkerContext,
@@ -73,6 +76,7 @@ export async function runWorker(
   { pollMs = 500, housekeeping = [] }: { pollMs?: number; housekeeping?: Housekeeping[] } = {},
 ): Promise<void> {
   const lastRun = housekeeping.map(() => 0)
+  const bell = ctx.jobBell ?? new JobBell()
   while (!signal.aborted) {
     const now = ctx.clock.now().getTime()
     for (const [i, task] of housekeeping.entries()) {
@@ -85,11 +89,8 @@ export async function runWorker(
     } catch (error) {
       ctx.logger.error({ err: error }, 'worker could not claim a job')
     }
-    // Issue #10: the idle wait's abort listener must go when the timer fires; timers/promises
-    // removes it (one added per poll and left behind made Node warn within seconds). An abort
-    // that came while a job or task ran rejects at once instead of waiting out pollMs.
-    await delay(pollMs, undefined, { signal }).catch((error: unknown) => {
-      if (!signal.aborted) throw error
-    })
+    // Issue #10: the idle wait's abort listener goes when the wait ends (one left behind per poll
+    // made Node warn within seconds); an abort that came while a job ran ends the next wait at once.
+    await bell.wait(pollMs, signal)
   }
 }

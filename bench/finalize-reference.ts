@@ -1,0 +1,44 @@
+// The floor of finalization rows (issue #11): bare pdf-lib doing the same stamping as Paraph (three
+// PNG signatures and three text values drawn on page 1, one save) and a bare signature of the saved
+// bytes with Node's crypto (RSA-2048, SHA-256) standing in for the CMS of the PAdES seal. Timed in
+// this process, on the same PDF and images Paraph is sent, in the same run. No footers, no audit
+// trail, no child process, no storage: no finalization can be cheaper on this machine.
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { median } from './stats.ts'
+
+async function stampAndSign(pdf: Uint8Array, png: Uint8Array, texts: string[], key: KeyObject) {
+  const started = performance.now()
+  const doc = await PDFDocument.load(pdf)
+  const page = doc.getPage(0)
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const { height } = page.getSize()
+  for (const [i, text] of texts.entries()) {
+    const image = await doc.embedPng(png)
+    const y = height * (0.84 - 0.2 * i)
+    page.drawImage(image, { x: 60, y, width: 180, height: 50 })
+    // Helvetica has no Ł or ż: the floor draws the text's WinAnsi-safe part, same length.
+    page.drawText(text.replace(/[^\x20-\x7e]/g, '?'), { x: 300, y, size: 10, font })
+  }
+  const bytes = await doc.save()
+  const signature = sign('sha256', bytes, key)
+  const elapsed = performance.now() - started
+  if (signature.length !== 256) throw new Error('no RSA-2048 signature')
+  return elapsed
+}
+
+/** Median of `runs` timed stamp-and-sign passes, after two untimed ones (JIT). */
+export async function stampAndSignMs(
+  pdf: Uint8Array,
+  png: Uint8Array,
+  texts: string[],
+  runs = 11,
+): Promise<number> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  await stampAndSign(pdf, png, texts, privateKey)
+  await stampAndSign(pdf, png, texts, privateKey)
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) times.push(await stampAndSign(pdf, png, texts, privateKey))
+  return median(times)
+}

@@ -1,0 +1,136 @@
+// Issue #11: finalization of a 1-page and a 100-page submission with 3 signers (each a signature
+// image and a text value), against `paraph serve` with its worker. Timed from the start of the
+// LAST sign request until GET /v1/submissions/{id} first reads `completed` (polled every 2 ms from
+// this process), so the sealed final PDF and the sealed audit trail are stored. The submission's
+// `completed_at` is taken when finalization starts (before the PDFs are made), so completed_at minus
+// the last sign request's start is the pickup delay (sign request + worker waking), printed apart.
+// Beside it, the floor: bare pdf-lib stamping the same values and a bare RSA signature of the bytes.
+import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { a4, hundredPages } from '../../test/fixtures/pdfs.ts'
+import { stampAndSignMs } from '../finalize-reference.ts'
+import { inThrowawaySchema } from '../postgres.ts'
+import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import { type RunningServer, startParaph } from '../servers.ts'
+import { createToSign, SIGNATURE_PNG, SIGNER_TEXTS, sign, signBody, submissionState } from '../signing.ts'
+import { percentile } from '../stats.ts'
+import { inline } from '../submissions.ts'
+
+const NAME = 'finalization to the sealed PDF, 3 parties'
+const POLL_MS = 2
+const DEADLINE_MS = 60_000
+
+interface FinalizationCase {
+  label: string
+  pdf: () => Promise<Uint8Array>
+  warmUps: number
+  runs: number
+  limit: (floorMs: number) => { max: number; derivation?: string }
+}
+
+const CASES: FinalizationCase[] = [
+  { label: '1 page', pdf: a4, warmUps: 3, runs: 20, limit: () => ({ max: 150 }) },
+  {
+    label: '100 pages 3.3 MB',
+    pdf: () => hundredPages(3_300_000),
+    warmUps: 2,
+    runs: 10,
+    limit: (floorMs) => ({ max: 1.5 * floorMs, derivation: '1.5 × floor' }),
+  },
+]
+
+interface OneFinalization {
+  /** Last sign request's start → first GET reading `completed`. */
+  totalMs: number
+  /** Last sign request's round trip. */
+  signMs: number
+  /** Last sign request's start → completed_at (when the worker began finalizing). */
+  pickupMs: number
+}
+
+async function finalizeOnce(
+  server: RunningServer,
+  pdfBase64: ReturnType<typeof inline>,
+): Promise<OneFinalization> {
+  const { id, slugs } = await createToSign(server, pdfBase64)
+  await sign(server, slugs[0]!, signBody(0))
+  await sign(server, slugs[1]!, signBody(1))
+  // The jobs of the first two signatures (the next signer's mail, events) run now, not in the timing.
+  await sleep(100)
+  const startedAt = Date.now()
+  const started = performance.now()
+  const signMs = await sign(server, slugs[2]!, signBody(2))
+  for (;;) {
+    const state = await submissionState(server, id)
+    if (state.status === 'completed') {
+      const totalMs = performance.now() - started
+      const pickupMs = Date.parse(state.completed_at ?? '') - startedAt
+      return { totalMs, signMs, pickupMs }
+    }
+    if (performance.now() - started > DEADLINE_MS) {
+      throw new Error(`submission ${id} not completed within ${DEADLINE_MS} ms (status ${state.status})`)
+    }
+    await sleep(POLL_MS)
+  }
+}
+
+const fixed = (n: number) => n.toFixed(1)
+
+async function runCase(server: RunningServer, engine: string, spec: FinalizationCase): Promise<LimitRow> {
+  const pdf = await spec.pdf()
+  const source = inline(pdf)
+  for (let i = 0; i < spec.warmUps; i++) await finalizeOnce(server, source)
+  const runs: OneFinalization[] = []
+  for (let i = 0; i < spec.runs; i++) runs.push(await finalizeOnce(server, source))
+  const floorMs = await stampAndSignMs(pdf, SIGNATURE_PNG, SIGNER_TEXTS)
+  const totals = runs.map((r) => r.totalMs)
+  const p = (values: number[], q: number) => percentile(values, q)
+  const pickups = runs.map((r) => r.pickupMs)
+  const signs = runs.map((r) => r.signMs)
+  return {
+    scenario: NAME,
+    case: `${engine}, ${spec.label}`,
+    figures: {
+      ok: runs.length,
+      sent: runs.length,
+      rps: null,
+      latencyLoad: 'one at a time',
+      p50Ms: p(totals, 50),
+      p99Ms: p(totals, 99),
+      maxMs: Math.max(...totals),
+      cpuMicrosPerRequest: null,
+      childCpuMicrosPerRequest: null,
+    },
+    reference: `floor ${fixed(floorMs)} ms`,
+    notes: [
+      `last sign → completed: p50 ${fixed(p(totals, 50))} ms, p90 ${fixed(p(totals, 90))} ms, max ${fixed(Math.max(...totals))} ms over ${runs.length} (GET polled every ${POLL_MS} ms)`,
+      `of which pickup (last sign start → completed_at, when finalizing began): p50 ${fixed(p(pickups, 50))} ms, p90 ${fixed(p(pickups, 90))} ms; last sign request p50 ${fixed(p(signs, 50))} ms`,
+    ],
+    judged: { label: 'p50', value: p(totals, 50), unit: 'ms', ...spec.limit(floorMs) },
+  }
+}
+
+async function runEngine(databaseUrl: string | null, engine: string): Promise<LimitRow[]> {
+  const server = await startParaph(databaseUrl, {}, [], { worker: true })
+  try {
+    const rows: LimitRow[] = []
+    for (const spec of CASES) rows.push(await runCase(server, engine, spec))
+    return rows
+  } finally {
+    await server.stop()
+  }
+}
+
+export const finalizationScenario: LimitScenario = {
+  kind: 'limit',
+  name: NAME,
+  description:
+    'paraph serve with its worker; last sign request → submission reads completed (sealed final PDF and sealed audit trail stored)',
+  goal: '1 page p50 < 150 ms; 100 pages p50 < 1.5 × floor (bare pdf-lib stamping 3 PNGs + 3 texts, one save, plus an RSA-2048 signature of the bytes)',
+  run: async (ctx: BenchContext) => {
+    const rows: Array<LimitRow | SkippedRow> = await runEngine(null, 'sqlite')
+    const postgres = await inThrowawaySchema(ctx.postgresUrl, (url) => runEngine(url, 'postgres'))
+    rows.push(...(postgres ?? [{ scenario: NAME, case: 'postgres', skipped: 'PostgreSQL unreachable' }]))
+    return rows
+  },
+}

@@ -1,0 +1,93 @@
+// Issue #11: POST /s/{slug}/sign of a signer who is not the last (the first of three, each with a
+// signature image and a text value), one request at a time against `paraph serve` with its worker,
+// beside the floor (sign-floor-server.ts: bare Fastify doing one comparable transaction on the same
+// database), the two alternating request by request. A pause after each request lets the worker
+// run the jobs it enqueued (the next signer's mail, events): the latency of one signature, not of
+// a queue.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { a4 } from '../../test/fixtures/pdfs.ts'
+import { inThrowawaySchema } from '../postgres.ts'
+import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import { type RunningServer, startParaph, startSignFloor } from '../servers.ts'
+import { createToSign, sign, signBody } from '../signing.ts'
+import { percentile } from '../stats.ts'
+import { inline } from '../submissions.ts'
+
+const NAME = 'POST /s/{slug}/sign (not the last signer)'
+const WARM_UPS = 20
+const RUNS = 150
+const PAUSE_MS = 25
+
+const fixed = (n: number) => n.toFixed(1)
+
+async function runEngine(databaseUrl: string | null, engine: string): Promise<LimitRow> {
+  const paraph = await startParaph(databaseUrl, {}, [], { worker: true })
+  let floor: RunningServer | undefined
+  try {
+    floor = await startSignFloor(paraph.databaseUrl!)
+    const source = inline(await a4())
+    // Two submissions per measured pair: one signed through Paraph, one through the floor.
+    const total = WARM_UPS + RUNS
+    const toSign = []
+    for (let i = 0; i < 2 * total; i++) toSign.push(await createToSign(paraph, source))
+    const body = signBody(0)
+    const paraphMs: number[] = []
+    const floorMs: number[] = []
+    for (let i = 0; i < total; i++) {
+      const [first, second] = [toSign[2 * i]!, toSign[2 * i + 1]!]
+      // Alternate which goes first, so neither always follows the other's worker activity.
+      const order = i % 2 === 0 ? ['paraph', 'floor'] : ['floor', 'paraph']
+      for (const who of order) {
+        const ms =
+          who === 'paraph'
+            ? await sign(paraph, first.slugs[0]!, body)
+            : await sign(floor, second.slugs[0]!, body)
+        if (i >= WARM_UPS) (who === 'paraph' ? paraphMs : floorMs).push(ms)
+        await sleep(PAUSE_MS)
+      }
+    }
+    const p50 = percentile(paraphMs, 50)
+    return {
+      scenario: NAME,
+      case: engine,
+      figures: {
+        ok: paraphMs.length,
+        sent: paraphMs.length,
+        rps: null,
+        latencyLoad: 'one at a time',
+        p50Ms: p50,
+        p99Ms: percentile(paraphMs, 99),
+        maxMs: Math.max(...paraphMs),
+        cpuMicrosPerRequest: null,
+        childCpuMicrosPerRequest: null,
+      },
+      reference: `floor p50 ${fixed(percentile(floorMs, 50))} ms`,
+      notes: [
+        `Paraph p50 ${fixed(p50)}, p90 ${fixed(percentile(paraphMs, 90))} ms; floor p50 ${fixed(percentile(floorMs, 50))}, p90 ${fixed(percentile(floorMs, 90))}, p99 ${fixed(percentile(floorMs, 99))} ms (${RUNS} each, ${PAUSE_MS} ms apart)`,
+      ],
+      judged: {
+        label: 'p50',
+        value: p50,
+        unit: 'ms',
+        max: 15,
+        ...(engine === 'sqlite' ? {} : { derivation: 'the SQLite target' }),
+      },
+    }
+  } finally {
+    await floor?.stop()
+    await paraph.stop()
+  }
+}
+
+export const signScenario: LimitScenario = {
+  kind: 'limit',
+  name: NAME,
+  description: 'the first of 3 signers signs (a PNG signature and a text), serve with its worker',
+  goal: 'p50 < 15 ms on SQLite (PostgreSQL shown against the same figure); floor: bare Fastify, one comparable transaction',
+  run: async (ctx: BenchContext) => {
+    const rows: Array<LimitRow | SkippedRow> = [await runEngine(null, 'sqlite')]
+    const postgres = await inThrowawaySchema(ctx.postgresUrl, (url) => runEngine(url, 'postgres'))
+    rows.push(postgres ?? { scenario: NAME, case: 'postgres', skipped: 'PostgreSQL unreachable' })
+    return rows
+  },
+}
