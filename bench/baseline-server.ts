@@ -32,6 +32,7 @@ const submitter = (role: string, slug: string) => ({
   opened_at: null,
   signed_at: null,
   declined_at: null,
+  decline_reason: null,
   created_at: AT,
   updated_at: AT,
 })
@@ -57,6 +58,8 @@ const SUBMISSION = {
   created_at: AT,
   updated_at: AT,
   cancelled_at: null,
+  declined_at: null,
+  finalization_error: null,
 }
 
 const port = Number(process.env.PORT)
