@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
 import { dataUrl, strokePng } from './fixtures/png.ts'
-import type { TestApp } from './harness.ts'
+import { errorOf, type TestApp } from './harness.ts'
 
 export interface CreatedSubmitter {
   id: string
@@ -122,4 +122,12 @@ export async function jobsOf(t: TestApp, kind: string) {
     ...j,
     payload: JSON.parse(j.payload) as Record<string, unknown>,
   }))
+}
+
+/** Asserts a refusal: its status, its code, and optionally its message. */
+export function refused(res: LightMyRequestResponse, status: number, code: string, message?: RegExp): void {
+  assert.equal(res.statusCode, status, res.body)
+  const error = errorOf(res)
+  assert.equal(error.code, code)
+  if (message) assert.match(error.message, message)
 }

@@ -64,3 +64,15 @@ export async function listEvents(
   if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
   return page(query, after, limit).execute()
 }
+
+/** Every event of one submission, oldest first (the audit trail), scoped in the WHERE. */
+export async function eventsOfSubmission(db: Executor, scope: Scope, submissionId: string) {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('submission_id', '=', submissionId)
+    .orderBy('id')
+    .execute()
+}

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
 import {
   createSubmission,
   eventsOf,
   everyTypeBody,
   FIRST_VALUES,
+  refused,
   SIGNATURE,
   signer,
   submissionRow,
@@ -20,11 +21,6 @@ describe('POST /s/{slug}/decline and /embed/{jwt}/decline', () => {
     key = (await t.account()).testKey
   })
   after(() => t.close())
-
-  const refused = (res: { statusCode: number; body: string }, status: number, code: string) => {
-    assert.equal(res.statusCode, status, res.body)
-    assert.equal(errorOf(res as never).code, code)
-  }
 
   it('200: the signer and the submission become declined, with the reason, in one journal entry', async () => {
     const created = await createSubmission(t, key, await everyTypeBody(['first', 'second']))

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { dataUrl, ihdr, pngOf, strokePng } from '../../test/fixtures/png.ts'
-import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
 import {
   createSubmission,
   eventsOf,
   everyTypeBody,
   FIRST_VALUES,
   jobsOf,
+  refused,
   SIGNATURE,
   signer,
   submissionRow,
@@ -24,18 +25,6 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
     key = (await t.account()).testKey
   })
   after(() => t.close())
-
-  const refused = (
-    res: { statusCode: number; body: string },
-    status: number,
-    code: string,
-    pattern?: RegExp,
-  ) => {
-    assert.equal(res.statusCode, status, res.body)
-    const error = errorOf(res as never)
-    assert.equal(error.code, code)
-    if (pattern) assert.match(error.message, pattern)
-  }
 
   describe('happy', () => {
     it('two signers in preserved order: every field type, partially_signed, next mail, then the completion fence', async () => {

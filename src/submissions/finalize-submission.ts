@@ -15,6 +15,7 @@ import type { StoredField } from '../documents/document-model.ts'
 import { pngDataUrlBytes } from '../documents/field-values.ts'
 import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
+import { eventsOfSubmission } from '../events/event-store.ts'
 import type { ClaimedJob } from '../jobs/job-store.ts'
 import type { JobKind } from '../jobs/worker.ts'
 import { toIso } from '../lib/clock.ts'
@@ -79,12 +80,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
   const template = await findTemplate(deps.db, scope, submission.template_id)
   if (!template) throw new Error('the template of the submission is missing')
   const submitters = (await submittersOf(deps.db, scope, [submission.id])) as SubmittersTable[]
-  const events = await deps.db
-    .selectFrom('events')
-    .selectAll()
-    .where('submission_id', '=', submission.id)
-    .orderBy('id')
-    .execute()
+  const events = await eventsOfSubmission(deps.db, scope, submission.id)
   const dir = await mkdtemp(join(tmpdir(), 'paraph-final-'))
   try {
     const write: Writer = async (name, bytes) => {
@@ -152,7 +148,7 @@ export async function finalizeSubmission(deps: Deps, submissionId: string, job: 
   try {
     files = await makeFiles(deps, submission, job.attempt, signedAt)
   } catch (error) {
-    await recordFinalizeError(deps.db, submissionId, (error as Error).message ?? String(error))
+    await recordFinalizeError(deps.db, submission, (error as Error).message ?? String(error))
     throw error
   }
   const completed = await deps.db.transaction().execute(async (tx) => {

@@ -256,6 +256,16 @@ export async function findSubmissionForJob(db: Executor, id: string) {
 }
 
 /** Why the last attempt at the final PDF failed, shown on the submission while it is retried. */
-export async function recordFinalizeError(db: Executor, id: string, message: string | null): Promise<void> {
-  await db.updateTable('submissions').set({ finalize_error: message }).where('id', '=', id).execute()
+export async function recordFinalizeError(
+  db: Executor,
+  submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>,
+  message: string | null,
+): Promise<void> {
+  await db
+    .updateTable('submissions')
+    .set({ finalize_error: message })
+    .where('id', '=', submission.id)
+    .where('account_id', '=', submission.account_id)
+    .where('environment', '=', submission.environment)
+    .execute()
 }
