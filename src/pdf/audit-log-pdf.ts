@@ -173,9 +173,11 @@ function valueCell(value: AuditFieldValue['value']): Cell {
 function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
   flow.heading('Events', 13)
   const emails = new Map(record.submitters.map((s) => [s.id, s.email]))
-  // Wide enough for a whole timestamp and a whole event id on one line, whatever the metrics.
+  // Wide enough for a whole timestamp, a whole event id and the longest event type on one line
+  // (`submission.partially_signed` broke mid-word otherwise), whatever the metrics.
   const timeWidth = Math.ceil(widthAt(fonts.sans, '0000-00-00T00:00:00.000Z', 7.5)) + 9
-  const eventWidth = Math.ceil(widthAt(fonts.mono, `evt_${'W'.repeat(24)}`, 6)) + 9
+  const typeWidths = record.events.map((e) => widthAt(fonts.sans, e.type, 7.5))
+  const eventWidth = Math.ceil(Math.max(widthAt(fonts.mono, `evt_${'W'.repeat(24)}`, 6), ...typeWidths)) + 9
   const submitterWidth = 105
   const rows = record.events.map((e): Cell[] => [
     [{ text: e.created_at, size: 7.5 }],
