@@ -3,6 +3,7 @@
 // It is sealed afterwards like the final PDF, so this ends with an ordinary pdf-lib save().
 import { PDFDocument } from 'pdf-lib'
 import type { AuditFieldValue, AuditRecord, AuditSubmitter } from './audit-record.ts'
+import { SAVE_IN_ONE_GO } from './final-pdf.ts'
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 import { embedFont } from './fonts.ts'
 import { addFooters } from './footer.ts'
@@ -24,6 +25,14 @@ export async function auditLogPdf(
   record: AuditRecord,
   options: AuditLogPdfOptions = {},
 ): Promise<Uint8Array> {
+  return (await auditLogDocument(record, options)).bytes
+}
+
+/** The audit PDF and the document it was saved from, for sealPdf (see buildFinalPdf). */
+export async function auditLogDocument(
+  record: AuditRecord,
+  options: AuditLogPdfOptions = {},
+): Promise<{ bytes: Uint8Array; doc: PDFDocument }> {
   const doc = await PDFDocument.create({ updateMetadata: false })
   doc.setTitle(`Audit trail of ${record.submission_id}`)
   doc.setProducer('Paraph')
@@ -42,7 +51,7 @@ export async function auditLogPdf(
   addFooters(doc, fonts.sans, (n, m) => ['Audit trail', record.submission_id, `page ${n} of ${m}`], {
     bottom: 24,
   })
-  return doc.save()
+  return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
 }
 
 function keyValues(flow: Flow, rows: Array<[string, Cell]>): void {

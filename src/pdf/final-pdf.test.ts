@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { PageSizes, PDFDocument } from 'pdf-lib'
+import { PageSizes, PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { inkCount, nonWhiteInRing, pixelBox } from '../../test/fixtures/ink.ts'
 import { a4, hundredPages, pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { cornerMarkPng } from '../../test/fixtures/png.ts'
@@ -26,7 +26,7 @@ describe('buildFinalPdf', () => {
       { document: 0, page: 1, area: AREA, value: { kind: 'image', png: signature } },
       { document: 1, page: 1, area: AREA, value: { kind: 'check', checked: true } },
     ]
-    const out = await buildFinalPdf({ documents, stamps, submissionId: SUBMISSION })
+    const { bytes: out } = await buildFinalPdf({ documents, stamps, submissionId: SUBMISSION })
     const doc = await PDFDocument.load(out)
     const boxes = doc.getPages().map((page) => visiblePage(page))
     assert.deepEqual(
@@ -53,7 +53,7 @@ describe('buildFinalPdf', () => {
   })
 
   it('finishes 100 pages of 5 MB with a footer on each', async () => {
-    const out = await buildFinalPdf({
+    const { bytes: out } = await buildFinalPdf({
       documents: [await hundredPages()],
       stamps: [{ document: 0, page: 100, area: AREA, value: { kind: 'text', text: 'Last page' } }],
       submissionId: SUBMISSION,
@@ -61,6 +61,28 @@ describe('buildFinalPdf', () => {
     assert.equal((await PDFDocument.load(out)).getPageCount(), 100)
     assert.match(await pdfText(out, { page: 100 }), /Last page[\s\S]*page 100 of 100/)
     await qpdfCheck(out)
+  })
+
+  it("keeps the first document's pages in place but none of its document-level actions, scripts or form", async () => {
+    const source = await PDFDocument.load(await a4())
+    const { context, catalog } = source
+    const script = context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') })
+    catalog.set(PDFName.of('OpenAction'), context.register(script))
+    catalog.set(PDFName.of('Names'), context.obj({ JavaScript: context.obj({ Names: ['x', script] }) }))
+    catalog.set(PDFName.of('Lang'), PDFString.of('fr-CH'))
+    source.getForm().createTextField('source.field').addToPage(source.getPage(0), { x: 50, y: 600 })
+    source.setTitle('Lease agreement')
+    const { bytes } = await buildFinalPdf({
+      documents: [await source.save()],
+      stamps: [],
+      submissionId: SUBMISSION,
+    })
+    const out = await PDFDocument.load(bytes, { updateMetadata: false })
+    const keys = out.catalog.keys().map((key) => key.decodeText())
+    assert.deepEqual(keys.sort(), ['Lang', 'Pages', 'Type'])
+    assert.equal(out.getTitle(), 'Lease agreement', 'the title of the document stays')
+    assert.equal(out.getProducer(), 'Paraph')
+    assert.doesNotMatch(Buffer.from(bytes).toString('latin1'), /app\.alert/)
   })
 
   it('refuses a stamp on a document or page that does not exist, naming it', async () => {

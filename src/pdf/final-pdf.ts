@@ -1,7 +1,7 @@
-// The final PDF of a submission (issue #11): every document's pages in order in one new PDF, the
-// signed values drawn into their areas, and the SES footer on every page. Sealing (PAdES) happens
-// afterwards on these bytes, so this ends with an ordinary pdf-lib save().
-import { PDFDocument, type PDFFont } from 'pdf-lib'
+// The final PDF of a submission (issue #11): every document's pages in order in one PDF, the signed
+// values drawn into their areas, and the SES footer on every page. Sealing (PAdES) happens afterwards
+// on these bytes, with the parsed document handed along so the seal need not parse them again.
+import { type PDFDict, PDFDocument, type PDFFont } from 'pdf-lib'
 import { embedFont } from './fonts.ts'
 import { addFooters, sesFooter } from './footer.ts'
 import { type Stamp, stampFields } from './stamp-fields.ts'
@@ -21,23 +21,47 @@ export interface FinalPdfInput {
 }
 
 /**
- * One new PDF holding every page of every document, in order, and where each document starts
- * (0-indexed page offsets). Documents are loaded one at a time and dropped once copied, so at most
- * one parsed source sits beside the growing result.
+ * pdf-lib yields to the event loop (a setTimeout) every 50 objects by default; the finalizer is a
+ * child process with nothing else to serve, so it writes in one go (a third of a 100-page save).
+ */
+export const SAVE_IN_ONE_GO = { objectsPerTick: Number.POSITIVE_INFINITY } as const
+
+/**
+ * Catalog entries the final PDF keeps from the first document. The rest goes, as it would when
+ * copying pages into a new PDF: document-level scripts and actions (/OpenAction, /AA, /Names), the
+ * source's interactive form (its values are drawn, not fillable), and structures that would only
+ * describe the first document's pages (/Outlines, /PageLabels, /StructTreeRoot).
+ */
+const KEPT_CATALOG_KEYS = new Set(['Type', 'Pages', 'Lang', 'ViewerPreferences'])
+
+/**
+ * One PDF holding every page of every document, in order, and where each document starts (0-indexed
+ * page offsets). The first document is the base, its pages kept in place (no copy of its largest
+ * part); the others are loaded one at a time and copied in, so at most one parsed source sits
+ * beside the result.
  */
 export async function mergeDocuments(
   documents: Uint8Array[],
 ): Promise<{ doc: PDFDocument; offsets: number[] }> {
-  const doc = await PDFDocument.create({ updateMetadata: false })
+  const [first, ...others] = documents
+  if (!first) throw new RangeError('a final PDF needs at least one document')
+  const doc = await PDFDocument.load(first, { updateMetadata: false })
+  keepOnly(doc.catalog, KEPT_CATALOG_KEYS)
   doc.setProducer('Paraph')
-  const offsets: number[] = []
-  for (const bytes of documents) {
+  const offsets = [0]
+  for (const bytes of others) {
     const source = await PDFDocument.load(bytes, { updateMetadata: false })
     offsets.push(doc.getPageCount())
     const pages = await doc.copyPages(source, source.getPageIndices())
     for (const page of pages) doc.addPage(page)
   }
   return { doc, offsets }
+}
+
+function keepOnly(dict: PDFDict, keys: Set<string>): void {
+  for (const key of dict.keys()) {
+    if (!keys.has(key.decodeText())) dict.delete(key)
+  }
 }
 
 /** Stamps with their page made absolute in the merged document. */
@@ -67,11 +91,15 @@ export async function finishDocument(
   addFooters(doc, sans, sesFooter(submissionId))
 }
 
-export async function buildFinalPdf(input: FinalPdfInput): Promise<Uint8Array> {
+/**
+ * The unsealed final PDF, and the document it was saved from: after save() its objects are numbered
+ * as in `bytes`, which is what sealPdf needs to know of them.
+ */
+export async function buildFinalPdf(input: FinalPdfInput): Promise<{ bytes: Uint8Array; doc: PDFDocument }> {
   const { doc, offsets } = await mergeDocuments(input.documents)
   const total = doc.getPageCount()
   const pageCounts = offsets.map((offset, i) => (offsets[i + 1] ?? total) - offset)
   const stamps = mergedStamps(input.stamps, offsets, pageCounts)
   await finishDocument(doc, stamps, input.submissionId, await embedFont(doc, 'sans', input.fontDir))
-  return doc.save()
+  return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
 }

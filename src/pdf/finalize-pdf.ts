@@ -2,7 +2,7 @@
 // (finalizer-child.ts) under a memory limit and a timeout, as intake reads uploads: one hostile
 // stored document fails its own finalization, cleanly, and never takes the server down.
 import { ChildPool } from './child-pool.ts'
-import type { FinalizeAnswer, FinalizeRequest, MadeFile } from './finalizer-protocol.ts'
+import type { FinalizeAnswer, FinalizeRequest, FinalizeTimings, MadeFile } from './finalizer-protocol.ts'
 
 const MiB = 1024 * 1024
 // RLIMIT_DATA of the child. A 500-page 50 MB document is parsed whole by pdf-lib and copied into
@@ -40,17 +40,17 @@ function poolFor(memoryLimitBytes: number): FinalizerPool {
   return pool
 }
 
-/** The hashes and sizes of the two files written; FinalizeError with a one-line cause otherwise. */
+/** The hashes and sizes of the two files written, and the child's timings; FinalizeError with a one-line cause otherwise. */
 export async function finalizePdf(
   request: FinalizeRequest,
   options: FinalizeOptions = {},
-): Promise<{ final: MadeFile; audit: MadeFile }> {
+): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const outcome = await poolFor(options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES).run(
     request,
     timeoutMs,
   )
-  if (outcome.ok) return { final: outcome.final, audit: outcome.audit }
+  if (outcome.ok) return { final: outcome.final, audit: outcome.audit, timings: outcome.timings }
   switch (outcome.reason) {
     case 'timeout':
       throw new FinalizeError(`making the final PDF took longer than ${timeoutMs / 1000} s`)

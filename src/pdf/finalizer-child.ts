@@ -5,11 +5,18 @@
 // gigabytes): here, a hostile one fails its own finalization and never the server.
 import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
-import { auditLogPdf } from './audit-log-pdf.ts'
+import { performance } from 'node:perf_hooks'
+import { auditLogDocument } from './audit-log-pdf.ts'
 import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
 import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
-import type { FinalizeAnswer, FinalizeRequest, FinalizeStamp, MadeFile } from './finalizer-protocol.ts'
+import type {
+  FinalizeAnswer,
+  FinalizeRequest,
+  FinalizeStamp,
+  FinalizeTimings,
+  MadeFile,
+} from './finalizer-protocol.ts'
 import { sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
 
@@ -35,7 +42,21 @@ function made(bytes: Uint8Array): MadeFile {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length }
 }
 
-async function finalize(request: FinalizeRequest): Promise<{ final: MadeFile; audit: MadeFile }> {
+/** Times each step: `lap()` answers the milliseconds since the previous lap. */
+function stopwatch(): () => number {
+  let last = performance.now()
+  return () => {
+    const now = performance.now()
+    const elapsed = now - last
+    last = now
+    return Math.round(elapsed * 10) / 10
+  }
+}
+
+async function finalize(
+  request: FinalizeRequest,
+): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
+  const lap = stopwatch()
   const identity = await identityFor(request)
   const signedAt = new Date(request.signedAt)
   const seal = { signedAt, reason: 'Electronic seal of the signed document', name: identity.commonName }
@@ -44,16 +65,26 @@ async function finalize(request: FinalizeRequest): Promise<{ final: MadeFile; au
     stamps: await Promise.all(request.stamps.map(stampOf)),
     submissionId: request.submissionId,
   })
-  const sealed = await sealPdf(unsealed, identity, seal)
-  await writeFile(request.finalPath, sealed, { mode: 0o600 })
+  const build = lap()
+  const sealed = await sealPdf(unsealed.bytes, identity, seal, unsealed.doc)
+  const sealFinal = lap()
   const final = made(sealed)
   const record = withFinalPdf(request.audit, final.sha256)
-  const audit = await sealPdf(await auditLogPdf(record), identity, {
-    ...seal,
-    reason: 'Electronic seal of the audit trail',
-  })
-  await writeFile(request.auditPath, audit, { mode: 0o600 })
-  return { final, audit: made(audit) }
+  const auditLog = await auditLogDocument(record)
+  const audit = lap()
+  const auditSealed = await sealPdf(
+    auditLog.bytes,
+    identity,
+    { ...seal, reason: 'Electronic seal of the audit trail' },
+    auditLog.doc,
+  )
+  const sealAudit = lap()
+  await Promise.all([
+    writeFile(request.finalPath, sealed, { mode: 0o600 }),
+    writeFile(request.auditPath, auditSealed, { mode: 0o600 }),
+  ])
+  const timings = { build, sealFinal, audit, sealAudit, write: lap() }
+  return { final, audit: made(auditSealed), timings }
 }
 
 /** One line of at most 160 characters, without a path or a stack: it is shown on the submission. */

@@ -45,8 +45,20 @@ export interface MadeFile {
   bytes: number
 }
 
+/** Milliseconds spent on each step in the child, for the job's log line. */
+export interface FinalizeTimings {
+  /** Reading the inputs, merging, drawing the values and footers, saving. */
+  build: number
+  sealFinal: number
+  /** Hashing the sealed final PDF, laying out and saving the audit trail. */
+  audit: number
+  sealAudit: number
+  /** Hashing the sealed audit trail, writing both files. */
+  write: number
+}
+
 export type FinalizeAnswer = { id: number } & (
-  | { ok: true; final: MadeFile; audit: MadeFile }
+  | { ok: true; final: MadeFile; audit: MadeFile; timings: FinalizeTimings }
   /** `cause`: one line without paths or stack, fit to show on the submission. */
   | { ok: false; reason: 'failed'; cause: string }
 )

@@ -60,4 +60,12 @@ describe('embedFont', () => {
       assert.equal((await pdfText(await doc.save())).trim(), text)
     }
   })
+
+  it('draws no ligatures: "ff", "fi", "ffl" are extracted as the letters typed, ids stay searchable', async () => {
+    const text = 'sub_ItX3kQ1M9tffsde871 office affluent fjord'
+    const doc = await PDFDocument.create()
+    const font = await embedFont(doc, 'sans')
+    doc.addPage().drawText(text, { x: 20, y: 700, size: 12, font })
+    assert.equal((await pdfText(await doc.save())).trim(), text)
+  })
 })

@@ -73,15 +73,31 @@ const cachingFontkit = {
 // shared. Bounded: cleared when full.
 const LAYOUT_CACHE_SIZE = 5000
 
+/**
+ * Shaping without ligatures: DejaVu's "ffi" and "fl" would otherwise be single glyphs that text
+ * extraction reads as U+FB03 and U+FB02, so neither a submission id such as "sub_…tff…" nor a
+ * typed "office" could be found by searching the PDF. Kerning and required ligatures (Arabic's
+ * rlig) stay. pdf-lib hands these very features to layout() on each call.
+ */
+export const NO_LIGATURES = { liga: false, clig: false, dlig: false } as const
+
+/** The glyphs of `text` as pdf-lib draws them with a font from embedFont (cached, no ligatures). */
+export function shapeAsDrawn(font: fontkit.Font, text: string): fontkit.GlyphRun {
+  return font.layout(text, NO_LIGATURES as unknown as fontkit.TypeFeatures)
+}
+
 function memoizeLayout(font: fontkit.Font): void {
   const shape = font.layout.bind(font)
   const runs = new Map<string, fontkit.GlyphRun>()
   font.layout = (text: string, ...options: unknown[]) => {
-    if (options.some((o) => o !== undefined)) return shape(text, ...(options as []))
+    const [features, ...rest] = options
+    if (features !== NO_LIGATURES || rest.some((o) => o !== undefined)) {
+      return shape(text, ...(options as []))
+    }
     let run = runs.get(text)
     if (!run) {
       if (runs.size >= LAYOUT_CACHE_SIZE) runs.clear()
-      run = shape(text)
+      run = shape(text, NO_LIGATURES as unknown as fontkit.TypeFeatures)
       runs.set(text, run)
     }
     return run
@@ -103,7 +119,7 @@ const outlines = new WeakMap<PDFFont, fontkit.Font>()
 export async function embedFont(doc: PDFDocument, name: FontName, dir?: string): Promise<PDFFont> {
   const bytes = await readFontFile(name, dir)
   doc.registerFontkit(cachingFontkit)
-  const font = await doc.embedFont(bytes, { subset: true })
+  const font = await doc.embedFont(bytes, { subset: true, features: NO_LIGATURES })
   outlines.set(font, cachingFontkit.create(bytes))
   return font
 }

@@ -114,6 +114,18 @@ describe('sealPdf: pdfsig finds a valid seal over the whole file, qpdf --check p
     assert.deepEqual(names, ['signer.name', 'Paraph seal'])
   })
 
+  it('given the document the bytes were saved from, the seal is byte for byte the one made by parsing them', async () => {
+    for (const useObjectStreams of [true, false]) {
+      const doc = await onePageDoc()
+      doc.getForm().createTextField('signer.name').addToPage(doc.getPage(0), { x: 50, y: 600 })
+      const pdf = await doc.save({ useObjectStreams })
+      const parsedAgain = await sealPdf(pdf, identity, options)
+      const fromMemory = await sealPdf(pdf, identity, options, doc)
+      assert.ok(Buffer.from(fromMemory).equals(parsedAgain), `useObjectStreams ${useObjectStreams}`)
+      await assertSealValid(fromMemory)
+    }
+  })
+
   it('an ECDSA P-256 identity seals too', async () => {
     const fixture = await p12Fixture(dir, 'ec', { key: 'ec' })
     const ec = await loadSigningCertificate({ dataDir: dir, p12: fixture.path })

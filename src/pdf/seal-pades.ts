@@ -25,14 +25,20 @@ export interface SealOptions {
 /** `[0 a b c]` with each number up to 10 digits (files under 10 GB), patched in place once known. */
 const BYTE_RANGE_WIDTH = '[0 0000000000 0000000000 0000000000]'.length
 
+/**
+ * `parsed`, when given, is the document `pdf` was just saved from by pdf-lib (its objects numbered
+ * as in the file): the seal then reads the page, catalog and form from it instead of parsing the
+ * whole file again, and changes it in memory. Anything else is parsed from `pdf`.
+ */
 export async function sealPdf(
   pdf: Uint8Array,
   identity: SealingIdentity,
   options: SealOptions,
+  parsed?: PDFDocument,
 ): Promise<Uint8Array> {
   const tail = readTail(pdf)
   if (tail.encrypted) throw new Error('cannot seal an encrypted PDF')
-  const doc = await loadForSealing(pdf)
+  const doc = parsed ?? (await loadForSealing(pdf))
   // Above every number in use, should /Size understate them.
   const firstFree = Math.max(tail.size, doc.context.largestObjectNumber + 1)
   const reserved = cadesSignedDataMaxLength(identity)

@@ -1,7 +1,7 @@
 // Measuring text in an embedded font: the largest size that fits a box, truncation with an
 // ellipsis, and word wrapping. Callers pass text already made drawable (fonts.ts drawableText).
 import type { PDFFont } from 'pdf-lib'
-import { fontkitFontOf } from './fonts.ts'
+import { fontkitFontOf, shapeAsDrawn } from './fonts.ts'
 
 export const ELLIPSIS = '…'
 
@@ -52,7 +52,7 @@ export function verticalMetrics(font: PDFFont): VerticalExtent {
 export function verticalExtent(font: PDFFont, text: string): VerticalExtent {
   const parsed = fontkitFontOf(font)
   let { ascent, descent } = parsed
-  for (const glyph of parsed.layout(text).glyphs) {
+  for (const glyph of shapeAsDrawn(parsed, text).glyphs) {
     ascent = Math.max(ascent, glyph.bbox.maxY)
     descent = Math.min(descent, glyph.bbox.minY)
   }

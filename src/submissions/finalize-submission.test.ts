@@ -129,7 +129,7 @@ describe('finalization: the sealed final PDF and the audit trail', () => {
       `${created.id}`,
       'page 4 of 4',
     ]) {
-      assert.ok(text.includes(expected), `final PDF text lacks ${expected}`)
+      assert.ok(text.includes(expected), `final PDF text lacks ${expected}: ${text}`)
     }
     // Each signature is ink inside its area, on its page (document pages follow one another).
     for (const [page, a] of [

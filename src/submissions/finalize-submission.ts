@@ -9,6 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { StoredField } from '../documents/document-model.ts'
@@ -114,9 +115,21 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
       audit_json_key: `${base}/audit-${attempt}.json`,
     }
     const record = withFinalPdf(audit, made.final.sha256)
-    await deps.blobs.putFile(keys.final_pdf_key, join(dir, 'final.pdf'), 'application/pdf')
-    await deps.blobs.putFile(keys.audit_pdf_key, join(dir, 'audit.pdf'), 'application/pdf')
-    await deps.blobs.put(keys.audit_json_key, Buffer.from(JSON.stringify(record)), 'application/json')
+    const storing = performance.now()
+    await Promise.all([
+      deps.blobs.putFile(keys.final_pdf_key, join(dir, 'final.pdf'), 'application/pdf'),
+      deps.blobs.putFile(keys.audit_pdf_key, join(dir, 'audit.pdf'), 'application/pdf'),
+      deps.blobs.put(keys.audit_json_key, Buffer.from(JSON.stringify(record)), 'application/json'),
+    ])
+    deps.logger.info(
+      {
+        submission_id: submission.id,
+        final_pdf_bytes: made.final.bytes,
+        audit_pdf_bytes: made.audit.bytes,
+        ms: { ...made.timings, store: Math.round(performance.now() - storing) },
+      },
+      'final PDF and audit trail sealed and stored',
+    )
     return { ...keys, final_pdf_sha256: made.final.sha256 }
   } finally {
     await rm(dir, { recursive: true, force: true })
