@@ -16,8 +16,9 @@ fi
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
 # our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
 # fonts-dejavu-core is the font drawn into final and audit PDFs (src/pdf/fonts.ts): pdf-lib's
-# built-in Helvetica cannot encode "ł" or Cyrillic; openssl makes test certificates and reads seals.
-SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core openssl)
+# built-in Helvetica cannot encode "ł" or Cyrillic; openssl makes test certificates and reads seals;
+# chromium drives the signing page's browser tests (playwright-core, no browser download).
+SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core openssl chromium)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
