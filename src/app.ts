@@ -17,7 +17,10 @@ import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
+import { getPageAsset } from './signing-page/get-page-asset.ts'
+import { PAGE_IMAGE_ROUTES } from './signing-page/get-page-image.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
+import { SIGNING_PAGE_ROUTES } from './signing-page/get-signing-page.ts'
 import { openEmbedSigning, openSigning } from './signing-page/open-signing.ts'
 import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
@@ -60,6 +63,9 @@ export const API_ROUTES: AnyRoute[] = [
   signEmbedDocument,
   declineSigning,
   declineEmbedSigning,
+  ...SIGNING_PAGE_ROUTES,
+  ...PAGE_IMAGE_ROUTES,
+  getPageAsset,
   getFile,
 ]
 

@@ -97,6 +97,10 @@ const CATALOGUE = {
   storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
   template_create_failed: { status: 500, description: 'Internal template could not be created.' },
   html_render_failed: { status: 500, description: 'HTML could not be rendered.' },
+  page_render_failed: {
+    status: 500,
+    description: 'A document page could not be rendered for the signing page.',
+  },
   docx_convert_failed: { status: 500, description: 'DOCX could not be converted.' },
   db_insert_failed: { status: 500, description: 'Database insert failed.' },
   db_update_failed: { status: 500, description: 'Database update failed.' },

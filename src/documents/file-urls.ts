@@ -52,6 +52,12 @@ export async function downloadUrl(
   return presigned ?? fileUrlFor(ctx.keys.files, ctx.config.publicUrl, blobKey, name, expiresAt)
 }
 
+/** The download name of a submission's sealed final PDF. */
+export function signedPdfName(documents: Array<{ name: string }>): string {
+  const first = documents[0]?.name.replace(/\.pdf$/i, '') ?? 'document'
+  return `${first}${documents.length > 1 ? ' and others' : ''} (signed).pdf`
+}
+
 export function pdfName(name: string): string {
   return name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`
 }

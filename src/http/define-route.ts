@@ -31,8 +31,17 @@ export interface HandlerInput<S extends RouteSchemas> {
   requestId: string
   ip: string
   userAgent: string | undefined
-  /** Response headers beyond the schema's body (Content-Disposition of a download). */
-  reply: { header(name: string, value: string): unknown }
+  /** The request's Accept header: the signing page answers people in HTML, programs in JSON. */
+  accept: string | undefined
+  /** The request's Accept-Language header (the signing page's language). */
+  acceptLanguage: string | undefined
+  /** The request's Accept-Encoding header (the signing page's precompressed assets). */
+  acceptEncoding: string | undefined
+  /**
+   * Response headers beyond the schema's body (Content-Disposition of a download); a route that
+   * `produces` a page may also set another status (an HTML error page for a person).
+   */
+  reply: { header(name: string, value: string): unknown; code(status: number): unknown }
   /**
    * Runs `work` in one transaction. On an idempotent route the stored response is written in that
    * same transaction (security-notes: idempotency), so a crash can never keep one without the other.

@@ -72,13 +72,17 @@ function handlerInput(
     requestId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    accept: request.headers.accept,
+    acceptLanguage: request.headers['accept-language'],
+    acceptEncoding: request.headers['accept-encoding'],
     reply,
     transaction,
   }
 }
 
 function send(route: AnyRoute, reply: FastifyReply, result: unknown): FastifyReply {
-  reply.code(successStatus(route))
+  // A page-producing handler may have chosen its status (an error page); JSON routes never do.
+  if (!(route.produces && reply.statusCode !== 200)) reply.code(successStatus(route))
   // A route that produces files may name the type of the one it sends (a PNG among PDFs).
   if (route.produces && !reply.hasHeader('content-type')) reply.type(route.produces)
   return reply.send(result)

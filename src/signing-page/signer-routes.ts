@@ -16,11 +16,11 @@ export interface Signer {
 
 const unknownLink = () => new ApiError('resource_not_found', 'This signing link does not exist.')
 
-const SlugParams = Type.Object(
+export const SlugParams = Type.Object(
   { slug: Type.String({ minLength: 1, maxLength: 4096 }) },
   { additionalProperties: false },
 )
-const TokenParams = Type.Object(
+export const TokenParams = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 4096 }) },
   { additionalProperties: false },
 )
@@ -28,13 +28,13 @@ const TokenParams = Type.Object(
 /** Slugs are base62 (signing-credentials.ts): anything else names no signer, and is not looked up. */
 const SLUG_SHAPE = /^[A-Za-z0-9]{1,64}$/
 
-async function bySlug(deps: Deps, slug: string): Promise<Signer> {
+export async function bySlug(deps: Deps, slug: string): Promise<Signer> {
   const submitter = SLUG_SHAPE.test(slug) ? await findSubmitterBySlug(deps.db, slug) : undefined
   if (!submitter) throw unknownLink()
   return { submitter, via: 'link' }
 }
 
-async function byToken(deps: Deps, token: string): Promise<Signer> {
+export async function byToken(deps: Deps, token: string): Promise<Signer> {
   const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
   const submitter = await findSubmitterById(deps.db, claims.sub, claims.sid)
   if (!submitter) throw unknownLink()

@@ -3,13 +3,14 @@
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
-import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
+import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
 import { parseStoredValues, readableValues } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { own } from '../lib/own.ts'
 import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
 import { findTemplate } from '../templates/template-store.ts'
+import { CONSENT_TEXT } from './consent.ts'
 import { SIGNER_STATES, signerState } from './signer-state.ts'
 
 export const SigningForm = Type.Object(
@@ -55,6 +56,14 @@ export const SigningForm = Type.Object(
       }),
     ),
     redirect_url: Nullable(Type.String()),
+    consent_text: Type.String({
+      description: 'What signing means, shown above the sign button and quoted in the audit trail',
+    }),
+    signed_pdf_url: Nullable(
+      Type.String({
+        description: 'The sealed final PDF (signed URL, valid 1 hour) once `state` is `completed`',
+      }),
+    ),
   },
   { title: 'SigningForm' },
 )
@@ -99,5 +108,10 @@ export async function signingForm(deps: Deps, submitter: SubmittersTable): Promi
           value: f.role === submitter.role ? (own(values, f.name) ?? null) : null,
         })),
     redirect_url: submission.redirect_url,
+    consent_text: CONSENT_TEXT,
+    signed_pdf_url:
+      state === 'completed' && submission.final_pdf_key
+        ? await downloadUrl(deps, submission.final_pdf_key, signedPdfName(template.documents), expiresAt)
+        : null,
   }
 }

@@ -1,6 +1,6 @@
 // GET /v1/submissions/{id}/documents — api-v1 §4.4: signed URLs valid 1 hour.
 import { Type } from 'typebox'
-import { downloadUrl, FILE_URL_TTL_MS, pdfName } from '../documents/file-urls.ts'
+import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
 import { orNotFound } from '../errors.ts'
 import { Id, IdParams, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
@@ -28,11 +28,6 @@ export const SubmissionDocuments = Type.Object(
 )
 
 /** `Contract (signed).pdf`: the first document's name, as the final PDF begins with it. */
-function signedPdfName(documents: Array<{ name: string }>): string {
-  const first = documents[0]?.name.replace(/\.pdf$/i, '') ?? 'document'
-  return `${first}${documents.length > 1 ? ' and others' : ''} (signed).pdf`
-}
-
 export const getSubmissionDocuments = defineRoute({
   operationId: 'getSubmissionDocuments',
   method: 'GET',

@@ -1,0 +1,120 @@
+// GET /s/{slug}/pages/{document}/{page}?w=800|1600 (and under /embed/{jwt}): one document page as a
+// PNG for the signing page, rendered on the server (pdftoppm) rather than by pdf.js in the browser:
+// the page stays a few dozen KB of script instead of the ~700 KB of pdf.js and its worker, and a
+// phone downloads one image per page. Rendered once per page and width, then kept in the blob
+// store beside the document; two requests for the same image at once render it once.
+import { Type } from 'typebox'
+import type { Deps } from '../deps.ts'
+import { ApiError } from '../errors.ts'
+import { type AnyRoute, defineRoute } from '../http/define-route.ts'
+import { PageImageError, renderPageImage } from '../pdf/page-image.ts'
+import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
+import { findTemplate } from '../templates/template-store.ts'
+import { bySlug, byToken, type Signer } from './signer-routes.ts'
+import { signerState } from './signer-state.ts'
+
+/** Pixel widths offered (srcset): enough for a page column on a desktop, doubled for dense screens. */
+export const PAGE_IMAGE_WIDTHS = [800, 1600] as const
+
+const Index = Type.String({ pattern: '^[0-9]{1,4}$' })
+const Query = Type.Object(
+  {
+    w: Type.Optional(
+      Type.Union(
+        PAGE_IMAGE_WIDTHS.map((w) => Type.Literal(String(w))),
+        { description: 'Pixel width; 800 by default' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+const Png = Type.Unsafe<Buffer>({ type: 'string', contentMediaType: 'image/png' })
+
+const rendering = new Map<string, Promise<Buffer>>()
+
+async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page: number, width: number) {
+  const { submitter } = signer
+  const scope = { accountId: submitter.account_id, environment: submitter.environment }
+  const submission = await findSubmissionOfSubmitter(deps.db, submitter)
+  const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
+  if (!submission || !template)
+    throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
+  const everyone = await submittersOf(deps.db, scope, [submission.id])
+  if (signerState(submission, submitter, everyone, deps.clock.now(), false) === 'email_2fa_required') {
+    throw new ApiError('email_2fa_required', 'Enter the code sent by e-mail to see the document.')
+  }
+  const document = template.documents[documentIndex]
+  if (!document || page < 1 || page > document.pages.length) {
+    throw new ApiError('resource_not_found', 'This document has no such page.')
+  }
+  const key = `${document.blob_key}.pages/${page}-${width}.png`
+  const cached = await deps.blobs.get(key)
+  if (cached) return cached
+  let job = rendering.get(key)
+  if (!job) {
+    job = (async () => {
+      const pdf = await deps.blobs.get(document.blob_key)
+      if (!pdf) throw new ApiError('resource_not_found', 'This document is missing from storage.')
+      const png = await renderPageImage(pdf, page, width)
+      await deps.blobs.put(key, png, 'image/png')
+      return png
+    })().finally(() => rendering.delete(key))
+    rendering.set(key, job)
+  }
+  try {
+    return await job
+  } catch (error) {
+    if (error instanceof PageImageError) throw new ApiError('page_render_failed', error.message)
+    throw error
+  }
+}
+
+function imageRoute(via: Signer['via']) {
+  const link = via === 'link'
+  return defineRoute({
+    operationId: link ? 'getSigningPageImage' : 'getEmbedSigningPageImage',
+    method: 'GET',
+    url: link ? '/s/:slug/pages/:document/:page' : '/embed/:token/pages/:document/:page',
+    summary: `One document page as a PNG, by ${link ? 'signing-URL slug' : 'embed token'}`,
+    description:
+      "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents.",
+    tag: 'Signing page',
+    auth: 'none',
+    produces: 'image/png',
+    schema: {
+      params: Type.Object(
+        {
+          [link ? 'slug' : 'token']: Type.String({ minLength: 1, maxLength: 4096 }),
+          document: Index,
+          page: Index,
+        },
+        { additionalProperties: false },
+      ),
+      querystring: Query,
+      response: { 200: Png },
+    },
+    errors: [
+      'resource_not_found',
+      'email_2fa_required',
+      'page_render_failed',
+      ...(link ? [] : (['invalid_signing_token'] as const)),
+    ],
+    // biome-ignore lint/suspicious/noExplicitAny: the params differ by credential only
+    handler: async ({ params, query, reply }: any, deps: Deps) => {
+      const signer = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
+      const png = await pageImage(
+        deps,
+        signer,
+        Number(params.document),
+        Number(params.page),
+        Number(query.w ?? 800),
+      )
+      reply.header('content-type', 'image/png')
+      reply.header('cache-control', 'private, max-age=3600')
+      reply.header('x-content-type-options', 'nosniff')
+      return png
+    },
+  })
+}
+
+export const PAGE_IMAGE_ROUTES: AnyRoute[] = [imageRoute('link'), imageRoute('embed')]

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { type Created, createSubmission, eventsOf, everyTypeBody, submitterRow } from '../../test/signing.ts'
+import { pickLanguage } from './page/texts.ts'
+
+const pathOf = (url: string) => new URL(url).pathname
+
+describe('the signing page (GET /s/{slug}, GET /embed/{jwt})', () => {
+  let t: TestApp
+  let key: string
+  let created: Created
+  before(async () => {
+    t = await startTestApp()
+    key = (await t.account()).testKey
+    created = await createSubmission(t, key, await everyTypeBody())
+  })
+  after(() => t.close())
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers })
+
+  it('answers HTML that loads its own script and style only, under a strict CSP, and may not be framed', async () => {
+    const res = await get(pathOf(created.submitters[0]!.signing_url), { accept: 'text/html' })
+    assert.equal(res.statusCode, 200)
+    assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/)
+    const csp = String(res.headers['content-security-policy'])
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+    ]) {
+      assert.ok(csp.includes(directive), `${directive} in ${csp}`)
+    }
+    assert.equal(res.headers['x-frame-options'], 'DENY')
+    assert.equal(res.headers['referrer-policy'], 'no-referrer')
+    assert.equal(res.headers['cache-control'], 'no-store')
+    assert.match(res.body, /<script src="\/signing-page\/assets\/page\.[A-Z0-9]+\.js" defer><\/script>/)
+    assert.match(res.body, /<link rel="stylesheet" href="\/signing-page\/assets\/page\.[A-Z0-9]+\.css">/)
+    assert.doesNotMatch(res.body, /https?:\/\//, 'nothing from outside Paraph')
+    assert.doesNotMatch(res.body, /<script>(?!<)/, 'no inline script')
+    assert.match(
+      res.body,
+      /<script type="application\/json" id="paraph-config">{"lang":"en","mode":"link"}<\/script>/,
+    )
+  })
+
+  it('may be framed in embed mode', async () => {
+    const res = await get(pathOf(created.submitters[0]!.embed_src))
+    assert.equal(res.statusCode, 200)
+    assert.match(String(res.headers['content-security-policy']), /frame-ancestors \*/)
+    assert.equal(res.headers['x-frame-options'], undefined)
+    assert.match(res.body, /"mode":"embed"/)
+  })
+
+  it('changes nothing: a mail scanner fetching the link opens nothing', async () => {
+    const before = await eventsOf(t, created.id)
+    for (let i = 0; i < 3; i++) await get(pathOf(created.submitters[0]!.signing_url))
+    assert.equal((await submitterRow(t, created.submitters[0]!.id)).status, 'pending')
+    assert.equal((await eventsOf(t, created.id)).length, before.length)
+  })
+
+  it('speaks French to a French browser', async () => {
+    const res = await get(pathOf(created.submitters[0]!.signing_url), {
+      'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8',
+    })
+    assert.match(res.body, /<html lang="fr">/)
+    assert.match(res.body, /Chargement du document/)
+  })
+
+  it('a dead link: an HTML page in the reader’s language for a person, the error envelope for a program', async () => {
+    const person = await get('/s/NoSuchSlug000000000000', { accept: 'text/html', 'accept-language': 'fr' })
+    assert.equal(person.statusCode, 404)
+    assert.match(person.body, /Ce lien de signature n&#39;existe pas|Ce lien de signature n'existe pas/)
+    assert.match(String(person.headers['content-security-policy']), /default-src 'none'/)
+    const program = await get('/s/NoSuchSlug000000000000')
+    assert.equal(program.statusCode, 404)
+    assert.equal(errorOf(program).code, 'resource_not_found')
+    const forged = await get('/embed/eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', { accept: 'text/html' })
+    assert.equal(forged.statusCode, 401)
+    assert.match(forged.body, /This signing link is not valid/)
+  })
+
+  it('serves its assets compressed and immutable, within the 150 KB budget', async (ctx) => {
+    const page = await get(pathOf(created.submitters[0]!.signing_url))
+    const script = /src="([^"]+\.js)"/.exec(page.body)![1]!
+    const style = /href="([^"]+\.css)"/.exec(page.body)![1]!
+    let total = Buffer.byteLength(page.body)
+    for (const url of [script, style]) {
+      const res = await get(url, { 'accept-encoding': 'gzip, br' })
+      assert.equal(res.statusCode, 200)
+      assert.equal(res.headers['content-encoding'], 'br')
+      assert.match(String(res.headers['cache-control']), /immutable/)
+      total += res.rawPayload.length
+    }
+    ctx.diagnostic(`signing page HTML + JS + CSS, compressed: ${(total / 1024).toFixed(1)} KB`)
+    assert.ok(total < 150 * 1024, `${total} bytes`)
+    const plain = await get(script)
+    assert.equal(plain.headers['content-encoding'], undefined)
+    assert.match(String(plain.headers['content-type']), /^text\/javascript/)
+    assert.equal((await get('/signing-page/assets/nothing.js')).statusCode, 404)
+  })
+
+  it('renders each document page as a PNG of the asked width, and no page that does not exist', async () => {
+    const base = pathOf(created.submitters[0]!.signing_url)
+    const res = await get(`${base}/pages/0/2?w=800`)
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.headers['content-type'], 'image/png')
+    const png = res.rawPayload
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG')
+    assert.equal(png.readUInt32BE(16), 800, 'width')
+    // Page 2 is Letter landscape (792 × 612): the image keeps its proportions.
+    assert.ok(Math.abs(png.readUInt32BE(20) - Math.round((800 * 612) / 792)) <= 1)
+    const again = await get(`${base}/pages/0/2?w=800`)
+    assert.ok(again.rawPayload.equals(png), 'kept and served again')
+    assert.equal((await get(`${base}/pages/0/3`)).statusCode, 404)
+    assert.equal((await get(`${base}/pages/1/1`)).statusCode, 404)
+    assert.equal((await get(`${base}/pages/0/1?w=123`)).statusCode, 422)
+  })
+})
+
+describe('pickLanguage', () => {
+  it('takes the highest-weighted language we have, English otherwise', () => {
+    assert.equal(pickLanguage(undefined), 'en')
+    assert.equal(pickLanguage('fr-FR,fr;q=0.9,en;q=0.8'), 'fr')
+    assert.equal(pickLanguage('de-DE, en;q=0.5, fr;q=0.7'), 'fr')
+    assert.equal(pickLanguage('de, it'), 'en')
+    assert.equal(pickLanguage('fr;q=0, en'), 'en')
+  })
+})

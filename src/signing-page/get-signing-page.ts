@@ -1,0 +1,68 @@
+// GET /s/{slug} and GET /embed/{jwt} (operations.md §3): the signing page itself. A plain GET
+// changes nothing — mail scanners prefetch links — so opening is the page script's POST …/open.
+// A dead link answers a person (Accept: text/html) with a page in their language and a program
+// with the API's error envelope.
+import { Type } from 'typebox'
+import type { Deps } from '../deps.ts'
+import { ApiError } from '../errors.ts'
+import { type AnyRoute, defineRoute, type HandlerInput } from '../http/define-route.ts'
+import { pickLanguage } from './page/texts.ts'
+import { pageAssets } from './page-assets.ts'
+import { linkErrorHtml, setPageHeaders, signingPageHtml } from './page-html.ts'
+import { bySlug, byToken, type Signer, SlugParams, TokenParams } from './signer-routes.ts'
+
+const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
+
+async function answerPage(
+  input: Pick<HandlerInput<never>, 'accept' | 'acceptLanguage' | 'reply'>,
+  mode: Signer['via'],
+  resolve: () => Promise<Signer>,
+): Promise<string> {
+  const lang = pickLanguage(input.acceptLanguage)
+  const assets = await pageAssets()
+  try {
+    await resolve()
+  } catch (error) {
+    if (!(error instanceof ApiError) || !wantsHtml(input.accept)) throw error
+    setPageHeaders(input.reply, mode)
+    const status = error.code === 'invalid_signing_token' ? 401 : 404
+    input.reply.code(status)
+    return linkErrorHtml(assets, lang, status === 401 ? 'invalid' : 'unknown')
+  }
+  setPageHeaders(input.reply, mode)
+  return signingPageHtml(assets, { lang, mode })
+}
+
+const HtmlPage = Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/html' })
+const description =
+  'The page a signer opens: HTML that loads the page script, which reads `…/form` and shows the document. Changes nothing (opening is `POST …/open`). Strict Content-Security-Policy; `/s/` pages may not be framed, `/embed/` pages may. For `Accept: text/html`, a dead link answers an HTML page with the same status.'
+
+export const getSigningPage = defineRoute({
+  operationId: 'getSigningPage',
+  method: 'GET',
+  url: '/s/:slug',
+  summary: 'The signing page, by signing-URL slug',
+  description,
+  tag: 'Signing page',
+  auth: 'none',
+  produces: 'text/html',
+  schema: { params: SlugParams, response: { 200: HtmlPage } },
+  errors: ['resource_not_found'],
+  handler: (input, deps: Deps) => answerPage(input, 'link', () => bySlug(deps, input.params.slug)),
+})
+
+export const getEmbedSigningPage = defineRoute({
+  operationId: 'getEmbedSigningPage',
+  method: 'GET',
+  url: '/embed/:token',
+  summary: 'The signing page, by embed token',
+  description,
+  tag: 'Signing page',
+  auth: 'none',
+  produces: 'text/html',
+  schema: { params: TokenParams, response: { 200: HtmlPage } },
+  errors: ['invalid_signing_token', 'resource_not_found'],
+  handler: (input, deps: Deps) => answerPage(input, 'embed', () => byToken(deps, input.params.token)),
+})
+
+export const SIGNING_PAGE_ROUTES: AnyRoute[] = [getSigningPage, getEmbedSigningPage]

@@ -1,0 +1,55 @@
+// Calls to the signer interface (operations.md §3) under this page's own credential path: the page
+// lives at /s/{slug} or /embed/{jwt}, and every call goes to that path plus the action.
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const base = window.location.pathname.replace(/\/+$/, '')
+
+/** Set after the e-mail code is verified in embed mode, where a framed page gets no cookie. */
+let session: string | null = null
+export const SESSION_HEADER = 'Paraph-Signer-Session'
+
+export function keepSession(value: string | null | undefined): void {
+  if (value) session = value
+}
+
+export function pageImageUrl(document: number, page: number, width: number): string {
+  return `${base}/pages/${document}/${page}?w=${width}`
+}
+
+export async function call<T>(method: 'GET' | 'POST', action: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (session) headers[SESSION_HEADER] = session
+  let response: Response
+  try {
+    response = await fetch(`${base}/${action}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
+  } catch {
+    throw new ApiFailure(0, 'network', '')
+  }
+  const text = await response.text()
+  let json: unknown = null
+  try {
+    json = text ? JSON.parse(text) : null
+  } catch {
+    json = null
+  }
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string } } | null)?.error
+    throw new ApiFailure(response.status, error?.code ?? 'unknown', error?.message ?? '')
+  }
+  return json as T
+}

@@ -1,0 +1,71 @@
+// The shape of GET …/form (src/signing-page/signing-form.ts), as the page reads it.
+export type FieldType =
+  | 'signature'
+  | 'initials'
+  | 'date'
+  | 'text'
+  | 'number'
+  | 'checkbox'
+  | 'radio'
+  | 'select'
+export type Value = string | number | boolean
+
+export interface Area {
+  document: number
+  page: number
+  x: number
+  y: number
+  w: number
+  h: number
+}
+
+export interface Field {
+  name: string
+  type: FieldType
+  role: string
+  required: boolean
+  readonly: boolean
+  areas: Area[]
+  options: string[] | null
+  value: Value | null
+}
+
+export type State =
+  | 'ready'
+  | 'email_2fa_required'
+  | 'waiting_for_others'
+  | 'signed'
+  | 'declined'
+  | 'completed'
+  | 'expired'
+  | 'cancelled'
+
+export interface SigningForm {
+  submitter: { id: string; email: string; name: string | null; role: string; status: string }
+  submission: { id: string; status: string; expires_at: string | null }
+  state: State
+  documents: Array<{ name: string; pdf_url: string; pages: Array<{ width: number; height: number }> }>
+  fields: Field[]
+  redirect_url: string | null
+  consent_text: string
+  signed_pdf_url: string | null
+  session?: string
+}
+
+/** Fields this signer fills, in reading order: document, page, then top to bottom, left to right. */
+export function fieldsToFill(form: SigningForm): Field[] {
+  const first = (f: Field) => f.areas[0] ?? { document: 0, page: 1, x: 0, y: 0, w: 0, h: 0 }
+  return form.fields
+    .filter((f) => f.role === form.submitter.role && !f.readonly)
+    .sort((a, b) => {
+      const p = first(a)
+      const q = first(b)
+      return p.document - q.document || p.page - q.page || p.y - q.y || p.x - q.x
+    })
+}
+
+export function isFilled(field: Field, value: Value | undefined): boolean {
+  if (value === undefined || value === '') return false
+  if (field.type === 'checkbox') return value === true
+  return true
+}

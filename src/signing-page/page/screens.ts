@@ -1,0 +1,116 @@
+// The screens around the form: every `state` that is not `ready`, the e-mail code, and errors.
+import { ApiFailure, call, keepSession } from './api.ts'
+import { h, mount } from './dom.ts'
+import type { SigningForm, State } from './form.ts'
+import { fill, type Texts } from './texts.ts'
+
+type Ended = Exclude<State, 'ready' | 'email_2fa_required'>
+
+const ENDED: Record<Ended, { title: keyof Texts; body: keyof Texts }> = {
+  waiting_for_others: { title: 'state_waiting_title', body: 'state_waiting_body' },
+  signed: { title: 'state_signed_title', body: 'state_signed_body' },
+  declined: { title: 'state_declined_title', body: 'state_declined_body' },
+  completed: { title: 'state_completed_title', body: 'state_completed_body' },
+  expired: { title: 'state_expired_title', body: 'state_expired_body' },
+  cancelled: { title: 'state_cancelled_title', body: 'state_cancelled_body' },
+}
+
+/** A heading the screen reader lands on when the screen changes. */
+function heading(text: string): HTMLHeadingElement {
+  return h('h1', { tabindex: '-1', class: 'screen-title' }, text)
+}
+
+function show(app: Element, ...content: Node[]): void {
+  const screen = h('section', { class: 'screen' }, ...content)
+  mount(app, screen)
+  screen.querySelector<HTMLElement>('h1')?.focus()
+}
+
+export function endedScreen(app: Element, t: Texts, form: SigningForm): void {
+  const copy = ENDED[form.state as Ended]
+  const download =
+    form.state === 'completed' && form.signed_pdf_url
+      ? h('a', { class: 'button primary', href: form.signed_pdf_url, download: '' }, t.download_signed)
+      : null
+  show(
+    app,
+    h('div', { class: `badge badge-${form.state}`, 'aria-hidden': 'true' }),
+    heading(t[copy.title]),
+    h('p', {}, t[copy.body]),
+    ...(download ? [download] : []),
+  )
+}
+
+export function errorScreen(app: Element, t: Texts, failure: unknown, retry: () => void): void {
+  const network = failure instanceof ApiFailure && failure.code === 'network'
+  show(
+    app,
+    heading(network ? t.error_network : t.error_generic),
+    h('button', { type: 'button', class: 'primary', onclick: retry }, t.retry),
+  )
+}
+
+/** operations.md §3: send a code, enter it; on success the form is read again. */
+export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () => void): void {
+  const message = h('p', { class: 'message', role: 'status' })
+  const input = h('input', {
+    id: 'code',
+    class: 'code-input',
+    type: 'text',
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    pattern: '[0-9]{6}',
+    maxlength: 6,
+    required: true,
+  })
+  const entry = h(
+    'form',
+    { class: 'code-form', hidden: true },
+    h('label', { for: 'code' }, t.code_label),
+    input,
+    h('button', { type: 'submit', class: 'primary' }, t.code_verify),
+  )
+  const send = h('button', { type: 'button', class: 'primary' }, t.code_send)
+  const resend = h('button', { type: 'button', class: 'link-button', hidden: true }, t.code_resend)
+  const ask = async () => {
+    message.textContent = ''
+    try {
+      await call('POST', 'email_2fa/send')
+      message.textContent = fill(t.code_sent, { email: form.submitter.email })
+      send.hidden = true
+      entry.hidden = false
+      resend.hidden = false
+      input.focus()
+    } catch (failure) {
+      message.textContent =
+        failure instanceof ApiFailure && failure.status === 429 ? t.code_wait : t.error_generic
+    }
+  }
+  send.addEventListener('click', ask)
+  resend.addEventListener('click', ask)
+  entry.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    message.textContent = ''
+    try {
+      const answer = await call<{ session?: string }>('POST', 'email_2fa/verify', {
+        code: input.value.trim(),
+      })
+      keepSession(answer?.session)
+      done()
+    } catch (failure) {
+      const code = failure instanceof ApiFailure ? failure.code : ''
+      message.textContent =
+        code === 'invalid_code' ? t.code_invalid : code === 'code_expired' ? t.code_expired : t.error_generic
+      input.select()
+    }
+  })
+  show(
+    app,
+    heading(t.code_title),
+    h('p', {}, fill(t.code_body, { email: form.submitter.email })),
+    send,
+    entry,
+    resend,
+    message,
+  )
+}

@@ -1,0 +1,284 @@
+// The signing page in a real browser (Debian's chromium through playwright-core): a signer draws
+// with the mouse, fills every field type and signs; a phone-width signer does it all with the
+// keyboard; a signer declines; the embed page inside a client's iframe tells its parent; the
+// screens of the other states. Screenshots at 375 and 1280 px land in SHOTS_DIR (test/browser.ts).
+import assert from 'node:assert/strict'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { DESKTOP, drawStroke, launchBrowser, listen, PHONE, screenshot, tabTo } from '../../test/browser.ts'
+import { startTestApp, type TestApp } from '../../test/harness.ts'
+import {
+  type Created,
+  createSubmission,
+  everyTypeBody,
+  submissionRow,
+  submitterRow,
+} from '../../test/signing.ts'
+import { jobCatalogue } from '../job-catalogue.ts'
+import { drainJobs } from '../jobs/worker.ts'
+
+const pathOf = (url: string) => new URL(url).pathname
+
+describe('the signing page in a browser', () => {
+  let t: TestApp
+  let key: string
+  let base: string
+  let browser: Browser
+  before(async () => {
+    t = await startTestApp()
+    key = (await t.account()).testKey
+    base = await listen(t)
+    browser = await launchBrowser()
+  })
+  after(async () => {
+    await browser.close()
+    await t.close()
+  })
+
+  async function open(url: string, viewport = DESKTOP, locale = 'en-GB'): Promise<Page> {
+    const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1 })
+    const page = await context.newPage()
+    page.on('pageerror', (error) => assert.fail(`script error on the page: ${error.message}`))
+    await page.goto(`${base}${pathOf(url)}`)
+    return page
+  }
+
+  const worker = () => drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
+
+  it('desktop: draws a signature with the mouse, fills every field type, signs', async () => {
+    const created: Created = await createSubmission(t, key, await everyTypeBody())
+    const page = await open(created.submitters[0]!.signing_url)
+    const opened = page.waitForResponse((r) => r.url().endsWith('/open') && r.status() === 200)
+    await page.getByRole('heading', { name: 'Contract' }).waitFor()
+    await opened
+    assert.equal((await submitterRow(t, created.submitters[0]!.id)).status, 'opened')
+    await page
+      .locator('.page img')
+      .first()
+      .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode())
+    await screenshot(page, 'ready-1280')
+
+    await page.locator('[data-field="Signature"]').click()
+    await drawStroke(page, 'dialog canvas')
+    await screenshot(page, 'signature-draw-1280')
+    await page.getByRole('button', { name: 'Use this signature' }).click()
+    await page.locator('[data-field="Initials"]').first().click()
+    await page.getByRole('button', { name: 'Type', exact: true }).click()
+    await page.getByLabel('Type your name as you want it to appear.').fill('FS')
+    await page.getByRole('button', { name: 'Use these initials' }).click()
+    await page.locator('[data-field="Date"]').click()
+    await page.locator('.panel input[type="date"]').fill('2026-11-23')
+    await page.locator('[data-field="Name"]').click()
+    await page.locator('.panel input[type="text"]').fill('Łukasz Żółć')
+    await page.locator('[data-field="Amount"]').click()
+    await page.locator('.panel input[type="text"]').fill('1250,5')
+    await page.locator('[data-field="Agree"]').click()
+    await page.locator('.panel input[type="checkbox"]').check()
+    await page.locator('[data-field="Plan"]').click()
+    await page.getByLabel('pro').check()
+    await page.locator('[data-field="Country"]').click()
+    await page.locator('.panel select').selectOption('DE')
+    await assert.doesNotReject(page.getByText('Everything is filled in: review and sign.').waitFor())
+    await screenshot(page, 'filled-1280')
+    await page.getByRole('button', { name: 'Sign', exact: true }).click()
+    await page.getByRole('heading', { name: 'You have signed' }).waitFor()
+    await screenshot(page, 'signed-1280')
+
+    const row = await submitterRow(t, created.submitters[0]!.id)
+    assert.equal(row.status, 'signed')
+    const values = JSON.parse(row.values ?? '{}') as Record<string, unknown>
+    assert.equal(values.Name, 'Łukasz Żółć')
+    assert.equal(values.Amount, 1250.5)
+    assert.equal(values.Agree, true)
+    assert.equal(values.Plan, 'pro')
+    assert.equal(values.Country, 'DE')
+    assert.equal(values.Date, '2026-11-23')
+    assert.ok(values.Signature && values.Initials, 'both images stored')
+    await page.context().close()
+  })
+
+  it('phone, keyboard only: every field reached and filled with Tab, Enter and typing, then signed', async () => {
+    const created: Created = await createSubmission(t, key, await everyTypeBody())
+    // en-US: the date field takes month, day, year as typed.
+    const page = await open(created.submitters[0]!.signing_url, PHONE, 'en-US')
+    await page.getByRole('heading', { name: 'Contract' }).waitFor()
+    await screenshot(page, 'ready-375')
+    await tabTo(page, '[data-field="Signature"]')
+    await page.keyboard.press('Enter')
+    await tabTo(page, 'dialog .tab:nth-child(2)')
+    await page.keyboard.press('Space')
+    await page.keyboard.type('First Signer')
+    await screenshot(page, 'signature-type-375')
+    await page.keyboard.press('Enter')
+    await page.locator('dialog').waitFor({ state: 'detached' })
+    const steps: Array<[string, () => Promise<void>]> = [
+      [
+        'Initials',
+        async () => {
+          // The initials dialog opens by itself on an empty initials field; type them.
+          await tabTo(page, 'dialog .tab:nth-child(2)')
+          await page.keyboard.press('Space')
+          await page.keyboard.press('Enter')
+          await page.locator('dialog').waitFor({ state: 'detached' })
+        },
+      ],
+      ['Date', async () => page.keyboard.type('11232026')],
+      ['Name', async () => page.keyboard.type('Keyboard Person')],
+      ['Amount', async () => page.keyboard.type('42')],
+      ['Agree', async () => page.keyboard.press('Space')],
+      ['Plan', async () => page.keyboard.press('Space')],
+      [
+        'Country',
+        async () => {
+          await page.keyboard.press('ArrowDown')
+          await page.keyboard.press('ArrowDown')
+        },
+      ],
+    ]
+    for (const [, act] of steps) {
+      await tabTo(page, '.nav button:last-child')
+      await page.keyboard.press('Enter')
+      await act()
+    }
+    const empty = await page
+      .locator('.field.is-required:not(.is-filled)')
+      .evaluateAll((all) => all.map((e) => e.getAttribute('data-field')))
+    assert.deepEqual(empty, [], 'every required field filled')
+    await tabTo(page, 'button.sign')
+    // Strings: this file is compiled without the DOM library; the page evaluates them.
+    const focusRing = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')
+    assert.notEqual(focusRing, 'none', 'focus is visible')
+    await screenshot(page, 'sign-375')
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'You have signed' }).waitFor()
+    await screenshot(page, 'signed-375')
+    const values = JSON.parse((await submitterRow(t, created.submitters[0]!.id)).values ?? '{}')
+    assert.equal(values.Name, 'Keyboard Person')
+    assert.equal(values.Amount, 42)
+    assert.equal(values.Agree, true)
+    assert.equal(values.Plan, 'basic')
+    assert.equal(values.Country, 'DE')
+    assert.match(values.Date, /^2026-11-23$/)
+    await page.context().close()
+  })
+
+  it('declines with a reason', async () => {
+    const created: Created = await createSubmission(t, key, await everyTypeBody())
+    const page = await open(created.submitters[0]!.signing_url, PHONE)
+    await page.getByRole('button', { name: 'Decline' }).click()
+    await page.getByLabel('Tell the sender why (required)').fill('The amount is wrong.')
+    await page.locator('dialog').getByRole('button', { name: 'Decline to sign' }).click()
+    await page.getByRole('heading', { name: 'Declined' }).waitFor()
+    const row = await submissionRow(t, created.id)
+    assert.equal(row.status, 'declined')
+    assert.equal((await submitterRow(t, created.submitters[0]!.id)).decline_reason, 'The amount is wrong.')
+    await page.context().close()
+  })
+
+  it('embed: inside a client page on another origin, tells the parent it was opened and signed', async () => {
+    const created: Created = await createSubmission(t, key, await everyTypeBody(['first']))
+    const embed = `${base}${pathOf(created.submitters[0]!.embed_src)}`
+    const host: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html')
+      res.end(
+        `<!doctype html><script>window.got=[];addEventListener('message',e=>got.push(e.data))</script><iframe src="${embed}" style="width:1000px;height:800px"></iframe>`,
+      )
+    })
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage()
+    try {
+      await page.goto(`http://localhost:${(host.address() as AddressInfo).port}/`)
+      const frame = page.frameLocator('iframe')
+      await frame.getByRole('heading', { name: 'Contract' }).waitFor()
+      await page.waitForFunction("window.got.some((m) => m.type === 'paraph:opened')")
+      for (const [name, fill] of [
+        ['Date', '2026-11-23'],
+        ['Name', 'Embedded'],
+      ] as const) {
+        await frame.locator(`[data-field="${name}"]`).click()
+        await frame.locator(`.panel input:not([type=checkbox])`).fill(fill)
+      }
+      await frame.locator('[data-field="Agree"]').click()
+      await frame.locator('.panel input[type="checkbox"]').check()
+      await frame.locator('[data-field="Plan"]').click()
+      await frame.getByLabel('basic').check()
+      await frame.locator('[data-field="Country"]').click()
+      await frame.locator('.panel select').selectOption('FR')
+      for (const [name, button] of [
+        ['Signature', 'Use this signature'],
+        ['Initials', 'Use these initials'],
+      ] as const) {
+        await frame.locator(`[data-field="${name}"]`).first().click()
+        await frame.getByRole('button', { name: 'Type', exact: true }).click()
+        await frame.getByLabel('Type your name as you want it to appear.').fill('E')
+        await frame.getByRole('button', { name: button }).click()
+      }
+      await frame.getByRole('button', { name: 'Sign', exact: true }).click()
+      await frame.getByRole('heading', { name: 'You have signed' }).waitFor()
+      const messages = await page.waitForFunction(
+        "window.got.some((m) => m.type === 'paraph:signed') && window.got",
+      )
+      const list = (await messages.jsonValue()) as Array<Record<string, string>>
+      for (const type of ['paraph:opened', 'paraph:signed']) {
+        assert.deepEqual(
+          list.find((m) => m.type === type),
+          {
+            type,
+            submitter_id: created.submitters[0]!.id,
+            submission_id: created.id,
+          },
+        )
+      }
+    } finally {
+      await page.context().close()
+      await new Promise((resolve) => host.close(resolve))
+    }
+  })
+
+  it('every other state has its screen: waiting, completed with the signed PDF, cancelled', async () => {
+    const created: Created = await createSubmission(t, key, await everyTypeBody())
+    const second = await open(created.submitters[1]!.signing_url, PHONE)
+    await second.getByRole('heading', { name: 'Not your turn yet' }).waitFor()
+    await screenshot(second, 'waiting-375')
+    await second.context().close()
+
+    const cancelled: Created = await createSubmission(t, key, await everyTypeBody())
+    const res = await t.request(key, { method: 'DELETE', url: `/v1/submissions/${cancelled.id}` })
+    assert.equal(res.statusCode, 200, res.body)
+    const page = await open(cancelled.submitters[0]!.signing_url, PHONE, 'fr-FR')
+    await page.getByRole('heading', { name: 'Cette demande a été annulée' }).waitFor()
+    await page.context().close()
+
+    const single = await createSubmission(t, key, {
+      ...(await everyTypeBody(['first'])),
+    })
+    const { FIRST_VALUES } = await import('../../test/signing.ts')
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: `${pathOf(single.submitters[0]!.signing_url)}/sign`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ values: FIRST_VALUES }),
+    })
+    assert.equal(signed.statusCode, 200, signed.body)
+    await worker()
+    assert.equal((await submissionRow(t, single.id)).status, 'completed')
+    const done = await open(single.submitters[0]!.signing_url, DESKTOP)
+    await done.getByRole('heading', { name: 'Signed by everyone' }).waitFor()
+    await screenshot(done, 'completed-1280')
+    const href = await done.getByRole('link', { name: 'Download the signed PDF' }).getAttribute('href')
+    assert.ok(href)
+    // Signed file URLs name PUBLIC_URL; this app listens elsewhere, so the path is fetched from it.
+    const url = new URL(href)
+    const pdf = await fetch(`${base}${url.pathname}${url.search}`)
+    assert.equal(pdf.status, 200)
+    assert.equal(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+      '%PDF-',
+    )
+    await done.context().close()
+  })
+})

@@ -1,0 +1,60 @@
+// Real-browser tests of the signing page: Debian's chromium driven by playwright-core (no browser
+// download exists here), a Paraph app listening on a loopback port, and screenshots kept as test
+// artefacts (not committed) in PARAPH_SHOTS_DIR, by default a `paraph-shots` directory in the
+// system's temporary directory.
+import { mkdir } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import type { TestApp } from './harness.ts'
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const SHOTS_DIR = process.env.PARAPH_SHOTS_DIR ?? join(tmpdir(), 'paraph-shots')
+
+export const PHONE = { width: 375, height: 812 }
+export const DESKTOP = { width: 1280, height: 900 }
+
+export function launchBrowser(): Promise<Browser> {
+  // --no-sandbox: CI runs as root, where chromium refuses its sandbox.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] })
+}
+
+/** Makes the test app listen on a free loopback port; closed by t.close(). */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+}
+
+/** A full-page screenshot under SHOTS_DIR; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SHOTS_DIR, { recursive: true })
+  const path = join(SHOTS_DIR, `${name}.png`)
+  await page.screenshot({ path, fullPage: false })
+  return path
+}
+
+/** Presses Tab until the focused element matches `selector` (keyboard only); fails after `max`. */
+export async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    // A string: the test code is compiled without the DOM library, the page evaluates it.
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return
+    await page.keyboard.press('Tab')
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
+/** Draws a short zigzag stroke with the mouse across the element's box. */
+export async function drawStroke(page: Page, selector: string): Promise<void> {
+  const box = await page.locator(selector).boundingBox()
+  if (!box) throw new Error(`${selector} is not visible`)
+  const y = box.y + box.height / 2
+  await page.mouse.move(box.x + box.width * 0.15, y)
+  await page.mouse.down()
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(box.x + box.width * (0.15 + i * 0.06), y + (i % 2 ? -1 : 1) * box.height * 0.25, {
+      steps: 3,
+    })
+  }
+  await page.mouse.up()
+}
