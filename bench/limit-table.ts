@@ -28,7 +28,7 @@ const HEADER = [
 ]
 const RIGHT_ALIGNED = new Set([1, 2, 3, 4, 5, 6, 7])
 
-const ms = (n: number) => `${n.toFixed(1)} ms`
+const ms = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(1)} ms`)
 
 function cpu(figures: LimitFigures): string {
   const { cpuMicrosPerRequest: own, childCpuMicrosPerRequest: children } = figures

@@ -24,6 +24,7 @@ import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { signScenario } from './scenarios/sign.ts'
+import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { stopAllServers } from './servers.ts'
@@ -44,6 +45,7 @@ const SCENARIOS: Scenario[] = [
   signScenario,
   finalizationScenario,
   finalizeMemoryScenario,
+  signingPageScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -84,10 +84,10 @@ export interface LimitFigures {
   rps: number | null
   /** The load p50, p99 and max were taken under, in words: "6.1/s" (open loop), "10 at once". */
   latencyLoad: string
-  /** Measured in this process with performance.now(), so below a millisecond is kept. */
-  p50Ms: number
-  p99Ms: number
-  maxMs: number
+  /** Measured in this process with performance.now(), so below a millisecond is kept; null: no timing (a size row). */
+  p50Ms: number | null
+  p99Ms: number | null
+  maxMs: number | null
   /** Server CPU per request: its own, and that of its child processes (the PDF inspectors). */
   cpuMicrosPerRequest: number | null
   childCpuMicrosPerRequest: number | null
@@ -106,7 +106,7 @@ export interface LimitRow {
   /** Further observations, printed under the table (samples taken, first failure…). */
   notes: string[]
   /** The judged figure: it passes when value < max; `derivation` says how max was computed. */
-  judged: { label: string; value: number; max: number; unit: 'ms' | 'MB'; derivation?: string }
+  judged: { label: string; value: number; max: number; unit: 'ms' | 'MB' | 'KB'; derivation?: string }
 }
 
 export interface LimitScenario {

@@ -1,5 +1,7 @@
-// One page of a stored PDF as a PNG, for the signing page (issue #12): poppler's pdftoppm renders the
-// crop box as a viewer shows it (rotation applied) at a given pixel width. The PDF was accepted at
+// One page of a stored PDF as a JPEG, for the signing page (issue #12): poppler's pdftoppm renders the
+// crop box as a viewer shows it (rotation applied) at a given pixel width. JPEG at quality 90, not
+// PNG: for a page of text at 1600 px pdftoppm takes 20 ms to write the JPEG and 400 ms the PNG, for
+// files of the same size, and text stays crisp (its luma is kept at full resolution). The PDF was accepted at
 // intake but is still untrusted, so pdftoppm runs under a memory limit and a wall-clock timeout, at
 // most two at once (two cores), and a failure is one clear error, never a hang.
 import { spawn } from 'node:child_process'
@@ -8,7 +10,7 @@ import { withMemoryLimit } from './memory-limit.ts'
 const MiB = 1024 * 1024
 const MEMORY_LIMIT_BYTES = 512 * MiB
 const TIMEOUT_MS = 20_000
-const MAX_PNG_BYTES = 32 * MiB
+const MAX_IMAGE_BYTES = 32 * MiB
 const CONCURRENCY = 2
 
 export class PageImageError extends Error {
@@ -29,13 +31,24 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** PNG bytes of page `page` (1-indexed) of `pdf`, `width` pixels wide, height to scale. */
+/** JPEG bytes of page `page` (1-indexed) of `pdf`, `width` pixels wide, height to scale. */
 export function renderPageImage(pdf: Uint8Array, page: number, width: number): Promise<Buffer> {
   return slot(() => runPdftoppm(pdf, page, width))
 }
 
 function runPdftoppm(pdf: Uint8Array, page: number, width: number): Promise<Buffer> {
-  const args = ['-png', '-cropbox', '-f', String(page), '-l', String(page), '-scale-to-x', String(width)]
+  const args = [
+    '-jpeg',
+    '-jpegopt',
+    'quality=90',
+    '-cropbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-scale-to-x',
+    String(width),
+  ]
   const [command, argv] = withMemoryLimit('pdftoppm', [...args, '-scale-to-y', '-1', '-'], MEMORY_LIMIT_BYTES)
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -53,7 +66,7 @@ function runPdftoppm(pdf: Uint8Array, page: number, width: number): Promise<Buff
     )
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_PNG_BYTES) fail(`page ${page} renders to more than ${MAX_PNG_BYTES / MiB} MiB`)
+      if (size > MAX_IMAGE_BYTES) fail(`page ${page} renders to more than ${MAX_IMAGE_BYTES / MiB} MiB`)
       else chunks.push(chunk)
     })
     child.stderr.setEncoding('utf8').on('data', (text: string) => {

@@ -1,5 +1,5 @@
-// GET /s/{slug}/pages/{document}/{page}?w=800|1600 (and under /embed/{jwt}): one document page as a
-// PNG for the signing page, rendered on the server (pdftoppm) rather than by pdf.js in the browser:
+// GET /s/{slug}/pages/{document}/{page}?w=800|1200|1600 (and under /embed/{jwt}): one document page
+// as a JPEG for the signing page, rendered on the server (pdftoppm) rather than by pdf.js in the browser:
 // the page stays a few dozen KB of script instead of the ~700 KB of pdf.js and its worker, and a
 // phone downloads one image per page. Rendered once per page and width, then kept in the blob
 // store beside the document; two requests for the same image at once render it once.
@@ -14,7 +14,7 @@ import { bySlug, byToken, type Signer } from './signer-routes.ts'
 import { signerState } from './signer-state.ts'
 
 /** Pixel widths offered (srcset): enough for a page column on a desktop, doubled for dense screens. */
-export const PAGE_IMAGE_WIDTHS = [800, 1600] as const
+export const PAGE_IMAGE_WIDTHS = [800, 1200, 1600] as const
 
 const Index = Type.String({ pattern: '^[0-9]{1,4}$' })
 const Query = Type.Object(
@@ -28,7 +28,7 @@ const Query = Type.Object(
   },
   { additionalProperties: false },
 )
-const Png = Type.Unsafe<Buffer>({ type: 'string', contentMediaType: 'image/png' })
+const Jpeg = Type.Unsafe<Buffer>({ type: 'string', contentMediaType: 'image/jpeg' })
 
 const rendering = new Map<string, Promise<Buffer>>()
 
@@ -47,7 +47,7 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
   if (!document || page < 1 || page > document.pages.length) {
     throw new ApiError('resource_not_found', 'This document has no such page.')
   }
-  const key = `${document.blob_key}.pages/${page}-${width}.png`
+  const key = `${document.blob_key}.pages/${page}-${width}.jpg`
   const cached = await deps.blobs.get(key)
   if (cached) return cached
   let job = rendering.get(key)
@@ -55,9 +55,9 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
     job = (async () => {
       const pdf = await deps.blobs.get(document.blob_key)
       if (!pdf) throw new ApiError('resource_not_found', 'This document is missing from storage.')
-      const png = await renderPageImage(pdf, page, width)
-      await deps.blobs.put(key, png, 'image/png')
-      return png
+      const jpeg = await renderPageImage(pdf, page, width)
+      await deps.blobs.put(key, jpeg, 'image/jpeg')
+      return jpeg
     })().finally(() => rendering.delete(key))
     rendering.set(key, job)
   }
@@ -75,12 +75,12 @@ function imageRoute(via: Signer['via']) {
     operationId: link ? 'getSigningPageImage' : 'getEmbedSigningPageImage',
     method: 'GET',
     url: link ? '/s/:slug/pages/:document/:page' : '/embed/:token/pages/:document/:page',
-    summary: `One document page as a PNG, by ${link ? 'signing-URL slug' : 'embed token'}`,
+    summary: `One document page as a JPEG, by ${link ? 'signing-URL slug' : 'embed token'}`,
     description:
       "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents.",
     tag: 'Signing page',
     auth: 'none',
-    produces: 'image/png',
+    produces: 'image/jpeg',
     schema: {
       params: Type.Object(
         {
@@ -91,7 +91,7 @@ function imageRoute(via: Signer['via']) {
         { additionalProperties: false },
       ),
       querystring: Query,
-      response: { 200: Png },
+      response: { 200: Jpeg },
     },
     errors: [
       'resource_not_found',
@@ -102,17 +102,17 @@ function imageRoute(via: Signer['via']) {
     // biome-ignore lint/suspicious/noExplicitAny: the params differ by credential only
     handler: async ({ params, query, reply }: any, deps: Deps) => {
       const signer = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
-      const png = await pageImage(
+      const image = await pageImage(
         deps,
         signer,
         Number(params.document),
         Number(params.page),
         Number(query.w ?? 800),
       )
-      reply.header('content-type', 'image/png')
+      reply.header('content-type', 'image/jpeg')
       reply.header('cache-control', 'private, max-age=3600')
       reply.header('x-content-type-options', 'nosniff')
-      return png
+      return image
     },
   })
 }

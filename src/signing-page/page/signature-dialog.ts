@@ -110,7 +110,7 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       typeTab.setAttribute('aria-pressed', String(next === 'type'))
       drawPanel.hidden = next !== 'draw'
       typePanel.hidden = next !== 'type'
-      if (next === 'type') typed.focus()
+      if (next === 'type') typed.select()
       else fitCanvas()
     }
     drawTab.addEventListener('click', () => choose('draw'))

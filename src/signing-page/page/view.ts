@@ -14,7 +14,7 @@ export interface ViewEvents {
   stale(): void
 }
 
-const WIDTHS = [800, 1600]
+const WIDTHS = [800, 1200, 1600]
 
 function initialsOf(name: string | null): string {
   return (name ?? '')
