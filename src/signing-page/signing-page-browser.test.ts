@@ -50,6 +50,8 @@ describe('the signing page in a browser', () => {
   it('desktop: draws a signature with the mouse, fills every field type, signs', async () => {
     const created: Created = await createSubmission(t, key, await everyTypeBody())
     const page = await open(created.submitters[0]!.signing_url)
+    const requested: string[] = []
+    page.on('request', (request) => requested.push(request.url()))
     const opened = page.waitForResponse((r) => r.url().endsWith('/open') && r.status() === 200)
     await page.getByRole('heading', { name: 'Contract' }).waitFor()
     await opened
@@ -96,6 +98,62 @@ describe('the signing page in a browser', () => {
     assert.equal(values.Country, 'DE')
     assert.equal(values.Date, '2026-11-23')
     assert.ok(values.Signature && values.Initials, 'both images stored')
+    const outside = requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:'))
+    assert.deepEqual(outside, [], 'nothing loaded from outside Paraph')
+    await page.context().close()
+  })
+
+  it('after signing, goes to redirect_url', async () => {
+    const target: Server = createServer((_req, res) =>
+      res.end('<!doctype html><title>Back at the client</title><h1>Thanks</h1>'),
+    )
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
+    try {
+      const redirect = `http://127.0.0.1:${(target.address() as AddressInfo).port}/done?from=paraph`
+      const created: Created = await createSubmission(t, key, {
+        ...(await everyTypeBody(['first'])),
+        redirect_url: redirect,
+      })
+      const { FIRST_VALUES } = await import('../../test/signing.ts')
+      const page = await open(created.submitters[0]!.signing_url, PHONE)
+      await page.getByRole('heading', { name: 'Contract' }).waitFor()
+      // The two image fields, typed (the typed text is the signer's name or initials, prefilled).
+      for (const [name, value] of Object.entries(FIRST_VALUES)) {
+        if (typeof value !== 'string' || !value.startsWith('data:')) continue
+        await page.locator(`[data-field="${name}"]`).first().click()
+        await page.getByRole('button', { name: 'Type', exact: true }).click()
+        await page.getByRole('button', { name: /Use th/ }).click()
+      }
+      await page.locator('[data-field="Date"]').click()
+      await page.locator('.panel input[type="date"]').fill('2026-11-23')
+      await page.locator('[data-field="Name"]').click()
+      await page.locator('.panel input[type="text"]').fill('Redirected')
+      await page.locator('[data-field="Agree"]').click()
+      await page.locator('.panel input[type="checkbox"]').check()
+      await page.locator('[data-field="Plan"]').click()
+      await page.getByLabel('pro').check()
+      await page.locator('[data-field="Country"]').click()
+      await page.locator('.panel select').selectOption('FR')
+      await page.getByRole('button', { name: 'Sign', exact: true }).click()
+      await page.waitForURL(redirect)
+      assert.equal(await page.title(), 'Back at the client')
+      assert.equal((await submitterRow(t, created.submitters[0]!.id)).status, 'signed')
+      await page.context().close()
+    } finally {
+      await new Promise((resolve) => target.close(resolve))
+    }
+  })
+
+  it('a link past expires_at shows the expired screen, even before the sweep ran', async () => {
+    const expiresAt = new Date(t.clock.now().getTime() + 60 * 60 * 1000).toISOString()
+    const created: Created = await createSubmission(t, key, {
+      ...(await everyTypeBody()),
+      expires_at: expiresAt,
+    })
+    t.clock.advance(2 * 60 * 60 * 1000)
+    const page = await open(created.submitters[0]!.signing_url, PHONE)
+    await page.getByRole('heading', { name: 'This request has expired' }).waitFor()
+    await screenshot(page, 'expired-375')
     await page.context().close()
   })
 
