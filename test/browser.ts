@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core'
 import type { TestApp } from './harness.ts'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -57,4 +57,37 @@ export async function drawStroke(page: Page, selector: string): Promise<void> {
     })
   }
   await page.mouse.up()
+}
+
+/** A page, or a frame of one (the embed page inside a client's iframe). */
+export type PageScope = Page | FrameLocator
+
+/** Picks a field on the page, then makes its value by typing in the signature dialog. */
+export async function typeSignature(scope: PageScope, field: string, text?: string): Promise<void> {
+  await scope.locator(`[data-field="${field}"]`).first().click()
+  await scope.getByRole('button', { name: 'Type', exact: true }).click()
+  if (text !== undefined) await scope.getByLabel('Type your name as you want it to appear.').fill(text)
+  await scope.getByRole('button', { name: /^Use th/ }).click()
+}
+
+/** The non-image fields of test/signing.ts everyTypeBody, each picked on the page and filled in the panel. */
+export async function fillPlainFields(
+  scope: PageScope,
+  values: { date: string; name: string; amount?: string; plan: 'basic' | 'pro'; country: 'FR' | 'DE' },
+): Promise<void> {
+  const pick = (field: string) => scope.locator(`[data-field="${field}"]`).first().click()
+  await pick('Date')
+  await scope.locator('.panel input[type="date"]').fill(values.date)
+  await pick('Name')
+  await scope.locator('.panel input[type="text"]').fill(values.name)
+  if (values.amount !== undefined) {
+    await pick('Amount')
+    await scope.locator('.panel input[type="text"]').fill(values.amount)
+  }
+  await pick('Agree')
+  await scope.locator('.panel input[type="checkbox"]').check()
+  await pick('Plan')
+  await scope.getByLabel(values.plan).check()
+  await pick('Country')
+  await scope.locator('.panel select').selectOption(values.country)
 }

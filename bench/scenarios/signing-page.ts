@@ -6,11 +6,11 @@
 // run on a new submission so the page images are rendered cold on the server. Beside it the floor:
 // the same Chromium loading a static HTML page showing the same three page images, already
 // rendered, from a bare node:http server. SQLite only: the page's path reads the database 2–4 times.
-import { execFileSync } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PageSizes, PDFDocument, StandardFonts } from 'pdf-lib'
 import { type Browser, chromium } from 'playwright-core'
+import { renderPageImage } from '../../src/pdf/page-image.ts'
 import type { LimitRow, LimitScenario } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { createToSign } from '../signing.ts'
@@ -65,32 +65,15 @@ async function timeFirstPage(browser: Browser, url: string): Promise<number> {
 
 /** The floor's static page: the three page images, pre-rendered at the width Paraph serves. */
 async function startStaticPage(pdf: Uint8Array): Promise<{ url: string; close(): Promise<void> }> {
-  const images = [1, 2, 3].map((page) =>
-    execFileSync(
-      'pdftoppm',
-      [
-        '-png',
-        '-cropbox',
-        '-f',
-        String(page),
-        '-l',
-        String(page),
-        '-scale-to-x',
-        '800',
-        '-scale-to-y',
-        '-1',
-        '-',
-      ],
-      { input: pdf },
-    ),
-  )
+  // Made by Paraph's own renderer at the width a 1280 px window asks for, so both show the same bytes.
+  const images = await Promise.all([1, 2, 3].map((page) => renderPageImage(pdf, page, 1200)))
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title></head><body style="margin:0;background:#eef1f5">${images
-    .map((_, i) => `<img src="/p${i + 1}.png" style="display:block;width:820px;margin:16px auto" alt="">`)
+    .map((_, i) => `<img src="/p${i + 1}.jpg" style="display:block;width:820px;margin:16px auto" alt="">`)
     .join('')}</body></html>`
   const server = createServer((request, response) => {
-    const index = /^\/p([123])\.png$/.exec(request.url ?? '')?.[1]
+    const index = /^\/p([123])\.jpg$/.exec(request.url ?? '')?.[1]
     if (index) {
-      response.writeHead(200, { 'content-type': 'image/png' }).end(images[Number(index) - 1])
+      response.writeHead(200, { 'content-type': 'image/jpeg' }).end(images[Number(index) - 1])
     } else {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
     }

@@ -7,7 +7,17 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { DESKTOP, drawStroke, launchBrowser, listen, PHONE, screenshot, tabTo } from '../../test/browser.ts'
+import {
+  DESKTOP,
+  drawStroke,
+  fillPlainFields,
+  launchBrowser,
+  listen,
+  PHONE,
+  screenshot,
+  tabTo,
+  typeSignature,
+} from '../../test/browser.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import {
   type Created,
@@ -66,22 +76,14 @@ describe('the signing page in a browser', () => {
     await drawStroke(page, 'dialog canvas')
     await screenshot(page, 'signature-draw-1280')
     await page.getByRole('button', { name: 'Use this signature' }).click()
-    await page.locator('[data-field="Initials"]').first().click()
-    await page.getByRole('button', { name: 'Type', exact: true }).click()
-    await page.getByLabel('Type your name as you want it to appear.').fill('FS')
-    await page.getByRole('button', { name: 'Use these initials' }).click()
-    await page.locator('[data-field="Date"]').click()
-    await page.locator('.panel input[type="date"]').fill('2026-11-23')
-    await page.locator('[data-field="Name"]').click()
-    await page.locator('.panel input[type="text"]').fill('Łukasz Żółć')
-    await page.locator('[data-field="Amount"]').click()
-    await page.locator('.panel input[type="text"]').fill('1250,5')
-    await page.locator('[data-field="Agree"]').click()
-    await page.locator('.panel input[type="checkbox"]').check()
-    await page.locator('[data-field="Plan"]').click()
-    await page.getByLabel('pro').check()
-    await page.locator('[data-field="Country"]').click()
-    await page.locator('.panel select').selectOption('DE')
+    await typeSignature(page, 'Initials', 'FS')
+    await fillPlainFields(page, {
+      date: '2026-11-23',
+      name: 'Łukasz Żółć',
+      amount: '1250,5',
+      plan: 'pro',
+      country: 'DE',
+    })
     await assert.doesNotReject(page.getByText('Everything is filled in: review and sign.').waitFor())
     await screenshot(page, 'filled-1280')
     await page.getByRole('button', { name: 'Sign', exact: true }).click()
@@ -114,26 +116,12 @@ describe('the signing page in a browser', () => {
         ...(await everyTypeBody(['first'])),
         redirect_url: redirect,
       })
-      const { FIRST_VALUES } = await import('../../test/signing.ts')
       const page = await open(created.submitters[0]!.signing_url, PHONE)
       await page.getByRole('heading', { name: 'Contract' }).waitFor()
-      // The two image fields, typed (the typed text is the signer's name or initials, prefilled).
-      for (const [name, value] of Object.entries(FIRST_VALUES)) {
-        if (typeof value !== 'string' || !value.startsWith('data:')) continue
-        await page.locator(`[data-field="${name}"]`).first().click()
-        await page.getByRole('button', { name: 'Type', exact: true }).click()
-        await page.getByRole('button', { name: /Use th/ }).click()
-      }
-      await page.locator('[data-field="Date"]').click()
-      await page.locator('.panel input[type="date"]').fill('2026-11-23')
-      await page.locator('[data-field="Name"]').click()
-      await page.locator('.panel input[type="text"]').fill('Redirected')
-      await page.locator('[data-field="Agree"]').click()
-      await page.locator('.panel input[type="checkbox"]').check()
-      await page.locator('[data-field="Plan"]').click()
-      await page.getByLabel('pro').check()
-      await page.locator('[data-field="Country"]').click()
-      await page.locator('.panel select').selectOption('FR')
+      // The two image fields typed (the dialog offers the signer's name or initials), the rest filled.
+      await typeSignature(page, 'Signature')
+      await typeSignature(page, 'Initials')
+      await fillPlainFields(page, { date: '2026-11-23', name: 'Redirected', plan: 'pro', country: 'FR' })
       await page.getByRole('button', { name: 'Sign', exact: true }).click()
       await page.waitForURL(redirect)
       assert.equal(await page.title(), 'Back at the client')
@@ -251,28 +239,9 @@ describe('the signing page in a browser', () => {
       const frame = page.frameLocator('iframe')
       await frame.getByRole('heading', { name: 'Contract' }).waitFor()
       await page.waitForFunction("window.got.some((m) => m.type === 'paraph:opened')")
-      for (const [name, fill] of [
-        ['Date', '2026-11-23'],
-        ['Name', 'Embedded'],
-      ] as const) {
-        await frame.locator(`[data-field="${name}"]`).click()
-        await frame.locator(`.panel input:not([type=checkbox])`).fill(fill)
-      }
-      await frame.locator('[data-field="Agree"]').click()
-      await frame.locator('.panel input[type="checkbox"]').check()
-      await frame.locator('[data-field="Plan"]').click()
-      await frame.getByLabel('basic').check()
-      await frame.locator('[data-field="Country"]').click()
-      await frame.locator('.panel select').selectOption('FR')
-      for (const [name, button] of [
-        ['Signature', 'Use this signature'],
-        ['Initials', 'Use these initials'],
-      ] as const) {
-        await frame.locator(`[data-field="${name}"]`).first().click()
-        await frame.getByRole('button', { name: 'Type', exact: true }).click()
-        await frame.getByLabel('Type your name as you want it to appear.').fill('E')
-        await frame.getByRole('button', { name: button }).click()
-      }
+      await fillPlainFields(frame, { date: '2026-11-23', name: 'Embedded', plan: 'basic', country: 'FR' })
+      await typeSignature(frame, 'Signature', 'E')
+      await typeSignature(frame, 'Initials', 'E')
       await frame.getByRole('button', { name: 'Sign', exact: true }).click()
       await frame.getByRole('heading', { name: 'You have signed' }).waitFor()
       const messages = await page.waitForFunction(
