@@ -59,8 +59,9 @@ export function inlineLink(url: string): string {
   return `<a href="${escapeHtml(url)}" target="_blank" style="color:${ACCENT};text-decoration:underline;word-break:break-all;">${escapeHtml(url)}</a>`
 }
 
+// A long unbroken name (a file name) wraps instead of widening the card past a phone's screen.
 const cell = (style: string, content: string) =>
-  `<tr><td style="font-family:${FONT};${style}">${content}</td></tr>`
+  `<tr><td style="font-family:${FONT};word-break:break-word;overflow-wrap:anywhere;${style}">${content}</td></tr>`
 
 function button(label: string, url: string): string {
   const href = escapeHtml(url)

@@ -67,6 +67,13 @@ describe('the signing request mail', () => {
     assert.equal(mail.html.split(HREF).length - 1, 3)
   })
 
+  it('lets a long unbroken name wrap: every text cell may break anywhere (no card wider than a phone)', () => {
+    const { html } = renderSigningRequest(input({ documentName: 'Contract_final_v2_countersigned_copy.pdf' }))
+    const cells = html.match(/<td style="font-family:[^"]*"/g) ?? []
+    assert.ok(cells.length >= 5)
+    for (const cell of cells) assert.match(cell, /overflow-wrap:anywhere/)
+  })
+
   it('always carries the signing link, even when the body does not use the variable', () => {
     const mail = renderSigningRequest(input({ message: { subject: null, body: 'Please sign.' } }))
     assert.ok(mail.text.includes(URL))
