@@ -23,6 +23,7 @@ import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { mailScenario } from './scenarios/mail.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
@@ -44,6 +45,8 @@ const SCENARIOS: Scenario[] = [
   signScenario,
   finalizationScenario,
   finalizeMemoryScenario,
+  // Issue #12
+  mailScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
