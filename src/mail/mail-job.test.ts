@@ -2,6 +2,7 @@
 // happens when it is down, refuses for now (4xx) or for good (5xx), or when a worker dies between
 // the server's acceptance and the job's record. Time moves with the app's clock, never by sleeping.
 import assert from 'node:assert/strict'
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { AddressObject } from 'mailparser'
 import { fromPdfBody, post } from '../../test/documents.ts'
@@ -100,7 +101,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       const failed = await job(jobId)
       assert.equal(failed.state, 'pending')
       assert.equal(failed.attempt, 1)
-      assert.match(failed.last_error ?? '', /ECONNREFUSED/)
+      assert.match(failed.last_error ?? '', /^ESOCKET: connect ECONNREFUSED/)
       const retryAt = new Date(m.t.clock.now().getTime() + MAIL_RETRY_SCHEDULE[0]! * 1000).toISOString()
       assert.equal(failed.run_at, retryAt)
 
@@ -120,7 +121,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       try {
         const { jobId } = await requestTo('grey@example.eu')
         await m.work()
-        assert.match((await job(jobId)).last_error ?? '', /451 4\.7\.1 Greylisted/)
+        assert.match((await job(jobId)).last_error ?? '', /^EENVELOPE: .*451 4\.7\.1 Greylisted/)
         m.t.clock.advance(10_000)
         await m.work()
         const second = await job(jobId)
@@ -199,6 +200,35 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       )
       assert.deepEqual([(await job(jobId)).state, (await job(jobId)).attempt], ['done', 2])
     })
+  })
+})
+
+describe('mail.send to a server that never answers', () => {
+  let silent: Server
+  const sockets: Socket[] = []
+  let t: TestApp
+  before(async () => {
+    // Accepts connections and says nothing: the greeting times out (shortened through the URL).
+    silent = createServer((socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}?greetingTimeout=300` } })
+  })
+  after(async () => {
+    await t.close()
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => silent.close(resolve))
+  })
+
+  it('a timeout is transient: the job waits for its retry', async () => {
+    const key = (await t.account()).testKey
+    const res = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
+    assert.equal(res.statusCode, 201, res.body)
+    await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
+    const [mail] = (await jobsOf(t, MAIL_JOB)).filter((j) => j.payload.submission_id === res.json().id)
+    assert.deepEqual([mail?.state, mail?.attempt], ['pending', 1])
+    assert.equal(mail?.last_error, 'ETIMEDOUT: Greeting never received')
+    assert.equal(mail?.run_at, new Date(t.clock.now().getTime() + 10_000).toISOString())
   })
 })
 

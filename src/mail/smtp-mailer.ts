@@ -81,7 +81,8 @@ export class SmtpMailer implements Mailer {
     } catch (error) {
       const smtp = error as SmtpError
       if (isPermanentRefusal(smtp)) throw new MailRejectedError(smtp.message, smtp.response)
-      throw error
+      // The job's last_error then says what kind of failure it was: `ESOCKET: connect ECONNREFUSED …`.
+      throw new Error(`${smtp.code ?? 'SMTP'}: ${smtp.message}`, { cause: error })
     }
     this.checkRecipients(message, messageId, info)
   }
