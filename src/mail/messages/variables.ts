@@ -8,10 +8,10 @@ export const MAIL_VARIABLES = {
   'submitter.name': "the signer's name, or their e-mail address when no name was given",
   'submitter.email': "the signer's e-mail address",
   'submitter.signing_url': "the signer's signing link (a link in the HTML part)",
-  'document.name': "the template's name; for an inline document, the first document's name",
+  'document.name': "the template's name (for an inline document, the first document's name)",
   'submission.id': 'the submission id (`sub_…`)',
   'submission.expires_at':
-    'when the link expires, e.g. `23 November 2026 at 10:00 UTC`; empty without `expires_at`',
+    'when the link expires, e.g. `23 November 2026 at 10:00 UTC` (empty without `expires_at`)',
 } as const
 
 export type MailVariable = keyof typeof MAIL_VARIABLES
