@@ -23,6 +23,7 @@ import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
+import { mailScenario } from './scenarios/mail.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
@@ -45,7 +46,9 @@ const SCENARIOS: Scenario[] = [
   signScenario,
   finalizationScenario,
   finalizeMemoryScenario,
+  // Issue #12
   signingPageScenario,
+  mailScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -39,6 +39,7 @@ describe('readConfig', () => {
       DATABASE_URL: 'postgres://u@db:5432/paraph',
       STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9000&region=eu-west-1&force_path_style=true',
       SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'Acme Contracts <contracts@acme.example>',
       REDIS_URL: 'redis://127.0.0.1:6379',
       PARAPH_SECRET: 'x'.repeat(40),
       ALLOW_PRIVATE_NETWORK_URLS: 'true',
@@ -50,6 +51,8 @@ describe('readConfig', () => {
     assert.equal(config.publicUrl, 'https://api.example.eu')
     assert.equal(config.signingUrl, 'https://sign.example.eu')
     assert.deepEqual(config.database, { engine: 'postgres', url: 'postgres://u@db:5432/paraph' })
+    assert.equal(config.smtpUrl, 'smtp://127.0.0.1:2525')
+    assert.equal(config.mailFrom, 'Acme Contracts <contracts@acme.example>')
     assert.equal(config.allowPrivateNetworkUrls, true)
     assert.deepEqual(config.webhookRetrySchedule, [0, 1, 2])
     assert.deepEqual(config.rateLimit, { test: 5, live: 50 })
@@ -64,6 +67,9 @@ describe('readConfig', () => {
     failsOn({ STORAGE_URL: 'gs://bucket' }, 'STORAGE_URL')
     failsOn({ SMTP_URL: 'http://mail' }, 'SMTP_URL')
     failsOn({ REDIS_URL: 'localhost:6379' }, 'REDIS_URL')
+    failsOn({ MAIL_FROM: 'Acme' }, 'MAIL_FROM')
+    failsOn({ MAIL_FROM: 'Acme <acme.example>' }, 'MAIL_FROM')
+    failsOn({ MAIL_FROM: 'a@b <c@d> x' }, 'MAIL_FROM')
     failsOn({ PARAPH_SECRET: 'short' }, 'PARAPH_SECRET')
     failsOn({ ALLOW_PRIVATE_NETWORK_URLS: 'yes please' }, 'ALLOW_PRIVATE_NETWORK_URLS')
     failsOn({ WEBHOOK_RETRY_SCHEDULE: '0,30,x' }, 'WEBHOOK_RETRY_SCHEDULE')

@@ -149,6 +149,19 @@ function retrySchedule(env: Env): number[] {
   return values
 }
 
+/** `Name <address>` or a bare address: the sender of every mail, and the domain of its Message-ID. */
+function mailFrom(env: Env): string {
+  const raw = read(env, 'MAIL_FROM') ?? 'Paraph <no-reply@localhost>'
+  const address = /<([^<>]*)>$/.exec(raw)?.[1] ?? raw
+  if (!/^[^\s<>@"]+@[^\s<>@"]+$/.test(address) || (raw !== address && !/^[^<>]*<[^<>]*>$/.test(raw))) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `must be an e-mail address, alone or as "Name <address>", e.g. "Acme <sign@acme.example>" (got "${raw}")`,
+    )
+  }
+  return raw
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
@@ -177,7 +190,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     database: database(env, dataDir),
     storageUrl: storageUrl(env, dataDir),
     smtpUrl: parseUrlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
-    mailFrom: read(env, 'MAIL_FROM') ?? 'Paraph <no-reply@localhost>',
+    mailFrom: mailFrom(env),
     redisUrl: parseUrlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
     paraphSecret: secret,
     signingCertP12: certP12,

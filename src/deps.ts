@@ -16,6 +16,9 @@ import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { batchedStdout } from './lib/log-stream.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
+import type { Mailer } from './mail/mailer.ts'
+import { OutboxMailer } from './mail/outbox-mailer.ts'
+import { SmtpMailer } from './mail/smtp-mailer.ts'
 import type { BlobStore } from './storage/blob-store.ts'
 import { createBlobStore } from './storage/storage-url.ts'
 
@@ -24,6 +27,8 @@ export interface Deps {
   db: Db
   engine: Engine
   blobs: BlobStore
+  /** SMTP_URL: one pooled SMTP transport for the process; unset: the outbox (mail kept in its job row). */
+  mailer: Mailer
   clock: Clock
   ids: IdGenerator
   logger: FastifyBaseLogger
@@ -100,11 +105,15 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
   const database: Database = openDatabase(config.database)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
+    : new OutboxMailer(logger)
   return {
     config,
     db: database.db,
     engine: database.engine,
     blobs: createBlobStore(config.storageUrl, clock),
+    mailer,
     clock,
     ids: overrides.ids ?? randomIds,
     logger,
@@ -124,6 +133,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       files: deriveKey(secret, 'file-url-v1'),
     },
     close: async () => {
+      await mailer.close()
       await database.close()
       redis?.disconnect()
     },

@@ -10,7 +10,7 @@ import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
 
 export function jobCatalogue(deps: Deps): JobCatalogue {
   return {
-    [MAIL_JOB]: mailJob(deps.config, deps.logger),
+    [MAIL_JOB]: mailJob({ mailer: deps.mailer, logger: deps.logger, mailFrom: deps.config.mailFrom }),
     // Fans a submission event out to the account's webhook endpoints: they arrive with the
     // webhooks issue, so until then there is nobody to deliver to and the job completes.
     [PUBLISH_EVENT_JOB]: { retrySchedule: [], handle: async () => {} },

@@ -15,6 +15,14 @@ export interface JobKind {
 
 export type JobCatalogue = Record<string, JobKind>
 
+/**
+ * Thrown by a handler for a failure no retry can mend (a mail server's permanent rejection): the
+ * job is marked dead at once, whatever its retry schedule, and logged at error level.
+ */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError'
+}
+
 export interface WorkerContext {
   db: Db
   engine: Engine
@@ -42,12 +50,15 @@ export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
     if (!(await completeJob(ctx.db, ctx.clock, job)))
       log.warn('job finished after its lease lapsed; newer attempt kept')
   } catch (error) {
-    const delay = kind.retrySchedule[job.attempt - 1]
+    const permanent = error instanceof PermanentJobError
+    const delay = permanent ? undefined : kind.retrySchedule[job.attempt - 1]
     const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay * 1000)
-    log.warn(
-      { err: error, retry_at: retryAt },
-      retryAt ? 'job failed; will retry' : 'job failed; no retry left',
-    )
+    if (permanent) log.error({ err: error }, 'job failed permanently; not retried')
+    else
+      log.warn(
+        { err: error, retry_at: retryAt },
+        retryAt ? 'job failed; will retry' : 'job failed; no retry left',
+      )
     await failJob(ctx.db, ctx.clock, job, (error as Error).message ?? String(error), retryAt)
   }
   return true

@@ -1,12 +1,22 @@
 // Mail leaves through the outbox: a `mail.send` job carries the message rendered when it was
 // queued (in the transaction of the change that caused it), so a crash never loses or changes it.
-// Without SMTP_URL the job row is the outbox (operations.md §2): the message is logged and kept,
-// and `paraph mail list` shows it.
+// The job hands it to the process's mailer: SMTP when SMTP_URL is set, otherwise the job row is
+// the outbox (operations.md §2) and `paraph mail list` shows it.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Config } from '../config.ts'
-import type { JobKind } from '../jobs/worker.ts'
+import { type JobKind, PermanentJobError } from '../jobs/worker.ts'
+import { type Mailer, MailRejectedError } from './mailer.ts'
 
 export const MAIL_JOB = 'mail.send'
+
+/**
+ * Seconds after each failed attempt before the next: a restarting mail server or a greylisting
+ * 4xx clears within the first minutes, a longer outage within hours; the last attempt comes about
+ * 32 hours after the first. A permanent 5xx rejection is never retried (mailJob).
+ */
+export const MAIL_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 86_400]
+
+/** Attempts of a mail: the first and one per step of the retry schedule. */
+export const MAIL_MAX_ATTEMPTS = MAIL_RETRY_SCHEDULE.length + 1
 
 export interface MailMessage {
   to: string
@@ -14,26 +24,59 @@ export interface MailMessage {
   reply_to: string | null
   subject: string
   text: string
+  /** The HTML part; a message without one is sent as plain text. */
+  html?: string
+  /** The recipient's name for the To header, when known. */
+  to_name?: string | null
+  /** What the mail is (`signing_request`, `completed`, …), for the outbox listing and the logs. */
+  kind?: string
   /** What the mail is about, for the outbox listing and the audit trail. */
   submission_id: string
   submitter_id: string
 }
 
-export function mailJob(config: Readonly<Config>, logger: FastifyBaseLogger): JobKind {
+/**
+ * The Message-ID of the job's mail, the same on every attempt: when a worker dies between the
+ * server's acceptance and the job's completion, the one duplicate the next attempt sends carries
+ * the same id, so mail clients and anyone reading the logs can tell it apart.
+ */
+export function mailMessageId(jobId: string, mailFrom: string): string {
+  const domain = /@([^\s<>@]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'paraph.invalid'
+  return `<${jobId}@${domain}>`
+}
+
+export function mailJob({
+  mailer,
+  logger,
+  mailFrom,
+}: {
+  mailer: Mailer
+  logger: FastifyBaseLogger
+  mailFrom: string
+}): JobKind {
   return {
-    retrySchedule: [30, 300, 1800, 7200],
-    handle: async (payload) => {
+    retrySchedule: MAIL_RETRY_SCHEDULE,
+    handle: async (payload, job) => {
       const message = payload as MailMessage
-      // SMTP delivery (SMTP_URL) arrives with the mail issue; until then every message stays in the outbox.
-      logger.info(
-        {
-          to: message.to,
-          subject: message.subject,
-          submission_id: message.submission_id,
-          smtp: Boolean(config.smtpUrl),
-        },
-        'mail kept in the outbox',
-      )
+      const messageId = mailMessageId(job.id, mailFrom)
+      try {
+        await mailer.send(message, messageId)
+      } catch (error) {
+        if (!(error instanceof MailRejectedError)) throw error
+        logger.error(
+          {
+            job_id: job.id,
+            message_id: messageId,
+            to: message.to,
+            kind: message.kind,
+            submission_id: message.submission_id,
+            submitter_id: message.submitter_id,
+            smtp_response: error.response,
+          },
+          'mail rejected permanently by the SMTP server; it will not be retried',
+        )
+        throw new PermanentJobError(error.message)
+      }
     },
   }
 }

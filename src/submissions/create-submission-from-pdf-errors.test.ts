@@ -135,6 +135,16 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
         { message: { body: 'b'.repeat(5001) } },
         /message\.body: must be at most 5000 characters/,
       ],
+      [
+        'an unknown variable in the subject',
+        { message: { subject: 'Sign, {{signer.name}}' } },
+        /^message\.subject: unknown variable \{\{signer\.name\}\} \(variables: \{\{submitter\.name\}\}, /,
+      ],
+      [
+        'an unknown variable in the body, after a known one',
+        { message: { body: 'Hi {{submitter.name}}, {{ link }}' } },
+        /^message\.body: unknown variable \{\{ link \}\} \(variables: .*\{\{submitter\.signing_url\}\}/,
+      ],
       ['an unknown signing_order', { signing_order: 'alphabetical' }, /signing_order: must be one of/],
       ['a status in the body', { status: 'completed' }, /status: is not an accepted field/],
       [
@@ -156,6 +166,7 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
       it(`422 for ${label}`, async () => {
         const res = await create(overrides as Record<string, unknown>)
         assert.equal(res.statusCode, 422, res.body)
+        assert.equal(errorOf(res).code, 'invalid_request')
         assert.match(errorOf(res).message, pattern)
       })
     }

@@ -3,6 +3,7 @@ import type { StoredField } from '../documents/document-model.ts'
 import { type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
 import { own } from '../lib/own.ts'
+import { unknownVariables, variableList } from '../mail/messages/variables.ts'
 import type { CommonOptions } from './creation-schemas.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {
@@ -11,6 +12,20 @@ export function checkCommonOptions(options: CommonOptions, now: Date): void {
       'invalid_request',
       `expires_at: must be in the future (it is ${options.expires_at}; now is ${now.toISOString()}).`,
     )
+  }
+  checkMessageVariables(options.message)
+}
+
+/** A `{{…}}` naming no variable would reach the signer as written: refused by path at creation. */
+function checkMessageVariables(message: CommonOptions['message']): void {
+  for (const part of ['subject', 'body'] as const) {
+    const unknown = unknownVariables(message?.[part] ?? '')[0]
+    if (unknown !== undefined) {
+      throw new ApiError(
+        'invalid_request',
+        `message.${part}: unknown variable ${unknown} (variables: ${variableList()}).`,
+      )
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { type Static, type TSchema, Type } from 'typebox'
 import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
 import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { WEB_URL } from '../http/validation.ts'
+import { variablesDescription } from '../mail/messages/variables.ts'
 
 const submitterBase = {
   role: Type.String({
@@ -100,8 +101,18 @@ export function creationOptions<S extends TSchema>(submitter: S) {
     message: Type.Optional(
       Type.Object(
         {
-          subject: Type.Optional(Type.String({ maxLength: 200 })),
-          body: Type.Optional(Type.String({ maxLength: 5000 })),
+          subject: Type.Optional(
+            Type.String({
+              maxLength: 200,
+              description: `Subject of the signing request e-mail. Variables: ${variablesDescription()}. Any other \`{{…}}\` is refused (422 \`invalid_request\`). Default: Please sign “{{document.name}}”.`,
+            }),
+          ),
+          body: Type.Optional(
+            Type.String({
+              maxLength: 5000,
+              description: `Text of the signing request e-mail, replacing the default greeting and invitation; a blank line starts a paragraph. The same variables as \`subject\`, HTML-escaped in the HTML part. The button and the signing link always follow, used or not.`,
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -4,8 +4,9 @@
 // submission to `completed` (`submission.completed`). Never a completed submission without its
 // final PDF; never a fully signed one left unfinished: the job is durable, retried on its schedule,
 // and fenced (a second attempt finding the submission completed does nothing; one whose move loses
-// to another removes the files it stored). A document that cannot be finalized shows why on the
-// submission (`finalization_error`) and is retried a bounded number of times.
+// to another removes the files it stored). The completion notices are queued with the move. A
+// document that cannot be finalized shows why on the submission (`finalization_error`) and is
+// retried a bounded number of times.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,6 +29,7 @@ import { finalizePdf } from '../pdf/finalize-pdf.ts'
 import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer-protocol.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { auditRecordOf } from './audit-trail.ts'
+import { queueCompletionMails } from './completion-mails.ts'
 import {
   findSubmissionForJob,
   lockSubmission,
@@ -167,9 +169,11 @@ export async function finalizeSubmission(deps: Deps, submissionId: string, job: 
   const completed = await deps.db.transaction().execute(async (tx) => {
     const current = await lockSubmission(tx, submission)
     if (current.status === 'completed') return false
-    await applySubmissionMove(tx, deps, current, 'complete', completedMeanwhile, {
+    const moved = await applySubmissionMove(tx, deps, current, 'complete', completedMeanwhile, {
       completion: { ...files, completed_at: signedAt },
     })
+    // In the move's transaction, which only one attempt can commit: one notice per signer.
+    await queueCompletionMails(tx, deps, moved)
     return true
   })
   if (!completed) {

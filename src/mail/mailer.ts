@@ -1,0 +1,27 @@
+// What sends a mail: one per process, made by createDeps from the configuration (operations.md §2).
+// With SMTP_URL, a pooled SMTP transport (smtp-mailer.ts); without it, the outbox (outbox-mailer.ts):
+// the message stays in its job row.
+import type { MailMessage } from './mail-job.ts'
+
+export interface Mailer {
+  /** `smtp` hands mail to a server; `outbox` only keeps it (the job row) and logs it. */
+  readonly kind: 'smtp' | 'outbox'
+  /**
+   * Delivers, or throws: MailRejectedError when the server refused the message for good (5xx),
+   * any other error for a failure a later attempt may get past (refused connection, timeout, 4xx).
+   */
+  send(message: MailMessage, messageId: string): Promise<void>
+  close(): Promise<void>
+}
+
+/** A permanent refusal (an SMTP 5xx reply): sending the same message again would be refused again. */
+export class MailRejectedError extends Error {
+  override name = 'MailRejectedError'
+  constructor(
+    message: string,
+    /** The server's reply, e.g. `550 5.1.1 No such user`. */
+    readonly response: string | undefined,
+  ) {
+    super(message)
+  }
+}

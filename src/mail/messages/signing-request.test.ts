@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { renderCompleted } from './completed.ts'
+import { renderSigningRequest, type SigningRequestInput } from './signing-request.ts'
+
+const URL = 'https://sign.example.eu/s/AbC123?x=1&y=2'
+
+function input(overrides: Partial<SigningRequestInput> = {}): SigningRequestInput {
+  return {
+    documentName: 'Contract',
+    submissionId: 'sub_4f9XqK2mR8sT1vW3yZ5bC7dE',
+    signer: { name: 'Ann', email: 'ann@example.eu' },
+    signingUrl: URL,
+    expiresAt: null,
+    message: { subject: null, body: null },
+    hasReplyTo: false,
+    ...overrides,
+  }
+}
+
+/** The href of the button and of the plain link (attribute-escaped). */
+const HREF = 'href="https://sign.example.eu/s/AbC123?x=1&amp;y=2"'
+
+describe('the signing request mail', () => {
+  it('default wording: subject and greeting, the button, and the link in plain text in both parts', () => {
+    const mail = renderSigningRequest(input())
+    assert.equal(mail.subject, 'Please sign “Contract”')
+    assert.match(mail.text, /^Hello Ann,\n\nYou are invited to review and sign “Contract”\./)
+    assert.ok(mail.text.includes(`Review and sign:\n${URL}\n`))
+    assert.equal(mail.html.split(HREF).length - 1, 2, 'a button and a plain link')
+    assert.match(mail.html, /bgcolor="#1d4ed8"[^>]*><a href="[^"]+"[^>]*>Review and sign<\/a>/)
+    assert.match(mail.html, /<html lang="en">/)
+    assert.match(mail.text, /Sent by Paraph/)
+    assert.doesNotMatch(mail.text, /Reply to this e-mail/)
+  })
+
+  it('no external resource in the HTML: no image, stylesheet, script or remote font', () => {
+    const { html } = renderSigningRequest(input())
+    assert.doesNotMatch(html, /<img|<link|<script|@import|url\(/i)
+    assert.deepEqual(
+      [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]),
+      [URL.replace('&', '&amp;'), URL.replace('&', '&amp;')],
+      'the only URL is the signing link',
+    )
+  })
+
+  it("fills the sender's subject and body; the link variable is a link in HTML; the button stays", () => {
+    const mail = renderSigningRequest(
+      input({
+        expiresAt: '2026-11-30T17:30:00.000Z',
+        message: {
+          subject: '{{submitter.name}}, sign {{document.name}} ({{submission.id}})',
+          body: 'Dear {{ submitter.name }},\nplease sign by {{submission.expires_at}}.\n\nYour link: {{submitter.signing_url}}\nSent to {{submitter.email}}',
+        },
+      }),
+    )
+    assert.equal(mail.subject, 'Ann, sign Contract (sub_4f9XqK2mR8sT1vW3yZ5bC7dE)')
+    assert.ok(
+      mail.text.startsWith(
+        `Dear Ann,\nplease sign by 30 November 2026 at 17:30 UTC.\n\nYour link: ${URL}\nSent to ann@example.eu\n\nReview and sign:\n${URL}\n\nThis link expires on 30 November 2026 at 17:30 UTC.`,
+      ),
+      mail.text,
+    )
+    assert.doesNotMatch(mail.text, /Hello Ann/, "the sender's body replaces the default greeting")
+    assert.match(mail.html, /Dear Ann,<br>please sign by 30 November 2026 at 17:30 UTC\./)
+    assert.match(mail.html, /Your link: <a href="https:\/\/sign\.example\.eu\/s\/AbC123\?x=1&amp;y=2"/)
+    assert.equal(mail.html.split(HREF).length - 1, 3)
+  })
+
+  it('lets a long unbroken name wrap: every text cell may break anywhere (no card wider than a phone)', () => {
+    const { html } = renderSigningRequest(input({ documentName: 'Contract_final_v2_countersigned_copy.pdf' }))
+    const cells = html.match(/<td style="font-family:[^"]*"/g) ?? []
+    assert.ok(cells.length >= 5)
+    for (const cell of cells) assert.match(cell, /overflow-wrap:anywhere/)
+  })
+
+  it('always carries the signing link, even when the body does not use the variable', () => {
+    const mail = renderSigningRequest(input({ message: { subject: null, body: 'Please sign.' } }))
+    assert.ok(mail.text.includes(URL))
+    assert.ok(mail.html.includes(HREF))
+  })
+
+  it('escapes everything the sender or signer wrote in the HTML part, never in the text part', () => {
+    const evil = '<script>alert(1)</script> "quoted" & \'single\''
+    const mail = renderSigningRequest(
+      input({
+        documentName: `Doc ${evil}`,
+        signer: { name: `Eve ${evil}`, email: 'eve@example.eu' },
+        message: { subject: `S {{submitter.name}}`, body: `Body ${evil} {{document.name}}` },
+      }),
+    )
+    assert.doesNotMatch(mail.html, /<script>|"quoted"|'single'/)
+    assert.ok(
+      mail.html.includes('&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp; &#39;single&#39;'),
+    )
+    assert.ok(mail.text.includes(`Body ${evil} Doc ${evil}`))
+  })
+
+  it('the subject stays on one line whatever the sender or the name holds', () => {
+    const mail = renderSigningRequest(
+      input({
+        signer: { name: 'Ann\r\nBcc: x@evil.example', email: 'ann@example.eu' },
+        message: { subject: 'Hi\n{{submitter.name}}', body: null },
+      }),
+    )
+    assert.equal(mail.subject, 'Hi Ann Bcc: x@evil.example')
+  })
+
+  it('without a name: the name variable is the address and the greeting is plain; reply-to noted', () => {
+    const mail = renderSigningRequest(
+      input({
+        signer: { name: null, email: 'bob@example.eu' },
+        message: { subject: 'For {{submitter.name}}', body: null },
+        hasReplyTo: true,
+      }),
+    )
+    assert.equal(mail.subject, 'For bob@example.eu')
+    assert.match(mail.text, /^Hello,\n/)
+    assert.match(mail.text, /Reply to this e-mail to reach the sender\./)
+  })
+
+  it('an empty expiry variable when the submission has no expires_at, and no expiry note', () => {
+    const mail = renderSigningRequest(
+      input({ message: { subject: null, body: 'By [{{submission.expires_at}}]' } }),
+    )
+    assert.match(mail.text, /^By \[\]/)
+    assert.doesNotMatch(mail.text, /expires/)
+  })
+})
+
+describe('the completion mail', () => {
+  it("names the document, links to the signer's own page, escapes the names", () => {
+    const mail = renderCompleted({
+      documentName: 'NDA <v2>',
+      signer: { name: 'Ann & Bob' },
+      signingUrl: URL,
+      hasReplyTo: false,
+    })
+    assert.equal(mail.subject, 'Signed by everyone: “NDA <v2>”')
+    assert.match(mail.text, /^Hello Ann & Bob,\n\nEveryone has signed “NDA <v2>”\./)
+    assert.ok(mail.text.includes(`Download the signed document:\n${URL}\n`))
+    assert.ok(mail.html.includes('“NDA &lt;v2&gt;” is signed'))
+    assert.ok(mail.html.includes('Hello Ann &amp; Bob,'))
+    assert.equal(mail.html.split(HREF).length - 1, 2)
+  })
+})

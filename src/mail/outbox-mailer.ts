@@ -1,0 +1,25 @@
+// Without SMTP_URL (operations.md §2): mail is kept, never lost. The job row holds the message;
+// `paraph mail list` shows it; each one is logged when its job runs.
+import type { FastifyBaseLogger } from 'fastify'
+import type { MailMessage } from './mail-job.ts'
+import type { Mailer } from './mailer.ts'
+
+export class OutboxMailer implements Mailer {
+  readonly kind = 'outbox'
+  constructor(private readonly logger: FastifyBaseLogger) {}
+
+  async send(message: MailMessage, messageId: string): Promise<void> {
+    this.logger.info(
+      {
+        message_id: messageId,
+        to: message.to,
+        subject: message.subject,
+        kind: message.kind,
+        submission_id: message.submission_id,
+      },
+      'mail kept in the outbox (no SMTP_URL)',
+    )
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,49 @@
+// The completion notice (issue #12): when the submission completes, every submitter who has not
+// opted out of e-mail (`send_email: false`) is told, with a link to their own signing page, which
+// then shows the completed document and its download. Queued in the completion transaction
+// (finalize-submission.ts), which runs once per submission: exactly one notice per submitter.
+import type { SubmissionsTable, Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { enqueueJob } from '../jobs/job-store.ts'
+import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { renderCompleted } from '../mail/messages/completed.ts'
+import { signingUrl } from '../signing-page/signing-credentials.ts'
+import { documentNameOf } from './signing-requests.ts'
+
+/** Queues one notice per submitter with e-mail on (pre-signed ones too: they are parties); returns how many. */
+export async function queueCompletionMails(
+  tx: Tx,
+  deps: Deps,
+  submission: SubmissionsTable,
+): Promise<number> {
+  const submitters = await tx
+    .selectFrom('submitters')
+    .selectAll()
+    .where('submission_id', '=', submission.id)
+    .where('account_id', '=', submission.account_id)
+    .where('environment', '=', submission.environment)
+    .where('send_email', '=', 1)
+    .orderBy('position')
+    .execute()
+  if (submitters.length === 0) return 0
+  const documentName = await documentNameOf(tx, submission)
+  for (const submitter of submitters) {
+    const message: MailMessage = {
+      kind: 'completed',
+      to: submitter.email,
+      to_name: submitter.name,
+      bcc: null,
+      reply_to: submission.reply_to,
+      ...renderCompleted({
+        documentName,
+        signer: { name: submitter.name },
+        signingUrl: signingUrl(deps.config.signingUrl, submitter.signing_slug),
+        hasReplyTo: submission.reply_to !== null,
+      }),
+      submission_id: submission.id,
+      submitter_id: submitter.id,
+    }
+    await enqueueJob(tx, deps, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+  }
+  return submitters.length
+}
