@@ -3,7 +3,7 @@
 // artefacts (not committed) in PARAPH_SHOTS_DIR, by default a `paraph-shots` directory in the
 // system's temporary directory.
 import { mkdir } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core'
@@ -24,6 +24,18 @@ export function launchBrowser(): Promise<Browser> {
 export async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' })
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+}
+
+/** A loopback port free right now: for an app whose links must name the port it will listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 }
 
 /** A full-page screenshot under SHOTS_DIR; returns its path. */
