@@ -10,6 +10,7 @@ import {
   DESKTOP,
   drawStroke,
   fillPlainFields,
+  freePort,
   launchBrowser,
   PHONE,
   typeSignature,
