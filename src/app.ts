@@ -19,7 +19,9 @@ import { LIMITS } from './limits.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
 import { openEmbedSigning, openSigning } from './signing-page/open-signing.ts'
+import { sendEmailCode, sendEmbedEmailCode } from './signing-page/send-email-code.ts'
 import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts'
+import { verifyEmailCode, verifyEmbedEmailCode } from './signing-page/verify-email-code.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
 import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
@@ -54,6 +56,10 @@ export const API_ROUTES: AnyRoute[] = [
   listEvents,
   getSigningForm,
   getEmbedSigningForm,
+  sendEmailCode,
+  sendEmbedEmailCode,
+  verifyEmailCode,
+  verifyEmbedEmailCode,
   openSigning,
   openEmbedSigning,
   signDocument,

@@ -72,6 +72,7 @@ function handlerInput(
     requestId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    headers: request.headers,
     reply,
     transaction,
   }

@@ -43,7 +43,8 @@ async function seedSubmission(t: TestApp, key: string) {
     template_id: tpl,
     submitters: [
       { role: 'first', email: 'ann@example.eu' },
-      { role: 'second', email: 'bob@example.eu' },
+      // Asked for an e-mail code, so the email_2fa routes reach past 409 email_2fa_not_required.
+      { role: 'second', email: 'bob@example.eu', require_email_2fa: true },
     ],
   })
   if (res.statusCode !== 201) throw new Error(`seeding a submission failed: ${res.body}`)
