@@ -29,6 +29,7 @@ import { getAuditLog, getAuditLogJson } from './submissions/get-audit-log.ts'
 import { getSubmission } from './submissions/get-submission.ts'
 import { getSubmissionDocuments } from './submissions/get-submission-documents.ts'
 import { listSubmissions } from './submissions/list-submissions.ts'
+import { createEmbedToken } from './submitters/create-embed-token.ts'
 import { getSubmitter } from './submitters/get-submitter.ts'
 import { listSubmitters } from './submitters/list-submitters.ts'
 import { archiveTemplate } from './templates/archive-template.ts'
@@ -53,6 +54,7 @@ export const API_ROUTES: AnyRoute[] = [
   getAuditLogJson,
   listSubmitters,
   getSubmitter,
+  createEmbedToken,
   listEvents,
   getSigningForm,
   getEmbedSigningForm,
