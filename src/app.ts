@@ -32,6 +32,7 @@ import { listSubmissions } from './submissions/list-submissions.ts'
 import { createEmbedToken } from './submitters/create-embed-token.ts'
 import { getSubmitter } from './submitters/get-submitter.ts'
 import { listSubmitters } from './submitters/list-submitters.ts'
+import { updateSubmitter } from './submitters/update-submitter.ts'
 import { archiveTemplate } from './templates/archive-template.ts'
 import { createTemplate } from './templates/create-template.ts'
 import { getTemplate } from './templates/get-template.ts'
@@ -54,6 +55,7 @@ export const API_ROUTES: AnyRoute[] = [
   getAuditLogJson,
   listSubmitters,
   getSubmitter,
+  updateSubmitter,
   createEmbedToken,
   listEvents,
   getSigningForm,

@@ -4,6 +4,10 @@ import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
 import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { WEB_URL } from '../http/validation.ts'
 
+/** A submitter's name and phone, as creation and PATCH /v1/submitters/{id} accept them. */
+export const SubmitterName = Type.String({ maxLength: 200 })
+export const SubmitterPhone = Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })
+
 const submitterBase = {
   role: Type.String({
     minLength: 1,
@@ -11,8 +15,8 @@ const submitterBase = {
     description: 'Must match a role of the document or template',
   }),
   email: Email,
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  phone: Type.Optional(Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })),
+  name: Type.Optional(SubmitterName),
+  phone: Type.Optional(SubmitterPhone),
   external_id: Type.Optional(
     Type.String({ maxLength: 255, description: 'Echoed back to match your own records' }),
   ),

@@ -88,9 +88,12 @@ async function cursorsOf(t: TestApp, key: string): Promise<Record<string, string
   return out
 }
 
-/** The route with the rows and values its requests may name; DELETE routes get the spare rows. */
+/**
+ * The route with the rows and values its requests may name. DELETE and PATCH routes get the spare
+ * rows: a PATCH of an address gives its submitter a new signing link, which the seeds' paths lack.
+ */
 export function targetFor(route: AnyRoute, world: World): Target {
-  const { ctx, paths } = route.method === 'DELETE' ? world.spare : world.seeds
+  const { ctx, paths } = route.method === 'DELETE' || route.method === 'PATCH' ? world.spare : world.seeds
   const cursors = world.cursors[route.url] ?? []
   const hints = cursors.length > 0 ? { ...ctx.hints, cursor: () => fc.constantFrom(...cursors) } : ctx.hints
   return { route, key: world.key, ctx: { ...ctx, hints }, pathSeeds: pathSeeds(route.url, paths) }
