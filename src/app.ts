@@ -22,7 +22,9 @@ import { PAGE_IMAGE_ROUTES } from './signing-page/get-page-image.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
 import { SIGNING_PAGE_ROUTES } from './signing-page/get-signing-page.ts'
 import { openEmbedSigning, openSigning } from './signing-page/open-signing.ts'
+import { sendEmailCode, sendEmbedEmailCode } from './signing-page/send-email-code.ts'
 import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts'
+import { verifyEmailCode, verifyEmbedEmailCode } from './signing-page/verify-email-code.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
 import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
@@ -30,8 +32,10 @@ import { getAuditLog, getAuditLogJson } from './submissions/get-audit-log.ts'
 import { getSubmission } from './submissions/get-submission.ts'
 import { getSubmissionDocuments } from './submissions/get-submission-documents.ts'
 import { listSubmissions } from './submissions/list-submissions.ts'
+import { createEmbedToken } from './submitters/create-embed-token.ts'
 import { getSubmitter } from './submitters/get-submitter.ts'
 import { listSubmitters } from './submitters/list-submitters.ts'
+import { updateSubmitter } from './submitters/update-submitter.ts'
 import { archiveTemplate } from './templates/archive-template.ts'
 import { createTemplate } from './templates/create-template.ts'
 import { getTemplate } from './templates/get-template.ts'
@@ -54,9 +58,15 @@ export const API_ROUTES: AnyRoute[] = [
   getAuditLogJson,
   listSubmitters,
   getSubmitter,
+  updateSubmitter,
+  createEmbedToken,
   listEvents,
   getSigningForm,
   getEmbedSigningForm,
+  sendEmailCode,
+  sendEmbedEmailCode,
+  verifyEmailCode,
+  verifyEmbedEmailCode,
   openSigning,
   openEmbedSigning,
   signDocument,

@@ -41,7 +41,7 @@ export interface Deps {
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
   trustedCa?: string
   /** Purpose-bound keys derived from PARAPH_SECRET. */
-  keys: { cursor: Buffer; embed: Buffer; files: Buffer }
+  keys: { cursor: Buffer; embed: Buffer; files: Buffer; emailCode: Buffer; signerSession: Buffer }
   close(): Promise<void>
 }
 
@@ -131,6 +131,8 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),
       files: deriveKey(secret, 'file-url-v1'),
+      emailCode: deriveKey(secret, 'email-2fa-code-v1'),
+      signerSession: deriveKey(secret, 'signer-session-v1'),
     },
     close: async () => {
       await mailer.close()

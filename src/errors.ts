@@ -81,8 +81,20 @@ const CATALOGUE = {
   unsupported_content_type: { status: 415, description: 'Request body is not `application/json`.' },
   rate_limit_exceeded: { status: 429, description: 'Per-minute quota exceeded; see `Retry-After`.' },
   // operations.md §3: signing page
-  invalid_code: { status: 422, description: 'Wrong e-mail verification code.' },
-  code_expired: { status: 422, description: 'E-mail verification code expired or void.' },
+  invalid_code: {
+    status: 422,
+    description: 'Wrong e-mail verification code; the fifth wrong try voids the code.',
+  },
+  code_expired: {
+    status: 422,
+    description:
+      'No e-mail verification code to check: expired (10 minutes), void after 5 wrong tries, already used, or never sent; ask for a new one.',
+  },
+  code_resend_too_soon: {
+    status: 429,
+    description: 'An e-mail code was sent less than 30 seconds ago; see `Retry-After`.',
+  },
+  email_2fa_not_required: { status: 409, description: 'This signer is not asked for an e-mail code.' },
   missing_required_fields: { status: 422, description: 'Required fields have no value.' },
   invalid_field_value: { status: 422, description: 'A field value does not fit its type.' },
   not_your_turn: { status: 409, description: 'Preserved order: an earlier signer has not signed yet.' },

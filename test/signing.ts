@@ -77,26 +77,76 @@ export async function createSubmission(t: TestApp, key: string, body: unknown): 
 
 const lastSegment = (url: string) => new URL(url).pathname.split('/').pop()!
 
+export type SignerAction = 'open' | 'sign' | 'decline' | 'form' | 'email_2fa/send' | 'email_2fa/verify'
+
+/** The path of a signer's credential: `/s/{slug}`, or `/embed/{jwt}` with via 'embed'. */
+export function signerPath(submitter: CreatedSubmitter, via: 'link' | 'embed' = 'link'): string {
+  return via === 'link'
+    ? `/s/${lastSegment(submitter.signing_url)}`
+    : `/embed/${lastSegment(submitter.embed_src)}`
+}
+
 /** A signer's call: `POST /s/{slug}/{action}` (or `/embed/{jwt}/…` with via 'embed'). */
 export function signer(
   t: TestApp,
   submitter: CreatedSubmitter,
-  action: 'open' | 'sign' | 'decline' | 'form',
+  action: SignerAction,
   body?: unknown,
   via: 'link' | 'embed' = 'link',
+  headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  const base =
-    via === 'link' ? `/s/${lastSegment(submitter.signing_url)}` : `/embed/${lastSegment(submitter.embed_src)}`
   return t.app.inject({
     method: action === 'form' ? 'GET' : 'POST',
-    url: `${base}/${action}`,
+    url: `${signerPath(submitter, via)}/${action}`,
     remoteAddress: '203.0.113.7',
     headers: {
       'user-agent': 'SignerBrowser/1.0',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   })
+}
+
+/** `everyTypeBody` with the e-mail code required of the signers at these positions. */
+export async function guardedBody(
+  roles: string[],
+  guarded: number[],
+  extra: Record<string, unknown> = {},
+): Promise<Awaited<ReturnType<typeof everyTypeBody>>> {
+  const body = await everyTypeBody(roles, extra)
+  body.submitters = body.submitters.map((s, i) =>
+    guarded.includes(i) ? ({ ...s, require_email_2fa: true } as typeof s) : s,
+  )
+  return body
+}
+
+/** The code in the newest e-mail-code mail queued for this submitter. */
+export async function mailedCode(t: TestApp, submitterId: string): Promise<string> {
+  const mails = (await jobsOf(t, 'mail.send')).filter(
+    (j) => j.payload.submitter_id === submitterId && /code/.test(String(j.payload.subject)),
+  )
+  const newest = mails
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+    .at(-1)
+  const code = /^ {4}(\d{6})$/m.exec(String(newest?.payload.text ?? ''))?.[1]
+  assert.ok(code, `no code mailed to ${submitterId}`)
+  return code
+}
+
+/** Sends a code, verifies it, and returns the session value and the cookie pair to send back. */
+export async function verifiedSession(
+  t: TestApp,
+  submitter: CreatedSubmitter,
+  via: 'link' | 'embed' = 'link',
+): Promise<{ session: string; cookie: string }> {
+  const sent = await signer(t, submitter, 'email_2fa/send', undefined, via)
+  assert.equal(sent.statusCode, 200, sent.body)
+  const code = await mailedCode(t, submitter.id)
+  const res = await signer(t, submitter, 'email_2fa/verify', { code }, via)
+  assert.equal(res.statusCode, 200, res.body)
+  const cookie = String(res.headers['set-cookie']).split(';')[0]!
+  return { session: res.json().session, cookie }
 }
 
 /** The journal of a submission, oldest first. */

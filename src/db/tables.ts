@@ -171,6 +171,24 @@ export interface SubmittersTable {
   declined_ip: string | null
   declined_user_agent: string | null
   decline_reason: string | null
+  /** When the signer last entered the right e-mail code (issue #12); null without e-mail 2FA. */
+  email_2fa_verified_at: string | null
+}
+
+/** The live e-mail code of a signer (one row per submitter, replaced by each send). */
+export interface Email2faCodesTable {
+  submitter_id: string
+  account_id: string
+  environment: Environment
+  /** HMAC-SHA256 of the code under a key derived from PARAPH_SECRET; the code itself is never kept. */
+  code_hash: string
+  /** The address it was mailed to: a code sent before the address changed is void. */
+  sent_to: string
+  sent_at: string
+  expires_at: string
+  wrong_tries: number
+  /** Set by the right code: a code is used once. */
+  used_at: string | null
 }
 
 export interface BootstrapTable {
@@ -188,6 +206,7 @@ export interface Tables {
   templates: TemplatesTable
   submissions: SubmissionsTable
   submitters: SubmittersTable
+  email_2fa_codes: Email2faCodesTable
 }
 
 export type Db = Kysely<Tables>

@@ -1,5 +1,6 @@
 // One route = one definition: its schemas drive validation, handler types, response serialization
 // and the OpenAPI document (http/openapi.ts), so none of them can drift from the others.
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Static, TSchema } from 'typebox'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import type { Tx } from '../db/tables.ts'
@@ -31,12 +32,8 @@ export interface HandlerInput<S extends RouteSchemas> {
   requestId: string
   ip: string
   userAgent: string | undefined
-  /** The request's Accept header: the signing page answers people in HTML, programs in JSON. */
-  accept: string | undefined
-  /** The request's Accept-Language header (the signing page's language). */
-  acceptLanguage: string | undefined
-  /** The request's Accept-Encoding header (the signing page's precompressed assets). */
-  acceptEncoding: string | undefined
+  /** Request headers, for the few handlers that read one the layers do not (the signer's session, the signing page's Accept, Accept-Language, Accept-Encoding). */
+  headers: IncomingHttpHeaders
   /**
    * Response headers beyond the schema's body (Content-Disposition of a download); a route that
    * `produces` a page may also set another status (an HTML error page for a person).
@@ -50,6 +47,13 @@ export interface HandlerInput<S extends RouteSchemas> {
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** An optional header or cookie a handler reads (never validated by the framework). */
+export interface ExtraParameter {
+  in: 'header' | 'cookie'
+  name: string
+  description: string
+}
 
 export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   operationId: string
@@ -67,6 +71,10 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   bodyLimit?: number
   /** Deprecation (api-v1 §9.3): a `Sunset` header with this date on every response of the route. */
   sunset?: { date: string; link?: string }
+  /** Header and cookie parameters the handler reads itself, for the OpenAPI document. */
+  extraParameters?: ExtraParameter[]
+  /** Headers of the success response beyond the common ones (name → description), for the OpenAPI document. */
+  responseHeaders?: Record<string, string>
   /** Content type of a non-JSON success body (the handler then returns a string or Buffer). */
   produces?: string
   schema: S

@@ -119,6 +119,48 @@ describe('GET /openapi.yaml', () => {
     assert.match(redirect, /"redirect_url":\{[^}]*"format":"web-url"/)
   })
 
+  it('documents the signer session, the e-mail code routes and the submitter writes of issue #12', () => {
+    type Op = {
+      operationId: string
+      parameters: Array<{ name: string; in: string; description?: string }>
+      responses: Record<string, { headers?: Record<string, unknown>; description?: string }>
+    }
+    const op = (path: string, method: string) => doc.paths[path]![method] as unknown as Op
+    for (const path of ['/s/{slug}/form', '/embed/{token}/sign', '/s/{slug}/email_2fa/verify']) {
+      const method = path.endsWith('form') ? 'get' : 'post'
+      const params = op(path, method).parameters
+      assert.ok(params.some((p) => p.in === 'header' && p.name === 'Paraph-Signer-Session' && p.description))
+      assert.ok(params.some((p) => p.in === 'cookie' && p.name === 'paraph_signer_session'))
+    }
+    const send = op('/embed/{token}/email_2fa/send', 'post')
+    assert.ok(send.responses['429']!.headers!['Retry-After'], 'Retry-After on code_resend_too_soon')
+    assert.match(String(send.responses['429']!.description), /code_resend_too_soon/)
+    const verify = op('/s/{slug}/email_2fa/verify', 'post')
+    assert.ok(verify.responses['200']!.headers!['Set-Cookie'])
+    assert.match(JSON.stringify(verify.responses['422']), /invalid_code.*code_expired/)
+    const patch = op('/v1/submitters/{id}', 'patch')
+    assert.equal(patch.operationId, 'updateSubmitter')
+    assert.match(
+      JSON.stringify(patch.responses['409']),
+      /submitter_already_finalized.*submission_already_finalized/,
+    )
+    const embed = op('/v1/submitters/{id}/embed_token', 'post')
+    assert.deepEqual(
+      Object.keys(embed.responses).filter((s) => s.startsWith('2')),
+      ['200'],
+    )
+    assert.match(JSON.stringify(embed.responses['500']), /token_issue_failed/)
+    for (const name of [
+      'EmbedToken',
+      'EmbedTokenRequest',
+      'UpdateSubmitterRequest',
+      'SignerSession',
+      'EmailCodeSent',
+    ])
+      assert.ok(doc.components.schemas[name], name)
+    assert.match(JSON.stringify(doc.components.schemas.EmbedTokenRequest), /"default":3600/)
+  })
+
   it('names shared shapes as components', () => {
     for (const name of ['Error', 'Health', 'EventList', 'Event'])
       assert.ok(doc.components.schemas[name], name)

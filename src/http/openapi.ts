@@ -52,6 +52,13 @@ const COMPONENT_HEADERS = {
   },
 }
 
+/** Codes whose answer carries `Retry-After`. */
+const RETRY_AFTER_CODES: ErrorCode[] = [
+  'rate_limit_exceeded',
+  'idempotency_key_in_use',
+  'code_resend_too_soon',
+]
+
 /** Schemas with a `title` become named components; everything else stays inline. */
 function hoist(schema: unknown, components: Record<string, unknown>, root = true): unknown {
   if (Array.isArray(schema)) return schema.map((s) => hoist(s, components, false))
@@ -89,6 +96,15 @@ function parameters(route: AnyRoute, components: Record<string, unknown>): Json[
       })
     }
   }
+  for (const extra of route.extraParameters ?? []) {
+    out.push({
+      name: extra.name,
+      in: extra.in,
+      required: false,
+      description: extra.description,
+      schema: { type: 'string' },
+    })
+  }
   if (route.idempotent) {
     out.push({
       name: 'Idempotency-Key',
@@ -120,7 +136,7 @@ function errorResponses(route: AnyRoute): Record<string, Json> {
     }
     const headers: Json = { 'Request-Id': { $ref: '#/components/headers/Request-Id' } }
     if (usesApiKey(route) && status !== 401) Object.assign(headers, RATE_LIMIT_HEADERS)
-    if (codes.includes('rate_limit_exceeded') || codes.includes('idempotency_key_in_use')) {
+    if (codes.some((c) => RETRY_AFTER_CODES.includes(c))) {
       headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' }
     }
     responses[String(status)] = {
@@ -138,6 +154,9 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
   if (usesApiKey(route)) Object.assign(headers, RATE_LIMIT_HEADERS)
   if (route.idempotent) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' }
   if (route.sunset) headers.Sunset = { $ref: '#/components/headers/Sunset' }
+  for (const [name, description] of Object.entries(route.responseHeaders ?? {})) {
+    headers[name] = { description, schema: { type: 'string' } }
+  }
   const content = route.produces
     ? { [route.produces]: { schema: { type: 'string' } } }
     : { 'application/json': { schema: named(successSchema(route), components) } }

@@ -72,9 +72,7 @@ function handlerInput(
     requestId: request.id,
     ip: request.ip,
     userAgent: request.headers['user-agent'],
-    accept: request.headers.accept,
-    acceptLanguage: request.headers['accept-language'],
-    acceptEncoding: request.headers['accept-encoding'],
+    headers: request.headers,
     reply,
     transaction,
   }

@@ -112,6 +112,8 @@ function describe(error: ErrorObject): { path: string; problem: string } {
       }
     case 'maxProperties':
       return { path: jsonPath(error.instancePath), problem: `must have at most ${p.limit} keys` }
+    case 'minProperties':
+      return { path: jsonPath(error.instancePath), problem: `must have at least ${p.limit} key(s)` }
     default:
       return { path: jsonPath(error.instancePath), problem: error.message ?? 'is invalid' }
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isId, randomBase62, randomIds, requestIdSource } from './ids.ts'
+import { isId, randomBase62, randomDigits, randomIds, requestIdSource } from './ids.ts'
 
 describe('ids', () => {
   it('makes prefix_ + 24 base62 characters', () => {
@@ -19,6 +19,17 @@ describe('ids', () => {
     }
     assert.equal(seen.size, 5000)
     assert.equal(chars.size, 62)
+  })
+
+  it('draws decimal digits evenly (e-mail codes)', () => {
+    const counts = new Array<number>(10).fill(0)
+    for (let i = 0; i < 2000; i++) {
+      const code = randomDigits(6)
+      assert.match(code, /^[0-9]{6}$/)
+      for (const c of code) counts[Number(c)]!++
+    }
+    // 12 000 digits: each is expected 1 200 times; 1 000–1 400 is more than 5 standard deviations wide.
+    for (const n of counts) assert.ok(n > 1000 && n < 1400, counts.join())
   })
 
   it('refuses other prefixes, lengths and characters', () => {

@@ -30,6 +30,16 @@ export function randomBase62(length: number): string {
   return out
 }
 
+/** `length` decimal digits from the CSPRNG, without modulo bias (bytes >= 250 are rejected). */
+export function randomDigits(length: number): string {
+  let out = ''
+  while (out.length < length) {
+    const byte = nextRandomByte()
+    if (byte < 250) out += String(byte % 10)
+  }
+  return out
+}
+
 export function idPattern(prefix: IdPrefix): string {
   return `^${prefix}_[0-9A-Za-z]{24}$`
 }

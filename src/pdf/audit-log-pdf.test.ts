@@ -75,7 +75,9 @@ describe('auditLogPdf', () => {
     }
     // The table header is repeated on each page the events reach.
     const eventPages = pages.filter((page) => page.includes('evt_'))
-    assert.ok(eventPages.every((page) => page.includes('Time (UTC) Event Signer IP and user agent')))
+    assert.ok(
+      eventPages.every((page) => page.includes('Time (UTC) Event Signer IP and user agent, or change')),
+    )
   })
 
   it('shows a refusal, a pre-signed signer and an unfinished submission', async () => {
@@ -108,6 +110,25 @@ describe('auditLogPdf', () => {
       'Wrong delivery address — please resend',
       'not produced: the submission is not completed',
     ]) {
+      assert.ok(text.includes(part), `missing: ${part}`)
+    }
+  })
+
+  it("shows each signer's e-mail code verification and what the sender changed", async () => {
+    const base = auditRecord({ signers: 2, eventCount: 4 })
+    const [first, second] = base.submitters as [AuditRecord['submitters'][0], AuditRecord['submitters'][0]]
+    const details = 'Changed by the sender: email old@example.eu → new@example.eu, name'
+    const record: AuditRecord = {
+      ...base,
+      submitters: [first, { ...second, email_2fa_verified_at: null }],
+      events: base.events.map((e, i) =>
+        i === 1 ? { ...e, type: 'submitter.updated', submitter_id: second.id, details } : e,
+      ),
+    }
+    assert.ok(Value.Check(AuditRecord, record))
+    const text = (await pagesOf(await auditLogPdf(record))).join(' ')
+    assert.ok(first.email_2fa_verified_at)
+    for (const part of [`e-mail code verified at ${first.email_2fa_verified_at}`, 'none entered', details]) {
       assert.ok(text.includes(part), `missing: ${part}`)
     }
   })

@@ -2,7 +2,7 @@
 // legal level, a summary, the documents with their hashes, a section per signer, then every event.
 // It is sealed afterwards like the final PDF, so this ends with an ordinary pdf-lib save().
 import { PDFDocument } from 'pdf-lib'
-import type { AuditFieldValue, AuditRecord, AuditSubmitter } from './audit-record.ts'
+import type { AuditEvent, AuditFieldValue, AuditRecord, AuditSubmitter } from './audit-record.ts'
 import { SAVE_IN_ONE_GO } from './final-pdf.ts'
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 import { embedFont } from './fonts.ts'
@@ -143,7 +143,7 @@ function writeSubmitter(flow: Flow, s: AuditSubmitter, index: number, count: num
     ['Delivery', plain(DELIVERY[s.delivery])],
     [
       'E-mail code (2FA)',
-      plain(s.email_2fa_verified_at ? `verified ${s.email_2fa_verified_at}` : 'not required'),
+      plain(s.email_2fa_verified_at ? `e-mail code verified at ${s.email_2fa_verified_at}` : 'none entered'),
     ],
     ['Status', plain(s.status)],
     ['Opened', act(s.opened_at, s.opened_ip, s.opened_user_agent)],
@@ -179,6 +179,17 @@ function valueCell(value: AuditFieldValue['value']): Cell {
   return plain(String(value))
 }
 
+/** Who acted (address and browser) and, for a change of data, what changed. */
+function detailsCell(e: AuditEvent): Cell {
+  const cell: Cell = []
+  if (e.ip || e.user_agent) {
+    cell.push({ text: `IP ${e.ip ?? EMPTY}`, size: 7.5 })
+    cell.push({ text: e.user_agent ?? EMPTY, size: 6.5, color: MUTED })
+  }
+  if (e.details) cell.push({ text: e.details, size: 7.5 })
+  return cell.length > 0 ? cell : plain(null)
+}
+
 function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
   flow.heading('Events', 13)
   const emails = new Map(record.submitters.map((s) => [s.id, s.email]))
@@ -195,19 +206,14 @@ function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
       { ...mono(e.id, 6), color: MUTED },
     ],
     e.submitter_id ? [{ text: emails.get(e.submitter_id) ?? e.submitter_id, size: 7.5 }] : plain(null),
-    e.ip || e.user_agent
-      ? [
-          { text: `IP ${e.ip ?? EMPTY}`, size: 7.5 },
-          { text: e.user_agent ?? EMPTY, size: 6.5, color: MUTED },
-        ]
-      : plain(null),
+    detailsCell(e),
   ])
   flow.table(
     [
       { title: 'Time (UTC)', width: timeWidth },
       { title: 'Event', width: eventWidth },
       { title: 'Signer', width: submitterWidth },
-      { title: 'IP and user agent', width: flow.width - timeWidth - eventWidth - submitterWidth },
+      { title: 'IP and user agent, or change', width: flow.width - timeWidth - eventWidth - submitterWidth },
     ],
     rows,
   )

@@ -55,8 +55,8 @@ export const AuditSubmitter = Type.Object({
       'How the signing request reached the signer: e-mail, a signing link the sender passed on, or an embedded form',
   }),
   email_2fa_verified_at: OrNull(
-    Timestamp('When the e-mailed one-time code was entered'),
-    'Null without e-mail 2FA',
+    Timestamp('When the signer last entered the right e-mailed one-time code'),
+    'Null when no code was asked for or entered',
   ),
   status: Type.String({ description: 'Submitter status: pending, opened, signed, declined or pre_signed' }),
   opened_at: OrNull(Timestamp('First opening of the document'), 'Null if never opened'),
@@ -81,6 +81,10 @@ export const AuditEvent = Type.Object({
   submitter_id: OrNull(Id('sbm', 'Submitter id'), 'The submitter who acted, if any'),
   ip: OrNull(Type.String(), 'IP address of the request that caused it, when a person acted'),
   user_agent: OrNull(Type.String(), 'User agent of that request'),
+  details: OrNull(
+    Type.String(),
+    'What the event changed beyond a status: for submitter.updated, the fields the sender changed, with the old and new e-mail address',
+  ),
 })
 export type AuditEvent = Static<typeof AuditEvent>
 

@@ -34,11 +34,12 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
   body: DeclineBody,
   response: SigningForm,
   errors: ['submitter_already_finalized', 'submission_not_active', 'email_2fa_required'],
-  handler: async ({ body, ip, userAgent }, { submitter, via }, deps) => {
+  handler: async ({ body, ip, userAgent }, signer, deps) => {
+    const { via } = signer
     const reason = body.reason.trim()
     if (reason === '') throw new ApiError('invalid_request', 'reason: must say why, not only spaces.')
     const declined = await deps.db.transaction().execute(async (tx) => {
-      const session = await openSession(tx, deps, submitter)
+      const session = await openSession(tx, deps, signer)
       const refusal = refusalOf(session, 'decline')
       if (refusal) throw refusal
       const act = { ip, userAgent: userAgent ?? null, via }
@@ -49,6 +50,6 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
       await applySubmissionMove(tx, deps, session.submission, 'decline', changedMeanwhile, { actor })
       return moved
     })
-    return signingForm(deps, declined)
+    return signingForm(deps, declined, signer.sessions)
   },
 })

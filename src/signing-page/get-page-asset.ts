@@ -21,10 +21,10 @@ export const getPageAsset = defineRoute({
     response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
   },
   errors: ['resource_not_found'],
-  handler: async ({ params, reply, acceptEncoding }) => {
+  handler: async ({ params, reply, headers }) => {
     const asset = (await pageAssets()).files.get(params.name)
     if (!asset) throw new ApiError('resource_not_found', 'No such file of the signing page.')
-    const encoding = chooseEncoding(acceptEncoding)
+    const encoding = chooseEncoding(headers['accept-encoding'])
     reply.header('content-type', asset.contentType)
     reply.header('cache-control', 'public, max-age=31536000, immutable')
     reply.header('vary', 'accept-encoding')

@@ -8,10 +8,10 @@ import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { type AnyRoute, defineRoute } from '../http/define-route.ts'
 import { PageImageError, renderPageImage } from '../pdf/page-image.ts'
-import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
+import { findSubmissionOfSubmitter } from '../submissions/submission-store.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { bySlug, byToken, type Signer } from './signer-routes.ts'
-import { signerState } from './signer-state.ts'
+import { hasVerifiedSession, presentedSessions } from './signer-session.ts'
 
 /** Pixel widths offered (srcset): enough for a page column on a desktop, doubled for dense screens. */
 export const PAGE_IMAGE_WIDTHS = [800, 1200, 1600] as const
@@ -39,8 +39,8 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
   const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
   if (!submission || !template)
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
-  const everyone = await submittersOf(deps.db, scope, [submission.id])
-  if (signerState(submission, submitter, everyone, deps.clock.now(), false) === 'email_2fa_required') {
+  // Withheld like the form's documents: in every state, until the e-mail code was verified.
+  if (submitter.require_email_2fa === 1 && !hasVerifiedSession(deps, signer.sessions, submitter)) {
     throw new ApiError('email_2fa_required', 'Enter the code sent by e-mail to see the document.')
   }
   const document = template.documents[documentIndex]
@@ -100,8 +100,9 @@ function imageRoute(via: Signer['via']) {
       ...(link ? [] : (['invalid_signing_token'] as const)),
     ],
     // biome-ignore lint/suspicious/noExplicitAny: the params differ by credential only
-    handler: async ({ params, query, reply }: any, deps: Deps) => {
-      const signer = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
+    handler: async ({ params, query, reply, headers }: any, deps: Deps) => {
+      const resolved = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
+      const signer: Signer = { ...resolved, sessions: presentedSessions(headers) }
       const image = await pageImage(
         deps,
         signer,

@@ -8,7 +8,9 @@ export const [getSigningForm, getEmbedSigningForm] = defineSignerRoutes({
   method: 'GET',
   action: 'form',
   summary: "The signing page's data",
+  description:
+    'For a signer asked for an e-mail code, `documents` and `fields` stay empty until the request presents the session of `email_2fa/verify`; `state` is `email_2fa_required` while the submission is active, otherwise its ended state.',
   response: SigningForm,
   errors: [],
-  handler: async (_input, { submitter }, deps) => signingForm(deps, submitter),
+  handler: async (_input, { submitter, sessions }, deps) => signingForm(deps, submitter, sessions),
 })

@@ -14,16 +14,16 @@ import { bySlug, byToken, type Signer, SlugParams, TokenParams } from './signer-
 const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
 
 async function answerPage(
-  input: Pick<HandlerInput<never>, 'accept' | 'acceptLanguage' | 'reply'>,
+  input: Pick<HandlerInput<never>, 'headers' | 'reply'>,
   mode: Signer['via'],
-  resolve: () => Promise<Signer>,
+  resolve: () => Promise<unknown>,
 ): Promise<string> {
-  const lang = pickLanguage(input.acceptLanguage)
+  const lang = pickLanguage(input.headers['accept-language'])
   const assets = await pageAssets()
   try {
     await resolve()
   } catch (error) {
-    if (!(error instanceof ApiError) || !wantsHtml(input.accept)) throw error
+    if (!(error instanceof ApiError) || !wantsHtml(input.headers.accept)) throw error
     setPageHeaders(input.reply, mode)
     const status = error.code === 'invalid_signing_token' ? 401 : 404
     input.reply.code(status)

@@ -22,9 +22,10 @@ export const [openSigning, openEmbedSigning] = defineSignerRoutes({
     'Idempotent: only the first open is recorded. Answers the signing form. 403 `email_2fa_required` while the e-mail code is not verified.',
   response: SigningForm,
   errors: ['email_2fa_required'],
-  handler: async ({ ip, userAgent }, { submitter, via }, deps) => {
+  handler: async ({ ip, userAgent }, signer, deps) => {
+    const { via } = signer
     const opened = await deps.db.transaction().execute(async (tx) => {
-      const session = await openSession(tx, deps, submitter)
+      const session = await openSession(tx, deps, signer)
       if (session.state === 'email_2fa_required') {
         throw new ApiError('email_2fa_required', 'Enter the code sent to your e-mail address first.')
       }
@@ -38,6 +39,6 @@ export const [openSigning, openEmbedSigning] = defineSignerRoutes({
       }
       return moved
     })
-    return signingForm(deps, opened)
+    return signingForm(deps, opened, signer.sessions)
   },
 })

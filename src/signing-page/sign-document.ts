@@ -18,7 +18,7 @@ import { LIMITS } from '../limits.ts'
 import { queueSigningRequests } from '../submissions/signing-requests.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { type CheckedValues, checkRequired, checkSignValues } from './sign-values.ts'
-import { defineSignerRoutes } from './signer-routes.ts'
+import { defineSignerRoutes, type Signer } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
 import { openSession, peekSession, refusalOf, type SigningSession } from './signing-session.ts'
 
@@ -77,8 +77,9 @@ async function moveSubmission(
   if (moved.signing_order === 'preserved') await queueSigningRequests(tx, deps, moved, everyone)
 }
 
-async function sign(deps: Deps, submitter: SubmittersTable, act: SignerAct, body: SignBody) {
-  const first = await peekSession(deps, submitter)
+async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) {
+  const { submitter } = signer
+  const first = await peekSession(deps, signer)
   const early = refusalOf(first, 'sign')
   if (early) throw early
   const scope = { accountId: submitter.account_id, environment: submitter.environment }
@@ -87,7 +88,7 @@ async function sign(deps: Deps, submitter: SubmittersTable, act: SignerAct, body
   const checked = await checkSignValues(template.fields, submitter.role, body.values)
   const given = await storeImages(deps, submitter, checked)
   return deps.db.transaction().execute(async (tx) => {
-    const session = await openSession(tx, deps, submitter)
+    const session = await openSession(tx, deps, signer)
     const refusal = refusalOf(session, 'sign')
     if (refusal) throw refusal
     const values = { ...parseStoredValues(session.submitter.values), ...given }
@@ -125,8 +126,8 @@ export const [signDocument, signEmbedDocument] = defineSignerRoutes({
     'submission_not_active',
     'email_2fa_required',
   ],
-  handler: async ({ body, ip, userAgent }, { submitter, via }, deps) => {
-    const signed = await sign(deps, submitter, { ip, userAgent: userAgent ?? null, via }, body)
-    return signingForm(deps, signed)
+  handler: async ({ body, ip, userAgent }, signer, deps) => {
+    const signed = await sign(deps, signer, { ip, userAgent: userAgent ?? null, via: signer.via }, body)
+    return signingForm(deps, signed, signer.sessions)
   },
 })

@@ -5,13 +5,24 @@ import { type Static, type TSchema, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
-import { type AnyRoute, defineRoute, type HandlerInput, type HttpMethod } from '../http/define-route.ts'
+import {
+  type AnyRoute,
+  defineRoute,
+  type ExtraParameter,
+  type HandlerInput,
+  type HttpMethod,
+} from '../http/define-route.ts'
 import { findSubmitterById, findSubmitterBySlug } from '../submissions/submission-store.ts'
+import { presentedSessions, SESSION_COOKIE, SESSION_HEADER } from './signer-session.ts'
 import { verifyEmbedToken } from './signing-credentials.ts'
 
 export interface Signer {
   submitter: SubmittersTable
   via: 'link' | 'embed'
+  /** The credential's path, `/s/{slug}` or `/embed/{jwt}`: the signer's session cookie is scoped to it. */
+  path: string
+  /** Session values the request presents (signer-session.ts), checked against the signer as read. */
+  sessions: string[]
 }
 
 const unknownLink = () => new ApiError('resource_not_found', 'This signing link does not exist.')
@@ -28,18 +39,36 @@ export const TokenParams = Type.Object(
 /** Slugs are base62 (signing-credentials.ts): anything else names no signer, and is not looked up. */
 const SLUG_SHAPE = /^[A-Za-z0-9]{1,64}$/
 
-export async function bySlug(deps: Deps, slug: string): Promise<Signer> {
+type Resolved = Omit<Signer, 'sessions'>
+
+export async function bySlug(deps: Deps, slug: string): Promise<Resolved> {
   const submitter = SLUG_SHAPE.test(slug) ? await findSubmitterBySlug(deps.db, slug) : undefined
   if (!submitter) throw unknownLink()
-  return { submitter, via: 'link' }
+  return { submitter, via: 'link', path: `/s/${slug}` }
 }
 
-export async function byToken(deps: Deps, token: string): Promise<Signer> {
+export async function byToken(deps: Deps, token: string): Promise<Resolved> {
   const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
   const submitter = await findSubmitterById(deps.db, claims.sub, claims.sid)
   if (!submitter) throw unknownLink()
-  return { submitter, via: 'embed' }
+  return { submitter, via: 'embed', path: `/embed/${token}` }
 }
+
+/** How a signer who verified an e-mail code proves it (operations.md §3; signer-session.ts). */
+const SESSION_PARAMETERS: ExtraParameter[] = [
+  {
+    in: 'header',
+    name: SESSION_HEADER,
+    description:
+      'The `session` of the `email_2fa/verify` answer, for a signer asked for an e-mail code. An embedded page (framed cross-site, where the cookie is not sent) keeps it in memory and sends it with every call.',
+  },
+  {
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description:
+      'The same session, set by `email_2fa/verify` (HttpOnly, SameSite=Lax, Secure over https, path of the signing link).',
+  },
+]
 
 export interface SignerRouteSpec<B extends TSchema | undefined, R extends TSchema> {
   /** operationId of the `/s/` route; the embed route gets `Embed` inserted after the verb. */
@@ -53,6 +82,8 @@ export interface SignerRouteSpec<B extends TSchema | undefined, R extends TSchem
   response: R
   bodyLimit?: number
   errors: ErrorCode[]
+  /** Headers of the success response (name → description), for the OpenAPI document. */
+  responseHeaders?: Record<string, string>
   handler(
     input: HandlerInput<{ body: B; response: { 200: R } }>,
     signer: Signer,
@@ -68,7 +99,9 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
     method: spec.method,
     tag: 'Signing page',
     auth: 'none' as const,
+    extraParameters: SESSION_PARAMETERS,
     ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.responseHeaders ? { responseHeaders: spec.responseHeaders } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
   }
   const schema = (params: TSchema) => ({
@@ -77,8 +110,8 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
     response: { 200: spec.response },
   })
   // biome-ignore lint/suspicious/noExplicitAny: both routes share the handler whatever their params
-  const run = (resolve: (deps: Deps, input: any) => Promise<Signer>) => async (input: any, deps: Deps) =>
-    spec.handler(input, await resolve(deps, input), deps)
+  const run = (resolve: (deps: Deps, input: any) => Promise<Resolved>) => async (input: any, deps: Deps) =>
+    spec.handler(input, { ...(await resolve(deps, input)), sessions: presentedSessions(input.headers) }, deps)
   return [
     defineRoute({
       ...common,

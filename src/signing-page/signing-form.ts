@@ -11,6 +11,7 @@ import { own } from '../lib/own.ts'
 import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { CONSENT_TEXT } from './consent.ts'
+import { hasVerifiedSession } from './signer-session.ts'
 import { SIGNER_STATES, signerState } from './signer-state.ts'
 
 export const SigningForm = Type.Object(
@@ -30,7 +31,10 @@ export const SigningForm = Type.Object(
         pdf_url: Type.String({ description: 'Signed URL, valid 1 hour' }),
         pages: Type.Array(Type.Object({ width: Type.Number(), height: Type.Number() })),
       }),
-      { description: 'Withheld (empty) while the e-mail code is required' },
+      {
+        description:
+          'Withheld (empty) for a signer asked for an e-mail code until the request presents their verified session, whatever the state',
+      },
     ),
     fields: Type.Array(
       Type.Object({
@@ -54,6 +58,7 @@ export const SigningForm = Type.Object(
           type: ['string', 'number', 'boolean', 'null'],
         }),
       }),
+      { description: 'Withheld (empty) like `documents`' },
     ),
     redirect_url: Nullable(Type.String()),
     consent_text: Type.String({
@@ -69,7 +74,12 @@ export const SigningForm = Type.Object(
 )
 export type SigningForm = Static<typeof SigningForm>
 
-export async function signingForm(deps: Deps, submitter: SubmittersTable): Promise<SigningForm> {
+/** The form of `submitter` as the request presenting `sessions` may see it. */
+export async function signingForm(
+  deps: Deps,
+  submitter: SubmittersTable,
+  sessions: readonly string[],
+): Promise<SigningForm> {
   const scope = { accountId: submitter.account_id, environment: submitter.environment }
   const submission = await findSubmissionOfSubmitter(deps.db, submitter)
   const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
@@ -77,9 +87,10 @@ export async function signingForm(deps: Deps, submitter: SubmittersTable): Promi
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
   const now = deps.clock.now()
   const everyone = await submittersOf(deps.db, scope, [submission.id])
-  // Verified e-mail codes arrive with the signing issue; until then a guarded form stays closed.
-  const state = signerState(submission, submitter, everyone, now, false)
-  const withheld = state === 'email_2fa_required'
+  const verified = hasVerifiedSession(deps, sessions, submitter)
+  const state = signerState(submission, submitter, everyone, now, verified)
+  // Whatever the state: a link alone never shows a guarded signer's document, even once it ended.
+  const withheld = submitter.require_email_2fa === 1 && !verified
   const expiresAt = new Date(now.getTime() + FILE_URL_TTL_MS)
   const values = await readableValues(deps, parseStoredValues(submitter.values), expiresAt)
   return {

@@ -1,6 +1,6 @@
-// What every signer act (open, sign, decline) does first, inside its transaction: lock the
-// submission, read everyone's status afresh, and refuse what the state does not allow
-// (operations.md §3 errors). Reading under the lock is what makes two concurrent signs of one
+// What every signer act (open, sign, decline, the e-mail code's send and verify) does first, inside
+// its transaction: lock the submission, read everyone's status afresh, and refuse what the state does
+// not allow (operations.md §3 errors). Reading under the lock is what makes two concurrent signs of one
 // signer give one success and one 409, and two last signers complete exactly once.
 import type { Executor, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -11,6 +11,8 @@ import {
   lockSubmissionOfSubmitter,
   submittersOf,
 } from '../submissions/submission-store.ts'
+import type { Signer } from './signer-routes.ts'
+import { hasVerifiedSession } from './signer-session.ts'
 import { type SignerState, signerState } from './signer-state.ts'
 
 export interface SigningSession {
@@ -20,25 +22,27 @@ export interface SigningSession {
   /** Every submitter of the submission, in signing order. */
   everyone: SubmittersTable[]
   state: SignerState
+  /** The request presents a session of this signer, at their current address (signer-session.ts). */
+  emailVerified: boolean
 }
 
 /** The session inside the act's transaction, with the submission locked. */
-export async function openSession(tx: Tx, deps: Deps, submitter: SubmittersTable): Promise<SigningSession> {
-  return session(tx, deps, submitter, await lockSubmissionOfSubmitter(tx, submitter))
+export async function openSession(tx: Tx, deps: Deps, signer: Signer): Promise<SigningSession> {
+  return session(tx, deps, signer, await lockSubmissionOfSubmitter(tx, signer.submitter))
 }
 
 /** A first look without a lock, to refuse early before any costly check of the values. */
-export async function peekSession(deps: Deps, submitter: SubmittersTable): Promise<SigningSession> {
-  const submission = await findSubmissionOfSubmitter(deps.db, submitter)
+export async function peekSession(deps: Deps, signer: Signer): Promise<SigningSession> {
+  const submission = await findSubmissionOfSubmitter(deps.db, signer.submitter)
   if (!submission)
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
-  return session(deps.db, deps, submitter, submission)
+  return session(deps.db, deps, signer, submission)
 }
 
 async function session(
   db: Executor,
   deps: Deps,
-  submitter: SubmittersTable,
+  { submitter, sessions }: Signer,
   submission: SubmissionsTable,
 ): Promise<SigningSession> {
   const scope = { accountId: submitter.account_id, environment: submitter.environment }
@@ -46,9 +50,9 @@ async function session(
   const current = everyone.find((s) => s.id === submitter.id)
   if (!current)
     throw new ApiError('internal_inconsistency', 'The signer vanished from the submission; retry.')
-  // E-mail codes arrive with the signer's-experience issue: until then a guarded signer stays locked.
-  const state = signerState(submission, current, everyone, deps.clock.now(), false)
-  return { submission, submitter: current, everyone, state }
+  const emailVerified = hasVerifiedSession(deps, sessions, current)
+  const state = signerState(submission, current, everyone, deps.clock.now(), emailVerified)
+  return { submission, submitter: current, everyone, state, emailVerified }
 }
 
 const FINISHED_WORDS: Record<string, string> = {
@@ -57,8 +61,14 @@ const FINISHED_WORDS: Record<string, string> = {
   declined: 'declined',
 }
 
-/** Why `action` is refused in this session, or null when it may proceed. */
-export function refusalOf(session: SigningSession, action: 'sign' | 'decline'): ApiError | null {
+/**
+ * Why `action` is refused in this session, or null when it may proceed. `email_code` (send or verify
+ * a code) needs neither a verified session nor the signer's turn: a later signer may verify early.
+ */
+export function refusalOf(
+  session: SigningSession,
+  action: 'sign' | 'decline' | 'email_code',
+): ApiError | null {
   const { submitter, state, submission } = session
   if (FINISHED_SUBMITTER_STATUSES.includes(submitter.status)) {
     return new ApiError(
@@ -72,12 +82,10 @@ export function refusalOf(session: SigningSession, action: 'sign' | 'decline'): 
       expired: 'has expired',
       declined: 'was declined',
     }[state]
-    return new ApiError(
-      'submission_not_active',
-      `This document ${why}; it can no longer be ${action === 'sign' ? 'signed' : 'declined'}.`,
-    )
+    const verb = { sign: 'signed', decline: 'declined', email_code: 'opened' }[action]
+    return new ApiError('submission_not_active', `This document ${why}; it can no longer be ${verb}.`)
   }
-  if (state === 'email_2fa_required') {
+  if (state === 'email_2fa_required' && action !== 'email_code') {
     return new ApiError('email_2fa_required', 'Enter the code sent to your e-mail address first.')
   }
   if (action === 'sign' && state === 'waiting_for_others') {

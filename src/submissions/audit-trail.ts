@@ -42,8 +42,7 @@ function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): Audi
     email: submitter.email,
     name: submitter.name,
     delivery: delivery(submitter),
-    // E-mail codes arrive with the signer's-experience issue.
-    email_2fa_verified_at: null,
+    email_2fa_verified_at: submitter.email_2fa_verified_at,
     status: submitter.status,
     opened_at: submitter.opened_at,
     opened_ip: submitter.opened_ip,
@@ -62,6 +61,16 @@ function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): Audi
   }
 }
 
+/** `submitter.updated` (PATCH /v1/submitters/{id}) in words: which fields, and the e-mail's old and new value. */
+function eventDetails(event: EventsTable): string | null {
+  if (event.type !== 'submitter.updated') return null
+  const data = JSON.parse(event.data) as { changed?: string[]; email?: { from: string; to: string } }
+  const changes = (data.changed ?? []).map((field) =>
+    field === 'email' && data.email ? `email ${data.email.from} → ${data.email.to}` : field,
+  )
+  return `Changed by the sender: ${changes.join(', ')}`
+}
+
 function auditEvent(event: EventsTable): AuditEvent {
   return {
     id: event.id,
@@ -70,6 +79,7 @@ function auditEvent(event: EventsTable): AuditEvent {
     submitter_id: event.submitter_id,
     ip: event.actor_ip,
     user_agent: event.actor_user_agent,
+    details: eventDetails(event),
   }
 }
 

@@ -5,6 +5,10 @@ import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.t
 import { WEB_URL } from '../http/validation.ts'
 import { variablesDescription } from '../mail/messages/variables.ts'
 
+/** A submitter's name and phone, as creation and PATCH /v1/submitters/{id} accept them. */
+export const SubmitterName = Type.String({ maxLength: 200 })
+export const SubmitterPhone = Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })
+
 const submitterBase = {
   role: Type.String({
     minLength: 1,
@@ -12,8 +16,8 @@ const submitterBase = {
     description: 'Must match a role of the document or template',
   }),
   email: Email,
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  phone: Type.Optional(Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })),
+  name: Type.Optional(SubmitterName),
+  phone: Type.Optional(SubmitterPhone),
   external_id: Type.Optional(
     Type.String({ maxLength: 255, description: 'Echoed back to match your own records' }),
   ),

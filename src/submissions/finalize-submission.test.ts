@@ -15,6 +15,7 @@ import {
   SIGNATURE,
   signer,
   submissionRow,
+  verifiedSession,
 } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
@@ -188,6 +189,60 @@ describe('finalization: the sealed final PDF and the audit trail', () => {
     }
     const again = await get(`/v1/submissions/${created.id}/audit_log`)
     assert.equal(sha256(again.rawPayload), sha256(pdf.rawPayload), 'served as stored: the bytes never change')
+  })
+
+  it('the audit trail shows the e-mail code verification and the address the sender changed', async () => {
+    const body = await threeSigners()
+    body.submitters[1] = {
+      ...body.submitters[1]!,
+      require_email_2fa: true,
+    } as (typeof body.submitters)[number]
+    const created = await createSubmission(t, key, body)
+    const bob = created.submitters[1]!
+    const patched = await t.request(key, {
+      method: 'PATCH',
+      url: `/v1/submitters/${bob.id}`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'robert@example.eu' }),
+    })
+    assert.equal(patched.statusCode, 200, patched.body)
+    const bobNow = { ...bob, signing_url: patched.json().signing_url }
+    assert.equal((await signer(t, created.submitters[0]!, 'sign', { values: VALUES.ann })).statusCode, 200)
+    t.clock.advance(60_000)
+    const { cookie } = await verifiedSession(t, bobNow)
+    const verifiedAt = t.clock.now().toISOString()
+    const signed = await signer(t, bobNow, 'sign', { values: VALUES.bob }, 'link', { cookie })
+    assert.equal(signed.statusCode, 200, signed.body)
+    assert.equal((await signer(t, created.submitters[2]!, 'sign', { values: VALUES.cleo })).statusCode, 200)
+    await worker()
+    const json = (await get(`/v1/submissions/${created.id}/audit_log.json`)).json()
+    assert.deepEqual(
+      json.submitters.map((s: { email: string; email_2fa_verified_at: string | null }) => [
+        s.email,
+        s.email_2fa_verified_at,
+      ]),
+      [
+        ['ann@example.eu', null],
+        ['robert@example.eu', verifiedAt],
+        ['cleo@example.eu', null],
+      ],
+    )
+    const details = 'Changed by the sender: email bob@example.eu → robert@example.eu'
+    const updated = json.events.find((e: { type: string }) => e.type === 'submitter.updated')
+    assert.deepEqual([updated.submitter_id, updated.details, updated.ip], [bob.id, details, null])
+    const verified = json.events.find((e: { type: string }) => e.type === 'submitter.email_2fa_verified')
+    assert.deepEqual([verified.created_at, verified.ip], [verifiedAt, '203.0.113.7'])
+    const text = (await pdfText((await get(`/v1/submissions/${created.id}/audit_log`)).rawPayload)).replace(
+      /\s+/g,
+      ' ',
+    )
+    for (const expected of [
+      `e-mail code verified at ${verifiedAt}`,
+      details,
+      'submitter.email_2fa_verified',
+    ]) {
+      assert.ok(text.includes(expected), `audit PDF lacks ${expected}`)
+    }
   })
 
   it('two attempts at once (a lease that lapsed): one completion, the loser’s files removed', async () => {

@@ -77,6 +77,7 @@ function submitterRows(
     declined_ip: null,
     declined_user_agent: null,
     decline_reason: null,
+    email_2fa_verified_at: null,
   }))
 }
 

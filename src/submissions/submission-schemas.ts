@@ -45,6 +45,7 @@ export const SubmitterWithValues = Type.Object(
   },
   { title: 'SubmitterWithValues' },
 )
+export type SubmitterWithValues = Static<typeof SubmitterWithValues>
 
 export const Submission = Type.Object(
   {

@@ -1,4 +1,6 @@
 // GET /v1/submitters/{id} — a submitter with the values filled so far (api-v1 §4.4).
+import type { SubmittersTable } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
 import { FILE_URL_TTL_MS } from '../documents/file-urls.ts'
 import { parseStoredValues, readableValues } from '../documents/stored-values.ts'
 import { orNotFound } from '../errors.ts'
@@ -16,10 +18,16 @@ export const getSubmitter = defineRoute({
   tag: 'Submitters',
   schema: { params: IdParams('sbm'), response: { 200: SubmitterWithValues } },
   errors: ['resource_not_found'],
-  handler: async ({ params, scope }, deps) => {
-    const row = orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`)
-    const expiresAt = new Date(deps.clock.epochMs() + FILE_URL_TTL_MS)
-    const values = await readableValues(deps, parseStoredValues(row.values), expiresAt)
-    return { ...toApiSubmitter(row, deps.config.signingUrl), values }
-  },
+  handler: async ({ params, scope }, deps) =>
+    submitterWithValues(
+      deps,
+      orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`),
+    ),
 })
+
+/** The answer of this route, also given by PATCH /v1/submitters/{id}. */
+export async function submitterWithValues(deps: Deps, row: SubmittersTable): Promise<SubmitterWithValues> {
+  const expiresAt = new Date(deps.clock.epochMs() + FILE_URL_TTL_MS)
+  const values = await readableValues(deps, parseStoredValues(row.values), expiresAt)
+  return { ...toApiSubmitter(row, deps.config.signingUrl), values }
+}

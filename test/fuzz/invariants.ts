@@ -19,6 +19,7 @@ const COUNTED = {
   templates: true,
   submissions: true,
   submitters: true,
+  email_2fa_codes: true,
 } as const satisfies Record<keyof Tables, true>
 
 export type RowCounts = Record<string, number>

@@ -22,6 +22,7 @@ export interface JsonSchema {
   patternProperties?: Record<string, JsonSchema>
   propertyNames?: JsonSchema
   maxProperties?: number
+  minProperties?: number
   items?: JsonSchema
   minItems?: number
   maxItems?: number
@@ -146,7 +147,14 @@ function declared(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<Record<stri
     .map((record) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== ABSENT)))
 }
 
+/** `minProperties` (PATCH bodies: at least one field) on top of what the properties make. */
 function objectFor(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<unknown> {
+  const min = schema.minProperties ?? 0
+  const made = propertiesFor(schema, ctx)
+  return min > 0 ? made.filter((o) => Object.keys(o).length >= min) : made
+}
+
+function propertiesFor(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<Record<string, unknown>> {
   const fixed = declared(schema, ctx)
   const [pattern, valueSchema] = Object.entries(schema.patternProperties ?? {})[0] ?? []
   const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : valueSchema

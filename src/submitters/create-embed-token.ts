@@ -1,0 +1,78 @@
+// POST /v1/submitters/{id}/embed_token — api-v1 §4.5: a new embed URL for a submitter, valid as long
+// as the caller chooses (60 s to 30 days; 1 hour by default: mint one when your page loads). Nothing
+// is stored — the token is an HS256 JWT naming the submitter and its submission — so the answer is
+// 200, not 201, and earlier tokens (the creation's `embed_src` among them) stay valid until their
+// own expiry. A token for a signer who finished, or of a submission that ended, still opens the
+// form, which shows that state. 500 `token_issue_failed` if it cannot be signed.
+import { Type } from 'typebox'
+import { ApiError, orNotFound } from '../errors.ts'
+import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { embedUrl, issueEmbedToken } from '../signing-page/signing-credentials.ts'
+import { findSubmitter } from '../submissions/submission-store.ts'
+
+export const EMBED_TOKEN_TTL = { min: 60, max: 30 * 24 * 60 * 60, default: 60 * 60 } as const
+
+const EmbedTokenRequest = Type.Object(
+  {
+    ttl_seconds: Type.Optional(
+      Type.Integer({
+        minimum: EMBED_TOKEN_TTL.min,
+        maximum: EMBED_TOKEN_TTL.max,
+        default: EMBED_TOKEN_TTL.default,
+        description: 'Lifetime of the token in seconds: 60 to 2592000 (30 days); default 3600 (1 hour)',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'EmbedTokenRequest' },
+)
+
+const EmbedToken = Type.Object(
+  {
+    object: Type.Literal('embed_token'),
+    submitter_id: Id('sbm'),
+    submission_id: Id('sub'),
+    embed_src: Type.String({
+      description:
+        '`{SIGNING_URL}/embed/{jwt}`: the signing page to frame in your application; its JWT is the credential, so treat the URL as a secret',
+    }),
+    expires_at: {
+      ...Timestamp,
+      description: 'When the token stops working (401 `invalid_signing_token`), to the second',
+    },
+  },
+  { title: 'EmbedToken' },
+)
+
+export const createEmbedToken = defineRoute({
+  operationId: 'createEmbedToken',
+  method: 'POST',
+  url: '/v1/submitters/:id/embed_token',
+  summary: 'Issue a new embed URL with a chosen lifetime',
+  description:
+    'Answers 200: nothing is stored, and earlier tokens are not revoked. Works for any submitter of the key’s scope, whatever its status: the embedded form shows an ended submission’s state. Send `{}` for the default lifetime (a request without a body is 422).',
+  tag: 'Submitters',
+  schema: { params: IdParams('sbm'), body: EmbedTokenRequest, response: { 200: EmbedToken } },
+  errors: ['resource_not_found', 'token_issue_failed'],
+  handler: async ({ params, body, scope }, deps) => {
+    const submitter = orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`)
+    const now = deps.clock.now()
+    const ttl = body.ttl_seconds ?? EMBED_TOKEN_TTL.default
+    // The JWT counts whole seconds: the answer states the second the token really lapses.
+    const expiresAt = new Date(Math.floor(now.getTime() / 1000 + ttl) * 1000)
+    let token: string
+    try {
+      const claims = { sub: submitter.id, sid: submitter.submission_id }
+      token = await issueEmbedToken(deps.keys.embed, claims, expiresAt, now)
+    } catch (error) {
+      throw new ApiError('token_issue_failed', 'The embed token could not be issued; retry.', {}, error)
+    }
+    return {
+      object: 'embed_token' as const,
+      submitter_id: submitter.id,
+      submission_id: submitter.submission_id,
+      embed_src: embedUrl(deps.config.signingUrl, token),
+      expires_at: expiresAt.toISOString(),
+    }
+  },
+})

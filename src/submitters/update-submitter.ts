@@ -1,0 +1,89 @@
+// PATCH /v1/submitters/{id} — api-v1 §3.3 (last row) and §4.5: change a submitter's `email`,
+// `phone` or `name` while they are `pending` or `opened` (else 409 submitter_already_finalized) and
+// the submission has not ended (else 409 submission_already_finalized). The status is unchanged.
+// A new address gets a new signing link — the old one then answers like an unknown link — and,
+// when it is that signer's turn and their `send_email` allows, a new signing request to the new
+// address. The change is journaled as `submitter.updated` (journal-only: never a webhook) with the
+// changed field names and the old and new address, so the audit trail shows it. One transaction,
+// with the submission locked like a signer's act.
+import { Type } from 'typebox'
+import { ApiError, orNotFound } from '../errors.ts'
+import { appendEvent } from '../events/event-store.ts'
+import { Email, IdParams, Nullable } from '../http/common-schemas.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { toIso } from '../lib/clock.ts'
+import { newSigningSlug } from '../signing-page/signing-credentials.ts'
+import { SubmitterName, SubmitterPhone } from '../submissions/creation-schemas.ts'
+import { nextSigners, queueSigningRequests } from '../submissions/signing-requests.ts'
+import { SubmitterWithValues } from '../submissions/submission-schemas.ts'
+import { findSubmitter, lockSubmission, submittersOf } from '../submissions/submission-store.ts'
+import { submitterWithValues } from './get-submitter.ts'
+import { contactChange, patchRefusal } from './submitter-changes.ts'
+import { updateSubmitterContact } from './submitter-store.ts'
+
+const UpdateSubmitterRequest = Type.Object(
+  {
+    email: Type.Optional({
+      ...Email,
+      description: 'New address (kept lower-case): a new `signing_url`; the old link stops working',
+    }),
+    phone: Type.Optional(Nullable({ ...SubmitterPhone, description: 'New phone number; null removes it' })),
+    name: Type.Optional(Nullable({ ...SubmitterName, description: 'New name; null removes it' })),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    title: 'UpdateSubmitterRequest',
+    description: 'At least one of `email`, `phone`, `name`; any other key is refused (422)',
+  },
+)
+
+const changedMeanwhile = () =>
+  new ApiError('submitter_already_finalized', 'This submitter finished while it was being changed.')
+
+export const updateSubmitter = defineRoute({
+  operationId: 'updateSubmitter',
+  method: 'PATCH',
+  url: '/v1/submitters/:id',
+  summary: "Change a submitter's e-mail, phone or name",
+  description:
+    'Only while the submitter is `pending` or `opened` (409 `submitter_already_finalized`) and the submission has not ended (409 `submission_already_finalized`, also past `expires_at`). A new e-mail address gets a new `signing_url` (the old link answers 404 like an unknown one, its e-mail code and signer sessions end) and, when it is this signer’s turn and `send_email` is on, a new signing request. Values equal to the stored ones change nothing. Journaled as `submitter.updated` (journal only) and shown in the audit trail. Answers the submitter as `GET /v1/submitters/{id}` does. No Idempotency-Key: repeating it is harmless.',
+  tag: 'Submitters',
+  schema: { params: IdParams('sbm'), body: UpdateSubmitterRequest, response: { 200: SubmitterWithValues } },
+  errors: ['resource_not_found', 'submitter_already_finalized', 'submission_already_finalized'],
+  handler: async ({ params, body, scope, requestId }, deps) => {
+    const updated = await deps.db.transaction().execute(async (tx) => {
+      const found = orNotFound(await findSubmitter(tx, scope, params.id), `submitter ${params.id}`)
+      const submission = await lockSubmission(tx, {
+        id: found.submission_id,
+        account_id: found.account_id,
+        environment: found.environment,
+      })
+      const everyone = await submittersOf(tx, scope, [submission.id])
+      const current = everyone.find((s) => s.id === found.id) ?? found
+      const refusal = patchRefusal(current, submission, deps.clock.now())
+      if (refusal) throw refusal
+      const change = contactChange(current, body, newSigningSlug)
+      if (change.changed.length === 0) return current
+      const at = toIso(deps.clock.now())
+      const row = await updateSubmitterContact(tx, scope, current.id, change.set, at)
+      if (!row) throw changedMeanwhile()
+      await appendEvent(tx, deps, scope, {
+        type: 'submitter.updated',
+        submissionId: submission.id,
+        submitterId: row.id,
+        data: {
+          submitter_id: row.id,
+          changed: change.changed,
+          ...(change.email ? { email: change.email } : {}),
+          request_id: requestId,
+        },
+      })
+      const after = everyone.map((s) => (s.id === row.id ? row : s))
+      const due = nextSigners(submission.signing_order, after).some((s) => s.id === row.id)
+      if (change.email && due) await queueSigningRequests(tx, deps, submission, [row])
+      return row
+    })
+    return submitterWithValues(deps, updated)
+  },
+})
