@@ -23,6 +23,8 @@ import {
   type Created,
   createSubmission,
   everyTypeBody,
+  guardedBody,
+  mailedCode,
   submissionRow,
   submitterRow,
 } from '../../test/signing.ts'
@@ -47,10 +49,17 @@ describe('the signing page in a browser', () => {
     await t.close()
   })
 
-  async function open(url: string, viewport = DESKTOP, locale = 'en-GB'): Promise<Page> {
+  /** A new page at the signer's URL; `watch` runs before the navigation (listeners that must not miss a request). */
+  async function open(
+    url: string,
+    viewport = DESKTOP,
+    locale = 'en-GB',
+    watch?: (page: Page) => void,
+  ): Promise<Page> {
     const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1 })
     const page = await context.newPage()
     page.on('pageerror', (error) => assert.fail(`script error on the page: ${error.message}`))
+    watch?.(page)
     await page.goto(`${base}${pathOf(url)}`)
     return page
   }
@@ -59,10 +68,12 @@ describe('the signing page in a browser', () => {
 
   it('desktop: draws a signature with the mouse, fills every field type, signs', async () => {
     const created: Created = await createSubmission(t, key, await everyTypeBody())
-    const page = await open(created.submitters[0]!.signing_url)
     const requested: string[] = []
-    page.on('request', (request) => requested.push(request.url()))
-    const opened = page.waitForResponse((r) => r.url().endsWith('/open') && r.status() === 200)
+    let opened: Promise<unknown> = Promise.resolve()
+    const page = await open(created.submitters[0]!.signing_url, DESKTOP, 'en-GB', (p) => {
+      p.on('request', (request) => requested.push(request.url()))
+      opened = p.waitForResponse((r) => r.url().endsWith('/open') && r.status() === 200)
+    })
     await page.getByRole('heading', { name: 'Contract' }).waitFor()
     await opened
     assert.equal((await submitterRow(t, created.submitters[0]!.id)).status, 'opened')
@@ -258,6 +269,62 @@ describe('the signing page in a browser', () => {
           },
         )
       }
+    } finally {
+      await page.context().close()
+      await new Promise((resolve) => host.close(resolve))
+    }
+  })
+
+  it('e-mail code: the code screen first, the document only after the mailed code (link: the cookie)', async () => {
+    const created: Created = await createSubmission(t, key, await guardedBody(['first'], [0]))
+    const page = await open(created.submitters[0]!.signing_url, PHONE)
+    await page.getByRole('heading', { name: 'Confirm your e-mail address' }).waitFor()
+    assert.equal(await page.locator('.page').count(), 0, 'no page of the document before the code')
+    await page.getByRole('button', { name: 'Send me a code' }).click()
+    await page.getByText('A code is on its way to first@example.eu').waitFor()
+    await screenshot(page, 'code-375')
+    await page.getByLabel('6-digit code').fill('000000')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByText('This code is not right').waitFor()
+    await page.getByLabel('6-digit code').fill(await mailedCode(t, created.submitters[0]!.id))
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('heading', { name: 'Contract' }).waitFor()
+    await page
+      .locator('.page img')
+      .first()
+      .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode())
+    const row = await submitterRow(t, created.submitters[0]!.id)
+    assert.ok(row.email_2fa_verified_at, 'verification recorded')
+    assert.equal(row.status, 'opened', 'opened only once the document shows')
+    // A reload keeps the session (the HttpOnly cookie on the link's path).
+    await page.reload()
+    await page.getByRole('heading', { name: 'Contract' }).waitFor()
+    await page.context().close()
+  })
+
+  it('e-mail code inside a client iframe: the page keeps the session in memory and signs', async () => {
+    const created: Created = await createSubmission(t, key, await guardedBody(['first'], [0]))
+    const embed = `${base}${pathOf(created.submitters[0]!.embed_src)}`
+    const host: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html')
+      res.end(`<!doctype html><iframe src="${embed}" style="width:1000px;height:800px"></iframe>`)
+    })
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage()
+    try {
+      await page.goto(`http://localhost:${(host.address() as AddressInfo).port}/`)
+      const frame = page.frameLocator('iframe')
+      await frame.getByRole('button', { name: 'Send me a code' }).click()
+      await frame.getByLabel('6-digit code').waitFor()
+      await frame.getByLabel('6-digit code').fill(await mailedCode(t, created.submitters[0]!.id))
+      await frame.getByRole('button', { name: 'Continue' }).click()
+      await frame.getByRole('heading', { name: 'Contract' }).waitFor()
+      await fillPlainFields(frame, { date: '2026-11-23', name: 'Framed', plan: 'basic', country: 'FR' })
+      await typeSignature(frame, 'Signature', 'F')
+      await typeSignature(frame, 'Initials', 'F')
+      await frame.getByRole('button', { name: 'Sign', exact: true }).click()
+      await frame.getByRole('heading', { name: 'You have signed' }).waitFor()
+      assert.equal((await submitterRow(t, created.submitters[0]!.id)).status, 'signed')
     } finally {
       await page.context().close()
       await new Promise((resolve) => host.close(resolve))

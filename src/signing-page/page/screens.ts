@@ -52,7 +52,8 @@ export function errorScreen(app: Element, t: Texts, failure: unknown, retry: () 
 
 /** operations.md §3: send a code, enter it; on success the form is read again. */
 export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () => void): void {
-  const message = h('p', { class: 'message', role: 'status' })
+  const info = h('p', { class: 'info', role: 'status' })
+  const message = h('p', { class: 'message', role: 'alert' })
   const input = h('input', {
     id: 'code',
     class: 'code-input',
@@ -76,7 +77,7 @@ export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () =
     message.textContent = ''
     try {
       await call('POST', 'email_2fa/send')
-      message.textContent = fill(t.code_sent, { email: form.submitter.email })
+      info.textContent = fill(t.code_sent, { email: form.submitter.email })
       send.hidden = true
       entry.hidden = false
       resend.hidden = false
@@ -108,9 +109,10 @@ export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () =
     app,
     heading(t.code_title),
     h('p', {}, fill(t.code_body, { email: form.submitter.email })),
+    info,
     send,
     entry,
-    resend,
     message,
+    resend,
   )
 }
