@@ -23,6 +23,8 @@ function heading(text: string): HTMLHeadingElement {
 function show(app: Element, ...content: Node[]): void {
   const screen = h('section', { class: 'screen' }, ...content)
   mount(app, screen)
+  // The form may have been scrolled far down: the new screen starts at the top.
+  window.scrollTo(0, 0)
   screen.querySelector<HTMLElement>('h1')?.focus()
 }
 
