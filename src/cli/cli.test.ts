@@ -53,13 +53,21 @@ describe('paraph CLI', () => {
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
   }
 
-  /** Resolves with the first stdout match, or rejects at the deadline. */
-  function waitFor(child: ChildProcess, pattern: RegExp, output: { text: string }, ms = 20_000) {
+  /**
+   * Resolves with the first stdout match; rejects, with what the process printed, when it exits
+   * first or at the deadline. A first start bundles three entry points and makes the sealing key:
+   * on a loaded CI machine that has taken over 20 s, so the deadline is generous.
+   */
+  function waitFor(child: ChildProcess, pattern: RegExp, output: { text: string }, ms = 60_000) {
     return new Promise<RegExpMatchArray>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`no ${pattern} within ${ms} ms in:\n${output.text}`)),
         ms,
       )
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer)
+        reject(new Error(`exited (${code ?? signal}) before ${pattern}:\n${output.text}`))
+      })
       const check = () => {
         const match = output.text.match(pattern)
         if (match) {
@@ -76,6 +84,14 @@ describe('paraph CLI', () => {
       })
       check()
     })
+  }
+
+  /** Stops the process and resolves with its exit code, also when it had already exited. */
+  function stop(child: ChildProcess): Promise<number | null> {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve))
+    child.kill('SIGTERM')
+    return closed
   }
 
   async function keyIsActive(key: string) {
@@ -113,8 +129,7 @@ describe('paraph CLI', () => {
       assert.ok(warning, 'the private-network switch is logged')
       assert.equal(JSON.parse(warning).level, 40, 'as a warning')
     } finally {
-      child.kill('SIGTERM')
-      await new Promise((resolve) => child.on('close', resolve))
+      await stop(child)
     }
     const again = { text: '' }
     const second = start(['serve', '--no-worker'], { PORT: '0' })
@@ -122,8 +137,7 @@ describe('paraph CLI', () => {
       await waitFor(second, /Paraph listening on/, again)
       assert.ok(!again.text.includes('test key'), 'keys are printed only on the very first start')
     } finally {
-      second.kill('SIGTERM')
-      await new Promise((resolve) => second.on('close', resolve))
+      await stop(second)
     }
   })
 
@@ -215,9 +229,7 @@ describe('paraph CLI', () => {
     const output = { text: '' }
     const child = start(['worker'])
     await waitFor(child, /paraph worker started/, output)
-    child.kill('SIGTERM')
-    const code = await new Promise((resolve) => child.on('close', resolve))
-    assert.equal(code, 0)
+    assert.equal(await stop(child), 0)
     assert.match(output.text, /paraph worker stopped/)
   })
 })
