@@ -11,11 +11,13 @@ import type { Db } from './db/tables.ts'
 import { AccessLog } from './http/access-log.ts'
 import { RateLimiter } from './http/rate-limit.ts'
 import { JobBell } from './jobs/job-bell.ts'
+import { type Resolve, systemResolve } from './lib/address-policy.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { batchedStdout } from './lib/log-stream.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
+import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
@@ -38,10 +40,23 @@ export interface Deps {
   keyCache: KeyCache
   /** Wakes this process's idle worker after a write request (issue #11). */
   jobBell: JobBell
+  /** Wakes this process's webhook dispatcher when events.publish has made deliveries. */
+  webhookBell: JobBell
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
   trustedCa?: string
+  /** DNS for user-supplied URLs (webhook endpoints): the system's; tests inject names of their own. */
+  resolve: Resolve
+  /** Overall deadline of one webhook POST (10 s; tests shorten it). */
+  webhookTimeoutMs: number
   /** Purpose-bound keys derived from PARAPH_SECRET. */
-  keys: { cursor: Buffer; embed: Buffer; files: Buffer; emailCode: Buffer; signerSession: Buffer }
+  keys: {
+    cursor: Buffer
+    embed: Buffer
+    files: Buffer
+    emailCode: Buffer
+    signerSession: Buffer
+    webhookSecret: Buffer
+  }
   close(): Promise<void>
 }
 
@@ -53,6 +68,8 @@ export interface DepsOverrides {
   /** Prefix of the rate-limit counters in Redis (tests keep parallel runs apart). */
   rateLimitPrefix?: string
   trustedCa?: string
+  resolve?: Resolve
+  webhookTimeoutMs?: number
 }
 
 /** Keys, passwords and secrets never reach the logs, wherever they appear in a logged object. */
@@ -126,13 +143,17 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     }),
     keyCache: new KeyCache(database.db, clock),
     jobBell: new JobBell(),
+    webhookBell: new JobBell(),
     trustedCa: overrides.trustedCa,
+    resolve: overrides.resolve ?? systemResolve,
+    webhookTimeoutMs: overrides.webhookTimeoutMs ?? LIMITS.webhookTotalMs,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),
       files: deriveKey(secret, 'file-url-v1'),
       emailCode: deriveKey(secret, 'email-2fa-code-v1'),
       signerSession: deriveKey(secret, 'signer-session-v1'),
+      webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },
     close: async () => {
       await mailer.close()

@@ -20,6 +20,11 @@ export const LIMITS = {
   pdfUrlConnectMs: 10_000,
   pdfUrlTotalMs: 60_000,
   pdfUrlRedirects: 3,
+  /** One webhook POST, in all (security-notes "Webhook signatures"), and the answer kept of it. */
+  webhookTotalMs: 10_000,
+  webhookResponseBytes: 64 * 1024,
+  /** Active webhook endpoints per account and environment (api-v1 §8). */
+  webhookEndpoints: 25,
 } as const
 
 /** The limits as a Markdown table, for the API description. */

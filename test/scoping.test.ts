@@ -51,7 +51,14 @@ describe('scoping (BOLA)', () => {
     })
     assert.equal(res.statusCode, 201, res.body)
     const created = res.json()
-    return { tpl, sub: created.id, sbm: created.submitters[1].id }
+    // A public IP literal: accepted without DNS; never called (only foreign ids are probed).
+    const hook = await t.request(key, {
+      method: 'POST',
+      url: '/v1/webhook_endpoints',
+      payload: { url: 'https://93.184.216.34/hook', events: ['submission.completed'] },
+    })
+    assert.equal(hook.statusCode, 201, hook.body)
+    return { tpl, sub: created.id, sbm: created.submitters[1].id, whk: hook.json().id }
   }
 
   const call = (route: AnyRoute, key: string, id: string) => {
@@ -82,6 +89,7 @@ describe('scoping (BOLA)', () => {
     assert.equal(submission.status, 'sent')
     assert.equal(submission.cancelled_at, null)
     assert.equal((await get(`/v1/submitters/${fixture.sbm}`)).json().status, 'pending')
+    assert.equal((await get(`/v1/webhook_endpoints/${fixture.whk}`)).json().active, true)
   }
 
   before(async () => {

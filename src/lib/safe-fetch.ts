@@ -41,6 +41,11 @@ export interface SafeFetchOptions {
   /** Exact addresses allowed although the policy refuses them (an on-premises receiver; tests). */
   allowAddresses?: readonly string[]
   maxBytes: number
+  /**
+   * safeFetch only: keep the first maxBytes of a longer answer and stop reading (webhook receivers,
+   * whose status is what counts) instead of failing with too_large.
+   */
+  truncate?: boolean
   /** 0: a 3xx is returned as is (webhooks); n: up to n hops are followed, one more is an error. */
   maxRedirects: number
   /** TCP + TLS handshake of each connection (undici checks it about every 0.5 s). */
@@ -66,12 +71,31 @@ export interface SafeResponse {
 export async function safeFetch(
   url: string,
   options: SafeFetchOptions,
-): Promise<SafeResponse & { body: Buffer }> {
+): Promise<SafeResponse & { body: Buffer; truncated: boolean }> {
   return exchange(url, options, async (body, host) => {
     const chunks: Buffer[] = []
+    if (options.truncate) return firstBytes(body, options.maxBytes)
     for await (const chunk of capped(options.maxBytes, host)(body)) chunks.push(chunk)
-    return { body: Buffer.concat(chunks) }
+    return { body: Buffer.concat(chunks), truncated: false }
   })
+}
+
+/** Reads at most maxBytes and leaves the rest unread (the exchange then discards the body). */
+async function firstBytes(body: Body, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    const room = maxBytes - total
+    if (chunk.length >= room) {
+      chunks.push(chunk.subarray(0, room))
+      const truncated = chunk.length > room
+      // The answer may go on: what is past the cap is never read (discarded by the caller).
+      return { body: Buffer.concat(chunks), truncated }
+    }
+    chunks.push(chunk)
+    total += chunk.length
+  }
+  return { body: Buffer.concat(chunks), truncated: false }
 }
 
 /**
@@ -122,7 +146,7 @@ async function exchange<T>(
       try {
         const next = redirectTarget(response, url, hops, options)
         if (next === undefined) {
-          if (Number(response.headers['content-length'] ?? 0) > options.maxBytes)
+          if (!options.truncate && Number(response.headers['content-length'] ?? 0) > options.maxBytes)
             throw tooLarge(url.hostname, options.maxBytes)
           const summary = { status: response.statusCode, headers: flat(response.headers), finalUrl: url.href }
           return { ...summary, ...(await consume(response.body, url.hostname)) }

@@ -1,0 +1,107 @@
+// One attempt of one claimed delivery: sign the frozen body with a fresh `t`, POST it, then record
+// in one transaction the attempt, the delivery's next state (fenced by the attempt number) and the
+// endpoint's health — with the owner's notice when it becomes failing and the endpoint's pending
+// deliveries dropped when it becomes disabled.
+import type { Tx, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { toIso } from '../lib/clock.ts'
+import { dropPendingDeliveries, insertAttempt, settleDelivery } from './delivery-store.ts'
+import { afterFailure, afterSuccess } from './endpoint-health.ts'
+import { lockEndpoint, updateHealth } from './endpoint-store.ts'
+import { queueFailingNotice } from './failing-notice.ts'
+import { nextAttemptAt } from './retry-schedule.ts'
+import { type SendResult, sendWebhook } from './send-webhook.ts'
+import { signingSecrets } from './webhook-secret.ts'
+import { signatureHeader } from './webhook-signature.ts'
+
+export type DeliveryDeps = Pick<
+  Deps,
+  'db' | 'clock' | 'ids' | 'logger' | 'config' | 'keys' | 'resolve' | 'webhookTimeoutMs' | 'trustedCa'
+>
+
+/** Signs and POSTs `body` to the endpoint now (deliveries and the test endpoint). */
+export function postSigned(deps: DeliveryDeps, endpoint: WebhookEndpointsTable, body: string) {
+  const now = deps.clock.now()
+  const secrets = signingSecrets(deps.keys.webhookSecret, endpoint, now)
+  const signature = signatureHeader(secrets, Math.floor(now.getTime() / 1000), body)
+  return sendWebhook(endpoint.url, body, signature, {
+    allowPrivateNetwork: deps.config.allowPrivateNetworkUrls,
+    timeoutMs: deps.webhookTimeoutMs,
+    resolve: deps.resolve,
+    ...(deps.trustedCa ? { ca: deps.trustedCa } : {}),
+  })
+}
+
+/** Runs attempt `delivery.attempts` of a delivery this process has claimed. */
+export async function deliverOnce(deps: DeliveryDeps, delivery: WebhookDeliveriesTable): Promise<void> {
+  const endpoint = await deps.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', delivery.endpoint_id)
+    .executeTakeFirstOrThrow()
+  if (endpoint.deleted_at !== null || endpoint.disabled_at !== null) {
+    const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled'
+    await deps.db.transaction().execute((tx) => dropOne(tx, delivery, reason, toIso(deps.clock.now())))
+    return
+  }
+  const startedAt = toIso(deps.clock.now())
+  const result = await postSigned(deps, endpoint, delivery.body)
+  await deps.db.transaction().execute((tx) => record(tx, deps, delivery, startedAt, result))
+}
+
+async function dropOne(tx: Tx, delivery: WebhookDeliveriesTable, reason: string, at: string) {
+  await settleDelivery(
+    tx,
+    delivery.id,
+    delivery.attempts,
+    { state: 'dropped', last_status: null, last_error: reason },
+    at,
+  )
+}
+
+async function record(
+  tx: Tx,
+  deps: DeliveryDeps,
+  delivery: WebhookDeliveriesTable,
+  startedAt: string,
+  result: SendResult,
+): Promise<void> {
+  const now = deps.clock.now()
+  const at = toIso(now)
+  const endpoint = await lockEndpoint(tx, delivery.endpoint_id)
+  await insertAttempt(tx, delivery.id, {
+    number: delivery.attempts,
+    endpointId: delivery.endpoint_id,
+    startedAt,
+    durationMs: result.durationMs,
+    status: result.status,
+    error: result.error,
+    succeeded: result.ok,
+    responseBody: result.body,
+  })
+  const retryAt = result.ok
+    ? null
+    : nextAttemptAt(delivery.event_created_at, delivery.attempts, deps.config.webhookRetrySchedule, now)
+  const state = result.ok ? 'delivered' : retryAt ? 'pending' : 'failed'
+  const settled = await settleDelivery(
+    tx,
+    delivery.id,
+    delivery.attempts,
+    {
+      state,
+      ...(retryAt ? { next_attempt_at: toIso(retryAt) } : {}),
+      last_status: result.status,
+      last_error: result.error,
+    },
+    at,
+  )
+  if (!settled)
+    deps.logger.warn({ delivery_id: delivery.id }, 'webhook attempt recorded after its delivery moved on')
+  if (!endpoint) return
+  const change = result.ok
+    ? afterSuccess(result.status as number, now)
+    : afterFailure(endpoint, result.error ?? 'failed', now)
+  const updated = await updateHealth(tx, endpoint.id, change.set, at)
+  if (change.becameFailing) await queueFailingNotice(tx, deps, updated)
+  if (change.becameDisabled) await dropPendingDeliveries(tx, endpoint.id, 'endpoint disabled', at)
+}

@@ -1,0 +1,152 @@
+// Deliveries (`dlv_`): one per event and endpoint, the body frozen at creation, claimed for an
+// attempt with a lease and the attempt number as fence (security-notes "Jobs, crashes and fences"):
+// the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
+// cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
+import type { DeliveryState, Executor, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
+import { toIso } from '../lib/clock.ts'
+
+export type NewDelivery = Pick<
+  WebhookDeliveriesTable,
+  | 'id'
+  | 'account_id'
+  | 'environment'
+  | 'endpoint_id'
+  | 'event_id'
+  | 'event_type'
+  | 'event_created_at'
+  | 'body'
+>
+
+/** Inserts unless the endpoint already has a delivery of this event (events.publish ran before). */
+export async function insertDelivery(tx: Tx, delivery: NewDelivery, at: string): Promise<boolean> {
+  const result = await tx
+    .insertInto('webhook_deliveries')
+    .values({
+      ...delivery,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      last_status: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    })
+    .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+}
+
+/** Pending deliveries of an endpoint become `dropped` with the reason; returns how many. */
+export async function dropPendingDeliveries(tx: Tx, endpointId: string, reason: string, at: string) {
+  const result = await tx
+    .updateTable('webhook_deliveries')
+    .set({ state: 'dropped', last_error: reason, locked_until: null, updated_at: at })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export interface Candidate {
+  id: string
+  endpoint_id: string
+  attempts: number
+}
+
+/**
+ * Due deliveries, oldest due first, leaving out endpoints that already have all the attempts in
+ * flight they may: a dead endpoint's backlog never hides another endpoint's deliveries.
+ */
+export async function dueDeliveries(
+  db: Executor,
+  now: Date,
+  busyEndpoints: string[],
+  limit: number,
+): Promise<Candidate[]> {
+  const at = toIso(now)
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'endpoint_id', 'attempts'])
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+  if (busyEndpoints.length > 0) query = query.where('endpoint_id', 'not in', busyEndpoints)
+  return query.orderBy('next_attempt_at').limit(limit).execute()
+}
+
+/** Takes the next attempt of `candidate`, unless another sender took it first; its row, with the new attempt number. */
+export async function claimDelivery(db: Executor, candidate: Candidate, now: Date, leaseMs: number) {
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: candidate.attempts + 1,
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    })
+    .where('id', '=', candidate.id)
+    .where('attempts', '=', candidate.attempts)
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export interface AttemptRecord {
+  number: number
+  endpointId: string
+  startedAt: string
+  durationMs: number
+  status: number | null
+  error: string | null
+  succeeded: boolean
+  responseBody: string
+}
+
+export async function insertAttempt(tx: Tx, deliveryId: string, attempt: AttemptRecord): Promise<void> {
+  await tx
+    .insertInto('webhook_attempts')
+    .values({
+      delivery_id: deliveryId,
+      number: attempt.number,
+      endpoint_id: attempt.endpointId,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      status: attempt.status,
+      error: attempt.error,
+      succeeded: attempt.succeeded ? 1 : 0,
+      response_body: attempt.responseBody,
+    })
+    .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
+    .execute()
+}
+
+/** Applies the outcome of attempt `attempt`; false when the row moved on (dropped, or a newer attempt). */
+export async function settleDelivery(
+  tx: Tx,
+  id: string,
+  attempt: number,
+  set: {
+    state: DeliveryState
+    next_attempt_at?: string
+    last_status: number | null
+    last_error: string | null
+  },
+  at: string,
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      ...set,
+      locked_until: null,
+      updated_at: at,
+      ...(set.state === 'delivered' ? { delivered_at: at } : {}),
+    })
+    .where('id', '=', id)
+    .where('attempts', '=', attempt)
+    .where('state', '=', 'pending')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}

@@ -1,0 +1,106 @@
+// Delivers due webhook deliveries with bounded concurrency (api-v1 §6.4.5, issue #13): at most
+// `concurrency` attempts in flight in this process, and at most `perEndpoint` to any one endpoint,
+// whose busy endpoints the claim query leaves out — so a slow or dead endpoint holds two slots
+// while every other endpoint's deliveries go on. Each attempt is claimed with a lease and the
+// attempt number as fence (delivery-store.ts): several processes may dispatch at once, and a
+// process that dies mid-attempt leaves a lease that lapses and an attempt that is made again.
+// Runs in `paraph serve` (with its worker) and `paraph worker`; on shutdown it claims nothing more
+// and waits for the attempts in flight (each ends within the 10 s deadline).
+import type { Deps } from '../deps.ts'
+import { JobBell } from '../jobs/job-bell.ts'
+import { type DeliveryDeps, deliverOnce } from './deliver-once.ts'
+import { claimDelivery, dueDeliveries } from './delivery-store.ts'
+
+export interface DispatcherOptions {
+  concurrency?: number
+  perEndpoint?: number
+  pollMs?: number
+}
+
+export class WebhookDispatcher {
+  readonly #deps: DeliveryDeps
+  readonly #bell: JobBell
+  readonly #concurrency: number
+  readonly #perEndpoint: number
+  readonly #pollMs: number
+  readonly #leaseMs: number
+  readonly #perEndpointInFlight = new Map<string, number>()
+  readonly #running = new Set<Promise<void>>()
+
+  constructor(deps: DeliveryDeps & Partial<Pick<Deps, 'webhookBell'>>, options: DispatcherOptions = {}) {
+    this.#deps = deps
+    this.#bell = deps.webhookBell ?? new JobBell()
+    this.#concurrency = options.concurrency ?? 32
+    this.#perEndpoint = options.perEndpoint ?? 2
+    this.#pollMs = options.pollMs ?? 500
+    // Past the send's own deadline, with room for the record: a live attempt's lease never lapses.
+    this.#leaseMs = deps.webhookTimeoutMs + 60_000
+  }
+
+  get inFlight(): number {
+    return this.#running.size
+  }
+
+  /** Claims due deliveries into the free slots and starts them; returns how many started. */
+  async fill(): Promise<number> {
+    const free = this.#concurrency - this.#running.size
+    if (free <= 0) return 0
+    const busy = [...this.#perEndpointInFlight].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id)
+    const now = this.#deps.clock.now()
+    const candidates = await dueDeliveries(this.#deps.db, now, busy, free * 2)
+    let started = 0
+    for (const candidate of candidates) {
+      if (this.#running.size >= this.#concurrency) break
+      if ((this.#perEndpointInFlight.get(candidate.endpoint_id) ?? 0) >= this.#perEndpoint) continue
+      const claimed = await claimDelivery(this.#deps.db, candidate, now, this.#leaseMs)
+      if (!claimed) continue // another process took it
+      this.#start(claimed)
+      started++
+    }
+    return started
+  }
+
+  #start(delivery: Parameters<typeof deliverOnce>[1]): void {
+    const endpoint = delivery.endpoint_id
+    this.#perEndpointInFlight.set(endpoint, (this.#perEndpointInFlight.get(endpoint) ?? 0) + 1)
+    const attempt = deliverOnce(this.#deps, delivery)
+      .catch((error: unknown) =>
+        this.#deps.logger.error(
+          { err: error, delivery_id: delivery.id },
+          'webhook attempt could not be recorded',
+        ),
+      )
+      .finally(() => {
+        const left = (this.#perEndpointInFlight.get(endpoint) ?? 1) - 1
+        if (left === 0) this.#perEndpointInFlight.delete(endpoint)
+        else this.#perEndpointInFlight.set(endpoint, left)
+        this.#running.delete(attempt)
+        this.#bell.ring()
+      })
+    this.#running.add(attempt)
+  }
+
+  /** Until `signal` aborts: fill the free slots, then wait for a ring (a new delivery, a freed slot) or the poll. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.fill()
+      } catch (error) {
+        this.#deps.logger.error({ err: error }, 'webhook dispatcher could not claim deliveries')
+      }
+      await this.#bell.wait(this.#pollMs, signal)
+    }
+    await Promise.allSettled([...this.#running])
+  }
+
+  /** Delivers everything due now, as the loop would, and returns once nothing is due or in flight (tests, bench). */
+  async drain(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const started = await this.fill()
+      total += started
+      if (this.#running.size === 0 && started === 0) return total
+      if (this.#running.size > 0) await Promise.race(this.#running)
+    }
+  }
+}
