@@ -43,7 +43,10 @@ import { listTemplates } from './templates/list-templates.ts'
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts'
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts'
 import { getWebhookEndpoint } from './webhooks/get-webhook-endpoint.ts'
+import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts'
 import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts'
+import { retryWebhookDelivery } from './webhooks/retry-webhook-delivery.ts'
+import { rotateWebhookSecret } from './webhooks/rotate-webhook-secret.ts'
 import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint.ts'
 
 /** Every public API route (api-v1 §4.1), then the signer's and the file routes. */
@@ -70,6 +73,9 @@ export const API_ROUTES: AnyRoute[] = [
   getWebhookEndpoint,
   deleteWebhookEndpoint,
   testWebhookEndpoint,
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
   listEvents,
   getSigningForm,
   getEmbedSigningForm,

@@ -76,6 +76,6 @@ export const createWebhookEndpoint = defineRoute({
         created_at: toIso(deps.clock.now()),
       })
     })
-    return { ...toApiWebhookEndpoint(row), secret }
+    return { ...toApiWebhookEndpoint(row, deps.clock.now()), secret }
   },
 })

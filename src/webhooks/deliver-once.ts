@@ -44,9 +44,22 @@ export async function deliverOnce(deps: DeliveryDeps, delivery: WebhookDeliverie
     await deps.db.transaction().execute((tx) => dropOne(tx, delivery, reason, toIso(deps.clock.now())))
     return
   }
+  await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: true })
+}
+
+/** Sends the claimed attempt and records it (the dispatcher, and the retry route on any live endpoint). */
+export async function sendAndRecord(
+  deps: DeliveryDeps,
+  delivery: WebhookDeliveriesTable,
+  endpoint: WebhookEndpointsTable,
+  options: { scheduleRetry: boolean },
+): Promise<SendResult> {
   const startedAt = toIso(deps.clock.now())
   const result = await postSigned(deps, endpoint, delivery.body)
-  await deps.db.transaction().execute((tx) => record(tx, deps, delivery, startedAt, result))
+  await deps.db
+    .transaction()
+    .execute((tx) => record(tx, deps, delivery, startedAt, result, options.scheduleRetry))
+  return result
 }
 
 async function dropOne(tx: Tx, delivery: WebhookDeliveriesTable, reason: string, at: string) {
@@ -65,6 +78,7 @@ async function record(
   delivery: WebhookDeliveriesTable,
   startedAt: string,
   result: SendResult,
+  scheduleRetry: boolean,
 ): Promise<void> {
   const now = deps.clock.now()
   const at = toIso(now)
@@ -79,9 +93,10 @@ async function record(
     succeeded: result.ok,
     responseBody: result.body,
   })
-  const retryAt = result.ok
-    ? null
-    : nextAttemptAt(delivery.event_created_at, delivery.attempts, deps.config.webhookRetrySchedule, now)
+  const retryAt =
+    result.ok || !scheduleRetry
+      ? null
+      : nextAttemptAt(delivery.event_created_at, delivery.attempts, deps.config.webhookRetrySchedule, now)
   const state = result.ok ? 'delivered' : retryAt ? 'pending' : 'failed'
   const settled = await settleDelivery(
     tx,

@@ -2,7 +2,9 @@
 // attempt with a lease and the attempt number as fence (security-notes "Jobs, crashes and fences"):
 // the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
 // cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
-import type { DeliveryState, Executor, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
+import { page } from '../db/keyset.ts'
+import type { DeliveryState, Executor, Scope, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
+import type { Position } from '../http/pagination.ts'
 import { toIso } from '../lib/clock.ts'
 
 export type NewDelivery = Pick<
@@ -149,4 +151,78 @@ export async function settleDelivery(
     .where('state', '=', 'pending')
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+export interface DeliveryFilters {
+  status?: DeliveryState
+}
+
+/** Deliveries of one endpoint, newest first (keyset), scoped in the WHERE. */
+export async function listDeliveries(
+  db: Executor,
+  scope: Scope,
+  endpointId: string,
+  filters: DeliveryFilters,
+  after: Position | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('endpoint_id', '=', endpointId)
+  if (filters.status) query = query.where('state', '=', filters.status)
+  return page(query, after, limit).execute()
+}
+
+export async function findDelivery(db: Executor, scope: Scope, endpointId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('endpoint_id', '=', endpointId)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst()
+}
+
+/** Every attempt of these deliveries, in order. */
+export async function attemptsOf(db: Executor, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return []
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('number')
+    .execute()
+}
+
+/**
+ * Claims a delivery for a retry asked for by the client, whatever its state (a failed or dropped
+ * one is pending again): the next attempt number, with a lease. Undefined while an attempt is in
+ * flight.
+ */
+export async function claimForRetry(
+  db: Executor,
+  delivery: WebhookDeliveriesTable,
+  now: Date,
+  leaseMs: number,
+) {
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      state: 'pending',
+      attempts: delivery.attempts + 1,
+      next_attempt_at: at,
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    })
+    .where('id', '=', delivery.id)
+    .where('attempts', '=', delivery.attempts)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .executeTakeFirst()
 }

@@ -13,8 +13,9 @@ export const getWebhookEndpoint = defineRoute({
   tag: 'Webhooks',
   schema: { params: IdParams('whk'), response: { 200: WebhookEndpoint } },
   errors: ['resource_not_found'],
-  handler: async ({ params, scope }, { db }) =>
+  handler: async ({ params, scope }, { db, clock }) =>
     toApiWebhookEndpoint(
       orNotFound(await findEndpoint(db, scope, params.id), `webhook endpoint ${params.id}`),
+      clock.now(),
     ),
 })

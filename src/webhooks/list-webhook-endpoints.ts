@@ -21,10 +21,11 @@ export const listWebhookEndpoints = defineRoute({
   },
   errors: [],
   queryErrors: { limit: 'invalid_pagination', cursor: 'invalid_pagination' },
-  handler: async ({ query, scope }, { db, keys }) => {
+  handler: async ({ query, scope }, { db, keys, clock }) => {
     const { limit = 20, cursor } = query
     const context: ListContext = { list: 'listWebhookEndpoints', scope, filters: {} }
     const rows = await listEndpoints(db, scope, decodeCursor(keys.cursor, cursor, context), limit + 1)
-    return toPage(keys.cursor, rows, limit, context, toApiWebhookEndpoint)
+    const now = clock.now()
+    return toPage(keys.cursor, rows, limit, context, (row) => toApiWebhookEndpoint(row, now))
   },
 })

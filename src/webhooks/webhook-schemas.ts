@@ -37,6 +37,11 @@ const endpointFields = {
   events: Type.Array(StringEnum(SUBMISSION_EVENT_TYPES), { description: 'The subscribed event types' }),
   active: Type.Boolean({ description: 'False once deleted (deactivated): it receives nothing more' }),
   health: WebhookHealth,
+  previous_secret_expires_at: {
+    ...NullableTime,
+    description:
+      'After `POST …/rotate_secret`: until then deliveries carry a second `v1=` signed with the previous secret',
+  },
   created_at: Timestamp,
   deleted_at: NullableTime,
 }
@@ -57,7 +62,9 @@ export const CreatedWebhookEndpoint = Type.Object(
 )
 export type CreatedWebhookEndpoint = Static<typeof CreatedWebhookEndpoint>
 
-export function toApiWebhookEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+export function toApiWebhookEndpoint(row: WebhookEndpointsTable, now: Date): WebhookEndpoint {
+  const overlap = row.previous_secret_expires_at
+  const inOverlap = overlap !== null && Date.parse(overlap) > now.getTime()
   return {
     id: row.id,
     object: 'webhook_endpoint',
@@ -75,6 +82,7 @@ export function toApiWebhookEndpoint(row: WebhookEndpointsTable): WebhookEndpoin
       last_failure_at: row.last_failure_at,
       last_failure_reason: row.last_failure_reason,
     },
+    previous_secret_expires_at: inOverlap ? overlap : null,
     created_at: row.created_at,
     deleted_at: row.deleted_at,
   }
