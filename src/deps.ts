@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import { type DestinationStream, type Logger, pino } from 'pino'
+import type { Agent } from 'undici'
 import { KeyCache } from './accounts/key-cache.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
@@ -16,6 +17,7 @@ import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { batchedStdout } from './lib/log-stream.ts'
+import { guardedAgent } from './lib/safe-fetch.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
 import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
@@ -48,6 +50,8 @@ export interface Deps {
   resolve: Resolve
   /** Overall deadline of one webhook POST (10 s; tests shorten it). */
   webhookTimeoutMs: number
+  /** Webhook POSTs' keep-alive connections, each through the SSRF guard's lookup when it connects. */
+  webhookAgent: Agent
   /** Purpose-bound keys derived from PARAPH_SECRET. */
   keys: {
     cursor: Buffer
@@ -122,6 +126,14 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
   const database: Database = openDatabase(config.database)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
+  const resolve = overrides.resolve ?? systemResolve
+  const webhookTimeoutMs = overrides.webhookTimeoutMs ?? LIMITS.webhookTotalMs
+  const webhookAgent = guardedAgent({
+    allowPrivateNetwork: config.allowPrivateNetworkUrls,
+    connectTimeoutMs: webhookTimeoutMs,
+    resolve,
+    ...(overrides.trustedCa ? { ca: overrides.trustedCa } : {}),
+  })
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
@@ -145,8 +157,9 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     jobBell: new JobBell(),
     webhookBell: new JobBell(),
     trustedCa: overrides.trustedCa,
-    resolve: overrides.resolve ?? systemResolve,
-    webhookTimeoutMs: overrides.webhookTimeoutMs ?? LIMITS.webhookTotalMs,
+    resolve,
+    webhookTimeoutMs,
+    webhookAgent,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),
@@ -157,6 +170,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     },
     close: async () => {
       await mailer.close()
+      await webhookAgent.destroy()
       await database.close()
       redis?.disconnect()
     },

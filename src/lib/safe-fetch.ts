@@ -59,6 +59,12 @@ export interface SafeFetchOptions {
   ca?: string | Buffer
   /** Tests: replaces dns.lookup; its answers are checked like the system's. */
   resolve?: Resolve
+  /**
+   * A long-lived agent made by guardedAgent() with this same policy (webhooks): its connections are
+   * kept alive and reused — each was checked by the lookup when it connected — and it is not
+   * destroyed here. Without it, one agent per exchange.
+   */
+  agent?: Agent
 }
 
 export interface SafeResponse {
@@ -135,8 +141,9 @@ async function exchange<T>(
   let url = checkedUrl(raw, undefined, options)
   const deadline = new AbortController()
   const timer = setTimeout(() => deadline.abort(timeoutError(url, options)), options.totalTimeoutMs)
-  // One agent per exchange: its lookup carries this call's policy, and it never uses HTTP(S)_PROXY.
-  const agent = guardedAgent(options)
+  // One agent per exchange unless the caller keeps one: its lookup carries this call's policy, and
+  // it never uses HTTP(S)_PROXY.
+  const agent = options.agent ?? guardedAgent(options)
   const { method = 'GET', headers = {}, body } = options
   let outgoing: Outgoing = { method, headers, body }
   try {
@@ -161,7 +168,7 @@ async function exchange<T>(
     throw failure(error, url, options, deadline.signal.aborted)
   } finally {
     clearTimeout(timer)
-    await agent.destroy()
+    if (!options.agent) await agent.destroy()
   }
 }
 
@@ -236,7 +243,13 @@ function capped(maxBytes: number, host: string, progress?: (total: number) => vo
   }
 }
 
-function guardedAgent(options: SafeFetchOptions): Agent {
+/** An undici agent whose every connection goes through the address policy's lookup. */
+export function guardedAgent(
+  options: Pick<
+    SafeFetchOptions,
+    'allowPrivateNetwork' | 'allowAddresses' | 'connectTimeoutMs' | 'ca' | 'resolve'
+  >,
+): Agent {
   const refuse = (reason: SafeFetchFailure, message: string, cause?: unknown) =>
     new SafeFetchError(reason, message, { cause })
   const lookup = guardedLookup(options, options.resolve ?? systemResolve, refuse)

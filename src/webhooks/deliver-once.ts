@@ -16,7 +16,16 @@ import { signatureHeader } from './webhook-signature.ts'
 
 export type DeliveryDeps = Pick<
   Deps,
-  'db' | 'clock' | 'ids' | 'logger' | 'config' | 'keys' | 'resolve' | 'webhookTimeoutMs' | 'trustedCa'
+  | 'db'
+  | 'clock'
+  | 'ids'
+  | 'logger'
+  | 'config'
+  | 'keys'
+  | 'resolve'
+  | 'webhookTimeoutMs'
+  | 'trustedCa'
+  | 'webhookAgent'
 >
 
 /** Signs and POSTs `body` to the endpoint now (deliveries and the test endpoint). */
@@ -28,6 +37,7 @@ export function postSigned(deps: DeliveryDeps, endpoint: WebhookEndpointsTable, 
     allowPrivateNetwork: deps.config.allowPrivateNetworkUrls,
     timeoutMs: deps.webhookTimeoutMs,
     resolve: deps.resolve,
+    agent: deps.webhookAgent,
     ...(deps.trustedCa ? { ca: deps.trustedCa } : {}),
   })
 }

@@ -3,6 +3,7 @@
 // redirect followed (a 3xx is an answer, and a failure), at most 64 KB of the answer kept. Never
 // throws for the receiver's sake: every outcome is a result to record.
 
+import type { Agent } from 'undici'
 import type { Resolve } from '../lib/address-policy.ts'
 import { SafeFetchError, safeFetch } from '../lib/safe-fetch.ts'
 import { LIMITS } from '../limits.ts'
@@ -15,6 +16,8 @@ export interface SendOptions {
   timeoutMs: number
   resolve: Resolve
   ca?: string
+  /** The process's webhook agent (deps.webhookAgent): keep-alive connections, each checked when made. */
+  agent?: Agent
 }
 
 export interface SendResult {
@@ -56,6 +59,7 @@ export async function sendWebhook(
       body,
       resolve: options.resolve,
       ...(options.ca ? { ca: options.ca } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
     })
     const ok = response.status >= 200 && response.status <= 299
     const redirect = response.status >= 300 && response.status <= 399
