@@ -42,13 +42,15 @@ export function postSigned(deps: DeliveryDeps, endpoint: WebhookEndpointsTable, 
   })
 }
 
-/** Runs attempt `delivery.attempts` of a delivery this process has claimed. */
-export async function deliverOnce(deps: DeliveryDeps, delivery: WebhookDeliveriesTable): Promise<void> {
-  const endpoint = await deps.db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', delivery.endpoint_id)
-    .executeTakeFirstOrThrow()
+/**
+ * Runs attempt `delivery.attempts` of a delivery this process has claimed, to its endpoint as read
+ * just after the claim.
+ */
+export async function deliverOnce(
+  deps: DeliveryDeps,
+  delivery: WebhookDeliveriesTable,
+  endpoint: WebhookEndpointsTable,
+): Promise<void> {
   if (endpoint.deleted_at !== null || endpoint.disabled_at !== null) {
     const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled'
     await deps.db.transaction().execute((tx) => dropOne(tx, delivery, reason, toIso(deps.clock.now())))
@@ -92,7 +94,6 @@ async function record(
 ): Promise<void> {
   const now = deps.clock.now()
   const at = toIso(now)
-  const endpoint = await lockEndpoint(tx, delivery.endpoint_id)
   await insertAttempt(tx, delivery.id, {
     number: delivery.attempts,
     endpointId: delivery.endpoint_id,
@@ -122,10 +123,14 @@ async function record(
   )
   if (!settled)
     deps.logger.warn({ delivery_id: delivery.id }, 'webhook attempt recorded after its delivery moved on')
+  // A success ends any run of failures whatever the row says: one UPDATE, no read.
+  if (result.ok) {
+    await updateHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
+    return
+  }
+  const endpoint = await lockEndpoint(tx, delivery.endpoint_id)
   if (!endpoint) return
-  const change = result.ok
-    ? afterSuccess(result.status as number, now)
-    : afterFailure(endpoint, result.error ?? 'failed', now)
+  const change = afterFailure(endpoint, result.error ?? 'failed', now)
   const updated = await updateHealth(tx, endpoint.id, change.set, at)
   if (change.becameFailing) await queueFailingNotice(tx, deps, updated)
   if (change.becameDisabled) await dropPendingDeliveries(tx, endpoint.id, 'endpoint disabled', at)

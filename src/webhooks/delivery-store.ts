@@ -78,6 +78,29 @@ export async function dueDeliveries(
   return query.orderBy('next_attempt_at').limit(limit).execute()
 }
 
+/**
+ * Takes the next attempt of each of `ids` in one statement — those another sender has not taken
+ * meanwhile (the lease condition is evaluated row by row as the UPDATE runs) — and returns their
+ * rows with the new attempt numbers.
+ */
+export async function claimDeliveries(db: Executor, ids: string[], now: Date, leaseMs: number) {
+  if (ids.length === 0) return []
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    }))
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .execute()
+}
+
 /** Takes the next attempt of `candidate`, unless another sender took it first; its row, with the new attempt number. */
 export async function claimDelivery(db: Executor, candidate: Candidate, now: Date, leaseMs: number) {
   const at = toIso(now)

@@ -6,10 +6,12 @@
 // process that dies mid-attempt leaves a lease that lapses and an attempt that is made again.
 // Runs in `paraph serve` (with its worker) and `paraph worker`; on shutdown it claims nothing more
 // and waits for the attempts in flight (each ends within the 10 s deadline).
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { JobBell } from '../jobs/job-bell.ts'
 import { type DeliveryDeps, deliverOnce } from './deliver-once.ts'
-import { claimDelivery, dueDeliveries } from './delivery-store.ts'
+import { claimDeliveries, dueDeliveries } from './delivery-store.ts'
+import { endpointsByIds } from './endpoint-store.ts'
 
 export interface DispatcherOptions {
   concurrency?: number
@@ -48,22 +50,27 @@ export class WebhookDispatcher {
     const busy = [...this.#perEndpointInFlight].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id)
     const now = this.#deps.clock.now()
     const candidates = await dueDeliveries(this.#deps.db, now, busy, free * 2)
-    let started = 0
+    // Within the free slots and each endpoint's limit, then claimed in one statement; those another
+    // process took meanwhile are simply not returned.
+    const chosen: string[] = []
+    const planned = new Map(this.#perEndpointInFlight)
     for (const candidate of candidates) {
-      if (this.#running.size >= this.#concurrency) break
-      if ((this.#perEndpointInFlight.get(candidate.endpoint_id) ?? 0) >= this.#perEndpoint) continue
-      const claimed = await claimDelivery(this.#deps.db, candidate, now, this.#leaseMs)
-      if (!claimed) continue // another process took it
-      this.#start(claimed)
-      started++
+      if (chosen.length >= free) break
+      const n = planned.get(candidate.endpoint_id) ?? 0
+      if (n >= this.#perEndpoint) continue
+      planned.set(candidate.endpoint_id, n + 1)
+      chosen.push(candidate.id)
     }
-    return started
+    const claimed = await claimDeliveries(this.#deps.db, chosen, now, this.#leaseMs)
+    const endpoints = await endpointsByIds(this.#deps.db, [...new Set(claimed.map((d) => d.endpoint_id))])
+    for (const delivery of claimed) this.#start(delivery, endpoints.get(delivery.endpoint_id)!)
+    return claimed.length
   }
 
-  #start(delivery: Parameters<typeof deliverOnce>[1]): void {
+  #start(delivery: WebhookDeliveriesTable, row: WebhookEndpointsTable): void {
     const endpoint = delivery.endpoint_id
     this.#perEndpointInFlight.set(endpoint, (this.#perEndpointInFlight.get(endpoint) ?? 0) + 1)
-    const attempt = deliverOnce(this.#deps, delivery)
+    const attempt = deliverOnce(this.#deps, delivery, row)
       .catch((error: unknown) =>
         this.#deps.logger.error(
           { err: error, delivery_id: delivery.id },

@@ -130,3 +130,13 @@ export async function endpointsFailingSince(db: Executor, before: string) {
     .where('failing_since', '<=', before)
     .execute()
 }
+
+/** Endpoints by id, whatever their scope (the dispatcher, for the deliveries it claimed). */
+export async function endpointsByIds(
+  db: Executor,
+  ids: string[],
+): Promise<Map<string, WebhookEndpointsTable>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute()
+  return new Map(rows.map((row) => [row.id, row]))
+}
