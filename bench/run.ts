@@ -29,6 +29,7 @@ import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { webhooksScenario } from './scenarios/webhooks.ts'
+import { webhooksDeadEndpointScenario } from './scenarios/webhooks-dead-endpoint.ts'
 import { stopAllServers } from './servers.ts'
 import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
 import { judge, judgeLimit, type ReferenceRatio } from './verdict.ts'
@@ -52,6 +53,7 @@ const SCENARIOS: Scenario[] = [
   mailScenario,
   // Issue #13
   webhooksScenario,
+  webhooksDeadEndpointScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -46,17 +46,22 @@ export function postSigned(deps: DeliveryDeps, endpoint: WebhookEndpointsTable, 
  * Runs attempt `delivery.attempts` of a delivery this process has claimed, to its endpoint as read
  * just after the claim.
  */
+/** What an attempt left: whether the endpoint is now failing (the dispatcher then slows it down). */
+export interface AttemptOutcome {
+  failing: boolean
+}
+
 export async function deliverOnce(
   deps: DeliveryDeps,
   delivery: WebhookDeliveriesTable,
   endpoint: WebhookEndpointsTable,
-): Promise<void> {
+): Promise<AttemptOutcome> {
   if (endpoint.deleted_at !== null || endpoint.disabled_at !== null) {
     const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled'
     await deps.db.transaction().execute((tx) => dropOne(tx, delivery, reason, toIso(deps.clock.now())))
-    return
+    return { failing: false }
   }
-  await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: true })
+  return (await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: true })).outcome
 }
 
 /** Sends the claimed attempt and records it (the dispatcher, and the retry route on any live endpoint). */
@@ -65,13 +70,13 @@ export async function sendAndRecord(
   delivery: WebhookDeliveriesTable,
   endpoint: WebhookEndpointsTable,
   options: { scheduleRetry: boolean },
-): Promise<SendResult> {
+): Promise<{ result: SendResult; outcome: AttemptOutcome }> {
   const startedAt = toIso(deps.clock.now())
   const result = await postSigned(deps, endpoint, delivery.body)
-  await deps.db
+  const outcome = await deps.db
     .transaction()
     .execute((tx) => record(tx, deps, delivery, startedAt, result, options.scheduleRetry))
-  return result
+  return { result, outcome }
 }
 
 async function dropOne(tx: Tx, delivery: WebhookDeliveriesTable, reason: string, at: string) {
@@ -91,7 +96,7 @@ async function record(
   startedAt: string,
   result: SendResult,
   scheduleRetry: boolean,
-): Promise<void> {
+): Promise<AttemptOutcome> {
   const now = deps.clock.now()
   const at = toIso(now)
   await insertAttempt(tx, delivery.id, {
@@ -126,12 +131,13 @@ async function record(
   // A success ends any run of failures whatever the row says: one UPDATE, no read.
   if (result.ok) {
     await updateHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
-    return
+    return { failing: false }
   }
   const endpoint = await lockEndpoint(tx, delivery.endpoint_id)
-  if (!endpoint) return
+  if (!endpoint) return { failing: false }
   const change = afterFailure(endpoint, result.error ?? 'failed', now)
   const updated = await updateHealth(tx, endpoint.id, change.set, at)
   if (change.becameFailing) await queueFailingNotice(tx, deps, updated)
   if (change.becameDisabled) await dropPendingDeliveries(tx, endpoint.id, 'endpoint disabled', at)
+  return { failing: updated.failing === 1 }
 }

@@ -94,6 +94,34 @@ describe('webhook dispatcher', () => {
     })
   })
 
+  describe('a failing endpoint', () => {
+    it('is slowed to one attempt a second once failing, until an attempt succeeds', async () => {
+      const account = await h.t.account()
+      const endpoint = await h.endpoint(receiver.url(), ['submission.created'], account.testKey)
+      receiver.otherwise = answers.status(503)
+      for (let i = 0; i < 12; i++) await h.submission(account.testKey)
+      await publish()
+      const dispatcher = new WebhookDispatcher(h.t.deps, { perEndpoint: 1 })
+      await dispatcher.drain()
+      assert.equal(receiver.received.length, 8, 'failing at the 8th failure: then paused')
+      await dispatcher.drain()
+      assert.equal(receiver.received.length, 8, 'still paused at the same instant')
+      h.t.clock.advance(1000)
+      await dispatcher.drain()
+      assert.equal(receiver.received.length, 9, 'one attempt a second')
+      receiver.otherwise = answers.status(200)
+      h.t.clock.advance(1000)
+      await dispatcher.drain()
+      // The success ended the pause: the rest of the first attempts go at once.
+      assert.equal(receiver.received.length, 12)
+      const got = await h.t.request(account.testKey, {
+        method: 'GET',
+        url: `/v1/webhook_endpoints/${endpoint.id}`,
+      })
+      assert.equal(got.json().health.failing, false)
+    })
+  })
+
   describe('durability', () => {
     it('a restart in the middle of a retry series goes on with the same event and body', async () => {
       const { key, endpointId } = await fresh(receiver.url())

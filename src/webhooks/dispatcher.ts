@@ -4,6 +4,9 @@
 // while every other endpoint's deliveries go on. Each attempt is claimed with a lease and the
 // attempt number as fence (delivery-store.ts): several processes may dispatch at once, and a
 // process that dies mid-attempt leaves a lease that lapses and an attempt that is made again.
+// A failing endpoint (8 failed attempts in a row) is slowed to one attempt every `failingPauseMs`
+// (1 s) in this process until an attempt succeeds: a dead endpoint that refuses at once would
+// otherwise take the process through its whole backlog as fast as connections fail.
 // Runs in `paraph serve` (with its worker) and `paraph worker`; on shutdown it claims nothing more
 // and waits for the attempts in flight (each ends within the 10 s deadline).
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
@@ -17,6 +20,7 @@ export interface DispatcherOptions {
   concurrency?: number
   perEndpoint?: number
   pollMs?: number
+  failingPauseMs?: number
 }
 
 export class WebhookDispatcher {
@@ -26,7 +30,10 @@ export class WebhookDispatcher {
   readonly #perEndpoint: number
   readonly #pollMs: number
   readonly #leaseMs: number
+  readonly #failingPauseMs: number
   readonly #perEndpointInFlight = new Map<string, number>()
+  /** Failing endpoints of this process and when (injected clock, epoch ms) they may be tried again. */
+  readonly #pausedUntil = new Map<string, number>()
   readonly #running = new Set<Promise<void>>()
 
   constructor(deps: DeliveryDeps & Partial<Pick<Deps, 'webhookBell'>>, options: DispatcherOptions = {}) {
@@ -35,6 +42,7 @@ export class WebhookDispatcher {
     this.#concurrency = options.concurrency ?? 32
     this.#perEndpoint = options.perEndpoint ?? 2
     this.#pollMs = options.pollMs ?? 500
+    this.#failingPauseMs = options.failingPauseMs ?? 1000
     // Past the send's own deadline, with room for the record: a live attempt's lease never lapses.
     this.#leaseMs = deps.webhookTimeoutMs + 60_000
   }
@@ -47,8 +55,12 @@ export class WebhookDispatcher {
   async fill(): Promise<number> {
     const free = this.#concurrency - this.#running.size
     if (free <= 0) return 0
-    const busy = [...this.#perEndpointInFlight].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id)
     const now = this.#deps.clock.now()
+    for (const [id, until] of this.#pausedUntil) if (until <= now.getTime()) this.#pausedUntil.delete(id)
+    const busy = [
+      ...[...this.#perEndpointInFlight].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id),
+      ...this.#pausedUntil.keys(),
+    ]
     const candidates = await dueDeliveries(this.#deps.db, now, busy, free * 2)
     // Within the free slots and each endpoint's limit, then claimed in one statement; those another
     // process took meanwhile are simply not returned.
@@ -71,6 +83,10 @@ export class WebhookDispatcher {
     const endpoint = delivery.endpoint_id
     this.#perEndpointInFlight.set(endpoint, (this.#perEndpointInFlight.get(endpoint) ?? 0) + 1)
     const attempt = deliverOnce(this.#deps, delivery, row)
+      .then(({ failing }) => {
+        if (failing) this.#pausedUntil.set(endpoint, this.#deps.clock.epochMs() + this.#failingPauseMs)
+        else this.#pausedUntil.delete(endpoint)
+      })
       .catch((error: unknown) =>
         this.#deps.logger.error(
           { err: error, delivery_id: delivery.id },
