@@ -55,6 +55,17 @@ export function limitsMarkdown(): string {
       `${LIMITS.pdfUrlConnectMs / 1000} s to connect, ${LIMITS.pdfUrlTotalMs / 1000} s in all, ${LIMITS.pdfUrlRedirects} redirects`,
       '422 `invalid_pdf_url`',
     ],
+    ['Webhook URL length', `${LIMITS.urlLength} characters`, '422 `invalid_request`'],
+    [
+      'Webhook endpoints, not deleted, per account and environment',
+      String(LIMITS.webhookEndpoints),
+      '422 `webhook_endpoint_limit_reached`',
+    ],
+    [
+      'One webhook attempt',
+      `${LIMITS.webhookTotalMs / 1000} s in all, no redirect followed, the first ${LIMITS.webhookResponseBytes / 1024} KB of the answer kept`,
+      'a failed attempt (retried on schedule)',
+    ],
     [
       '`limit` and other integer query parameters',
       'plain decimal digits (`5`, not `5.0`, `1e1` or `+5`)',
