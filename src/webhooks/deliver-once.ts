@@ -42,15 +42,15 @@ export function postSigned(deps: DeliveryDeps, endpoint: WebhookEndpointsTable, 
   })
 }
 
-/**
- * Runs attempt `delivery.attempts` of a delivery this process has claimed, to its endpoint as read
- * just after the claim.
- */
 /** What an attempt left: whether the endpoint is now failing (the dispatcher then slows it down). */
 export interface AttemptOutcome {
   failing: boolean
 }
 
+/**
+ * Runs attempt `delivery.attempts` of a delivery this process has claimed, to its endpoint as read
+ * just after the claim.
+ */
 export async function deliverOnce(
   deps: DeliveryDeps,
   delivery: WebhookDeliveriesTable,
