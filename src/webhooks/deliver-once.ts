@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts'
 import { toIso } from '../lib/clock.ts'
 import { dropPendingDeliveries, insertAttempt, settleDelivery } from './delivery-store.ts'
 import { afterFailure, afterSuccess } from './endpoint-health.ts'
-import { lockEndpoint, updateHealth } from './endpoint-store.ts'
+import { lockEndpoint, recordSuccessHealth, updateHealth } from './endpoint-store.ts'
 import { queueFailingNotice } from './failing-notice.ts'
 import { nextAttemptAt } from './retry-schedule.ts'
 import { type SendResult, sendWebhook } from './send-webhook.ts'
@@ -130,7 +130,7 @@ async function record(
     deps.logger.warn({ delivery_id: delivery.id }, 'webhook attempt recorded after its delivery moved on')
   // A success ends any run of failures whatever the row says: one UPDATE, no read.
   if (result.ok) {
-    await updateHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
+    await recordSuccessHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
     return { failing: false }
   }
   const endpoint = await lockEndpoint(tx, delivery.endpoint_id)

@@ -3,6 +3,7 @@
 // the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
 // cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
 import { page } from '../db/keyset.ts'
+import { preparedWrite } from '../db/prepared.ts'
 import type { DeliveryState, Executor, Scope, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 import { toIso } from '../lib/clock.ts'
@@ -130,22 +131,83 @@ export interface AttemptRecord {
   responseBody: string
 }
 
+const insertAttemptRow = preparedWrite(
+  (
+    db: Executor,
+    deliveryId: string,
+    number: number,
+    endpointId: string,
+    startedAt: string,
+    durationMs: number,
+    status: number | null,
+    error: string | null,
+    succeeded: number,
+    responseBody: string,
+  ) =>
+    db
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: deliveryId,
+        number,
+        endpoint_id: endpointId,
+        started_at: startedAt,
+        duration_ms: durationMs,
+        status,
+        error,
+        succeeded,
+        response_body: responseBody,
+      })
+      .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing()),
+)
+
 export async function insertAttempt(tx: Tx, deliveryId: string, attempt: AttemptRecord): Promise<void> {
-  await tx
-    .insertInto('webhook_attempts')
-    .values({
-      delivery_id: deliveryId,
-      number: attempt.number,
-      endpoint_id: attempt.endpointId,
-      started_at: attempt.startedAt,
-      duration_ms: attempt.durationMs,
-      status: attempt.status,
-      error: attempt.error,
-      succeeded: attempt.succeeded ? 1 : 0,
-      response_body: attempt.responseBody,
-    })
-    .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
-    .execute()
+  await insertAttemptRow(
+    tx,
+    deliveryId,
+    attempt.number,
+    attempt.endpointId,
+    attempt.startedAt,
+    attempt.durationMs,
+    attempt.status,
+    attempt.error,
+    attempt.succeeded ? 1 : 0,
+    attempt.responseBody,
+  )
+}
+
+/** The fenced UPDATE of settleDelivery, one compiled shape per outcome. */
+function settleStatement(state: DeliveryState, withNextAttempt: boolean) {
+  return preparedWrite(
+    (
+      db: Executor,
+      at: string,
+      lastStatus: number | null,
+      lastError: string | null,
+      nextAttemptAt: string,
+      id: string,
+      attempt: number,
+    ) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({
+          state,
+          last_status: lastStatus,
+          last_error: lastError,
+          locked_until: null,
+          updated_at: at,
+          ...(withNextAttempt ? { next_attempt_at: nextAttemptAt } : { delivered_at: nextAttemptAt }),
+        })
+        .where('id', '=', id)
+        .where('attempts', '=', attempt)
+        .where('state', '=', 'pending'),
+  )
+}
+
+const SETTLE = {
+  delivered: settleStatement('delivered', false),
+  pending: settleStatement('pending', true),
+  failed: settleStatement('failed', false),
+  dropped: settleStatement('dropped', false),
 }
 
 /** Applies the outcome of attempt `attempt`; false when the row moved on (dropped, or a newer attempt). */
@@ -161,19 +223,11 @@ export async function settleDelivery(
   },
   at: string,
 ): Promise<boolean> {
-  const result = await tx
-    .updateTable('webhook_deliveries')
-    .set({
-      ...set,
-      locked_until: null,
-      updated_at: at,
-      ...(set.state === 'delivered' ? { delivered_at: at } : {}),
-    })
-    .where('id', '=', id)
-    .where('attempts', '=', attempt)
-    .where('state', '=', 'pending')
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
+  const { state } = set
+  // delivered_at: the time for a delivery, unchanged (null) otherwise; next_attempt_at when pending.
+  const slot = state === 'pending' ? (set.next_attempt_at ?? at) : state === 'delivered' ? at : null
+  const changed = await SETTLE[state](tx, at, set.last_status, set.last_error, slot as string, id, attempt)
+  return changed === 1
 }
 
 export interface DeliveryFilters {

@@ -1,9 +1,10 @@
 // Webhook endpoints: scoped queries (the scope in the WHERE), and the few the delivery machinery
 // runs for an endpoint named by its own rows.
 import { page } from '../db/keyset.ts'
+import { preparedWrite } from '../db/prepared.ts'
 import type { Executor, Scope, Tx, WebhookEndpointsTable } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
-import type { HealthColumns } from './endpoint-health.ts'
+import type { afterSuccess, HealthColumns } from './endpoint-health.ts'
 
 export async function insertEndpoint(
   tx: Tx,
@@ -104,6 +105,49 @@ export async function updateHealth(tx: Tx, id: string, set: Partial<HealthColumn
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+const successStatement = preparedWrite(
+  (
+    db: Executor,
+    consecutiveFailures: number,
+    failing: number,
+    failingSince: string | null,
+    lastSuccessAt: string | null,
+    lastSuccessStatus: number | null,
+    at: string,
+    id: string,
+  ) =>
+    db
+      .updateTable('webhook_endpoints')
+      .set({
+        consecutive_failures: consecutiveFailures,
+        failing,
+        failing_since: failingSince,
+        last_success_at: lastSuccessAt,
+        last_success_status: lastSuccessStatus,
+        updated_at: at,
+      })
+      .where('id', '=', id),
+)
+
+/** The health a success leaves (endpoint-health afterSuccess), in one compiled UPDATE: the hot path. */
+export async function recordSuccessHealth(
+  tx: Tx,
+  id: string,
+  set: ReturnType<typeof afterSuccess>['set'],
+  at: string,
+): Promise<void> {
+  await successStatement(
+    tx,
+    set.consecutive_failures ?? 0,
+    set.failing ?? 0,
+    set.failing_since ?? null,
+    set.last_success_at ?? at,
+    set.last_success_status ?? null,
+    at,
+    id,
+  )
 }
 
 /** Active endpoints of the scope subscribed to `type` (events.publish): not deleted, not disabled. */
