@@ -28,6 +28,8 @@ import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
+import { webhooksScenario } from './scenarios/webhooks.ts'
+import { webhooksDeadEndpointScenario } from './scenarios/webhooks-dead-endpoint.ts'
 import { stopAllServers } from './servers.ts'
 import { formatTable, type JudgedRow, type ScenarioResult } from './table.ts'
 import { judge, judgeLimit, type ReferenceRatio } from './verdict.ts'
@@ -49,6 +51,9 @@ const SCENARIOS: Scenario[] = [
   // Issue #12
   signingPageScenario,
   mailScenario,
+  // Issue #13
+  webhooksScenario,
+  webhooksDeadEndpointScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

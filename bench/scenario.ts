@@ -106,7 +106,7 @@ export interface LimitRow {
   /** Further observations, printed under the table (samples taken, first failure…). */
   notes: string[]
   /** The judged figure: it passes when value < max; `derivation` says how max was computed. */
-  judged: { label: string; value: number; max: number; unit: 'ms' | 'MB' | 'KB'; derivation?: string }
+  judged: { label: string; value: number; max: number; unit: 'ms' | 'MB' | 'KB' | '%'; derivation?: string }
 }
 
 export interface LimitScenario {

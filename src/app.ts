@@ -40,6 +40,14 @@ import { archiveTemplate } from './templates/archive-template.ts'
 import { createTemplate } from './templates/create-template.ts'
 import { getTemplate } from './templates/get-template.ts'
 import { listTemplates } from './templates/list-templates.ts'
+import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts'
+import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts'
+import { getWebhookEndpoint } from './webhooks/get-webhook-endpoint.ts'
+import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts'
+import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts'
+import { retryWebhookDelivery } from './webhooks/retry-webhook-delivery.ts'
+import { rotateWebhookSecret } from './webhooks/rotate-webhook-secret.ts'
+import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint.ts'
 
 /** Every public API route (api-v1 §4.1), then the signer's and the file routes. */
 export const API_ROUTES: AnyRoute[] = [
@@ -60,6 +68,14 @@ export const API_ROUTES: AnyRoute[] = [
   getSubmitter,
   updateSubmitter,
   createEmbedToken,
+  listWebhookEndpoints,
+  createWebhookEndpoint,
+  getWebhookEndpoint,
+  deleteWebhookEndpoint,
+  testWebhookEndpoint,
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
   listEvents,
   getSigningForm,
   getEmbedSigningForm,

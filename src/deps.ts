@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import { type DestinationStream, type Logger, pino } from 'pino'
+import type { Agent } from 'undici'
 import { KeyCache } from './accounts/key-cache.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
@@ -11,11 +12,14 @@ import type { Db } from './db/tables.ts'
 import { AccessLog } from './http/access-log.ts'
 import { RateLimiter } from './http/rate-limit.ts'
 import { JobBell } from './jobs/job-bell.ts'
+import { type Resolve, systemResolve } from './lib/address-policy.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { batchedStdout } from './lib/log-stream.ts'
+import { guardedAgent } from './lib/safe-fetch.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
+import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
@@ -38,10 +42,25 @@ export interface Deps {
   keyCache: KeyCache
   /** Wakes this process's idle worker after a write request (issue #11). */
   jobBell: JobBell
+  /** Wakes this process's webhook dispatcher when events.publish has made deliveries. */
+  webhookBell: JobBell
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
   trustedCa?: string
+  /** DNS for user-supplied URLs (webhook endpoints): the system's; tests inject names of their own. */
+  resolve: Resolve
+  /** Overall deadline of one webhook POST (10 s; tests shorten it). */
+  webhookTimeoutMs: number
+  /** Webhook POSTs' keep-alive connections, each through the SSRF guard's lookup when it connects. */
+  webhookAgent: Agent
   /** Purpose-bound keys derived from PARAPH_SECRET. */
-  keys: { cursor: Buffer; embed: Buffer; files: Buffer; emailCode: Buffer; signerSession: Buffer }
+  keys: {
+    cursor: Buffer
+    embed: Buffer
+    files: Buffer
+    emailCode: Buffer
+    signerSession: Buffer
+    webhookSecret: Buffer
+  }
   close(): Promise<void>
 }
 
@@ -53,6 +72,8 @@ export interface DepsOverrides {
   /** Prefix of the rate-limit counters in Redis (tests keep parallel runs apart). */
   rateLimitPrefix?: string
   trustedCa?: string
+  resolve?: Resolve
+  webhookTimeoutMs?: number
 }
 
 /** Keys, passwords and secrets never reach the logs, wherever they appear in a logged object. */
@@ -105,6 +126,14 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
   const database: Database = openDatabase(config.database)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
+  const resolve = overrides.resolve ?? systemResolve
+  const webhookTimeoutMs = overrides.webhookTimeoutMs ?? LIMITS.webhookTotalMs
+  const webhookAgent = guardedAgent({
+    allowPrivateNetwork: config.allowPrivateNetworkUrls,
+    connectTimeoutMs: webhookTimeoutMs,
+    resolve,
+    ...(overrides.trustedCa ? { ca: overrides.trustedCa } : {}),
+  })
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
@@ -126,16 +155,22 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     }),
     keyCache: new KeyCache(database.db, clock),
     jobBell: new JobBell(),
+    webhookBell: new JobBell(),
     trustedCa: overrides.trustedCa,
+    resolve,
+    webhookTimeoutMs,
+    webhookAgent,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),
       files: deriveKey(secret, 'file-url-v1'),
       emailCode: deriveKey(secret, 'email-2fa-code-v1'),
       signerSession: deriveKey(secret, 'signer-session-v1'),
+      webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },
     close: async () => {
       await mailer.close()
+      await webhookAgent.destroy()
       await database.close()
       redis?.disconnect()
     },

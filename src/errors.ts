@@ -73,6 +73,14 @@ const CATALOGUE = {
     description: 'Submitter already signed, declined or pre-signed.',
   },
   slug_already_exists: { status: 409, description: 'Template slug already used.' },
+  webhook_delivery_in_flight: {
+    status: 409,
+    description: 'An attempt of this webhook delivery is under way; retry after it ends.',
+  },
+  webhook_endpoint_deleted: {
+    status: 409,
+    description: 'The webhook endpoint was deleted (deactivated): it sends and receives nothing more.',
+  },
   idempotency_key_in_use: {
     status: 409,
     description: 'A request with this Idempotency-Key is still being processed; retry after `Retry-After`.',

@@ -1,5 +1,6 @@
 // Every background job kind: its payload, retry schedule and handler; and the periodic tasks every
-// worker runs. Webhook delivery joins this list with its issue.
+// worker runs. Webhook deliveries are not jobs: events.publish makes them, and the webhook
+// dispatcher (webhooks/dispatcher.ts), which runs beside every worker, sends them.
 import type { Deps } from './deps.ts'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
@@ -7,13 +8,14 @@ import { FINALIZE_SUBMISSION_JOB, PUBLISH_EVENT_JOB } from './lifecycle/apply-mo
 import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
 import { EXPIRY_SWEEP_MS, expireDueSubmissions } from './submissions/expire-submissions.ts'
 import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
+import { disableStaleEndpoints } from './webhooks/disable-stale-endpoints.ts'
+import { publishEventJob } from './webhooks/publish-event.ts'
 
 export function jobCatalogue(deps: Deps): JobCatalogue {
   return {
     [MAIL_JOB]: mailJob({ mailer: deps.mailer, logger: deps.logger, mailFrom: deps.config.mailFrom }),
-    // Fans a submission event out to the account's webhook endpoints: they arrive with the
-    // webhooks issue, so until then there is nobody to deliver to and the job completes.
-    [PUBLISH_EVENT_JOB]: { retrySchedule: [], handle: async () => {} },
+    // Fans a submission event out to the account's webhook endpoints: one delivery each.
+    [PUBLISH_EVENT_JOB]: publishEventJob(deps),
     [FINALIZE_SUBMISSION_JOB]: finalizeSubmissionJob(deps),
   }
 }
@@ -26,6 +28,14 @@ export function housekeeping(deps: Deps): Housekeeping[] {
       run: async () => {
         const expired = await expireDueSubmissions(deps)
         if (expired > 0) deps.logger.info({ expired }, 'submissions expired')
+      },
+    },
+    {
+      everyMs: 60 * 1000,
+      run: async () => {
+        const disabled = await disableStaleEndpoints(deps)
+        if (disabled > 0)
+          deps.logger.warn({ disabled }, 'webhook endpoints disabled after 7 days of failures')
       },
     },
     {

@@ -20,6 +20,11 @@ export const LIMITS = {
   pdfUrlConnectMs: 10_000,
   pdfUrlTotalMs: 60_000,
   pdfUrlRedirects: 3,
+  /** One webhook POST, in all (security-notes "Webhook signatures"), and the answer kept of it. */
+  webhookTotalMs: 10_000,
+  webhookResponseBytes: 64 * 1024,
+  /** Active webhook endpoints per account and environment (api-v1 §8). */
+  webhookEndpoints: 25,
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -49,6 +54,17 @@ export function limitsMarkdown(): string {
       'PDF URL fetch',
       `${LIMITS.pdfUrlConnectMs / 1000} s to connect, ${LIMITS.pdfUrlTotalMs / 1000} s in all, ${LIMITS.pdfUrlRedirects} redirects`,
       '422 `invalid_pdf_url`',
+    ],
+    ['Webhook URL length', `${LIMITS.urlLength} characters`, '422 `invalid_request`'],
+    [
+      'Webhook endpoints, not deleted, per account and environment',
+      String(LIMITS.webhookEndpoints),
+      '422 `webhook_endpoint_limit_reached`',
+    ],
+    [
+      'One webhook attempt',
+      `${LIMITS.webhookTotalMs / 1000} s in all, no redirect followed, the first ${LIMITS.webhookResponseBytes / 1024} KB of the answer kept`,
+      'a failed attempt (retried on schedule)',
     ],
     [
       '`limit` and other integer query parameters',

@@ -12,6 +12,7 @@ import { type Config, readConfig } from '../src/config.ts'
 import { migrate } from '../src/db/database.ts'
 import { createDeps, type Deps } from '../src/deps.ts'
 import type { AnyRoute } from '../src/http/define-route.ts'
+import type { Resolve } from '../src/lib/address-policy.ts'
 import { ManualClock } from '../src/lib/clock.ts'
 import { randomBase62 } from '../src/lib/ids.ts'
 
@@ -59,6 +60,10 @@ export interface TestAppOptions {
    * lifetime of presigned URLs) starts it at the real time instead.
    */
   clockStart?: Date
+  /** DNS for webhook URLs (names only the test knows). */
+  resolve?: Resolve
+  /** Overall deadline of a webhook POST (a real socket timing out, shortened). */
+  webhookTimeoutMs?: number
 }
 
 export async function createSchema(): Promise<string> {
@@ -105,6 +110,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logDestination: logs,
     rateLimitPrefix,
     trustedCa: options.trustedCa,
+    resolve: options.resolve,
+    webhookTimeoutMs: options.webhookTimeoutMs,
   })
   await migrate(deps.db, deps.engine)
   const app = buildApp(deps, options.routes ?? API_ROUTES)

@@ -7,6 +7,8 @@ import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { API_ROUTES } from '../src/app.ts'
 import type { AnyRoute } from '../src/http/define-route.ts'
+import { jobCatalogue } from '../src/job-catalogue.ts'
+import { drainJobs } from '../src/jobs/worker.ts'
 import { createTemplateFor, post } from './documents.ts'
 import { errorOf, startTestApp, type TestApp } from './harness.ts'
 
@@ -41,6 +43,13 @@ describe('scoping (BOLA)', () => {
 
   /** One resource of each kind a route names by id, created through the API with `key`. */
   async function createFixture(key: string): Promise<Fixture> {
+    // A public IP literal: accepted without DNS; never called (only foreign ids are probed).
+    const hook = await t.request(key, {
+      method: 'POST',
+      url: '/v1/webhook_endpoints',
+      payload: { url: 'https://93.184.216.34/hook', events: ['submission.created'] },
+    })
+    assert.equal(hook.statusCode, 201, hook.body)
     const tpl = await createTemplateFor(t, key)
     const res = await post(t, key, '/v1/submissions', {
       template_id: tpl,
@@ -51,14 +60,23 @@ describe('scoping (BOLA)', () => {
     })
     assert.equal(res.statusCode, 201, res.body)
     const created = res.json()
-    return { tpl, sub: created.id, sbm: created.submitters[1].id }
+    // events.publish makes the endpoint's delivery of submission.created (no dispatcher runs).
+    await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
+    const whk = hook.json().id
+    const delivery = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('endpoint_id', '=', whk)
+      .executeTakeFirstOrThrow()
+    return { tpl, sub: created.id, sbm: created.submitters[1].id, whk, dlv: delivery.id }
   }
 
-  const call = (route: AnyRoute, key: string, id: string) => {
+  /** `other`: the resource of a second path parameter (`:delivery_id`), from the same holder. */
+  const call = (route: AnyRoute, key: string, id: string, other: Fixture = {}) => {
     const body = BODIES[route.operationId]
     return t.request(key, {
       method: route.method,
-      url: route.url.replace(':id', id),
+      url: route.url.replace(':id', id).replace(':delivery_id', other.dlv ?? ''),
       ...(route.method === 'GET' || route.method === 'DELETE'
         ? {}
         : {
@@ -82,6 +100,7 @@ describe('scoping (BOLA)', () => {
     assert.equal(submission.status, 'sent')
     assert.equal(submission.cancelled_at, null)
     assert.equal((await get(`/v1/submitters/${fixture.sbm}`)).json().status, 'pending')
+    assert.equal((await get(`/v1/webhook_endpoints/${fixture.whk}`)).json().active, true)
   }
 
   before(async () => {
@@ -113,10 +132,10 @@ describe('scoping (BOLA)', () => {
           const id = fixtures.get(holder)?.[prefix]
           assert.ok(id, `no fixture for \`${prefix}\` ids: add one to createFixture in test/scoping.test.ts`)
           const unknownId = `${prefix}_${'Z'.repeat(24)}`
-          const unknown = await call(route, probe, unknownId)
+          const unknown = await call(route, probe, unknownId, fixtures.get(holder))
           assert.equal(unknown.statusCode, 404, `${who}, unknown id: ${unknown.body}`)
           assert.equal(errorOf(unknown).code, 'resource_not_found')
-          const foreign = await call(route, probe, id)
+          const foreign = await call(route, probe, id, fixtures.get(holder))
           assert.equal(foreign.statusCode, 404, `${who}: ${foreign.body}`)
           assert.equal(errorOf(foreign).code, 'resource_not_found')
           assert.deepEqual(normalized(foreign, id), normalized(unknown, unknownId), who)

@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { fromPdfBody } from '../../test/documents.ts'
+import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import { createSchema, dropSchema, ENGINE, testEnv } from '../../test/harness.ts'
 import { findActiveKey } from '../accounts/account-store.ts'
 import { readConfig } from '../config.ts'
@@ -223,6 +225,43 @@ describe('paraph CLI', () => {
     assert.equal(mail.to, 'ann@example.eu')
     assert.equal(mail.subject, 'Please sign')
     assert.match((await run(['mail', 'list'])).stdout, /to ann@example\.eu {2}"Please sign"/)
+  })
+
+  it('serve delivers webhooks through its worker and dispatcher, and stops cleanly on SIGTERM', async () => {
+    const receiver = await WebhookReceiver.start()
+    const { test_key: key } = JSON.parse(
+      (await run(['accounts', 'create', '--name', 'Hooks', '--json'])).stdout,
+    ) as { test_key: string }
+    const output = { text: '' }
+    const child = start(['serve'], { PORT: '0', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
+    try {
+      const [, base] = await waitFor(child, /Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/, output)
+      const call = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra },
+          body: JSON.stringify(body),
+        })
+      const endpoint = await call('/v1/webhook_endpoints', {
+        url: receiver.url(),
+        events: ['submission.created'],
+      })
+      assert.equal(endpoint.status, 201)
+      const created = await call('/v1/submissions/from_pdf', await fromPdfBody(), {
+        'idempotency-key': 'cli-hook',
+      })
+      assert.equal(created.status, 201)
+      const { id } = (await created.json()) as { id: string }
+      await receiver.waitFor(1, 10_000)
+      const hook = JSON.parse(receiver.received[0]!.body)
+      assert.equal(hook.type, 'submission.created')
+      assert.equal(hook.data.object.id, id)
+    } finally {
+      child.kill('SIGTERM')
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      await receiver.close()
+      assert.equal(code, 0, output.text.slice(-2000))
+    }
   })
 
   it('worker starts and stops on SIGTERM', async () => {

@@ -26,7 +26,9 @@ export async function mailList(options: { json?: boolean; limit: string }): Prom
   }
   if (mails.length === 0) console.log('The mail outbox is empty.')
   for (const m of mails) {
-    console.log(`${m.created_at}  ${m.state.padEnd(7)}  to ${m.to}  "${m.subject}"  (${m.submission_id})`)
+    console.log(
+      `${m.created_at}  ${m.state.padEnd(7)}  to ${m.to}  "${m.subject}"  (${m.submission_id ?? m.webhook_endpoint_id ?? 'account'})`,
+    )
     console.log(m.text.replace(/^/gm, '    '))
   }
 }

@@ -6,6 +6,7 @@ import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { closePdfInspector } from '../pdf/inspect-pdf.ts'
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
 function printDefaultAccount(
@@ -42,6 +43,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
         housekeeping: housekeeping(deps),
       })
     : Promise.resolve()
+  const dispatching = options.worker ? new WebhookDispatcher(deps).run(stopWorker.signal) : Promise.resolve()
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -51,6 +53,8 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     stopWorker.abort()
     await app.close()
     await worker
+    // Claims nothing more and waits for the webhook attempts in flight (10 s at most each).
+    await dispatching
     // Requests have drained, so no inspection is waiting: the warm PDF readers can go.
     closePdfInspector()
     closePdfFinalizer()

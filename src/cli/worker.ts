@@ -3,6 +3,7 @@ import { createDeps } from '../deps.ts'
 import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
 /** `paraph worker`: only the background jobs, for deployments that scale API and workers apart. */
@@ -15,9 +16,11 @@ export async function worker(): Promise<void> {
   process.once('SIGINT', () => stop.abort())
   process.once('SIGTERM', () => stop.abort())
   deps.logger.info({ engine: deps.engine }, 'paraph worker started')
+  const dispatching = new WebhookDispatcher(deps).run(stop.signal)
   await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
     housekeeping: housekeeping(deps),
   })
+  await dispatching
   closePdfFinalizer()
   await deps.close()
   deps.logger.info('paraph worker stopped')

@@ -5,6 +5,7 @@ import * as foundation from './migrations/0001-foundation.ts'
 import * as documents from './migrations/0002-documents.ts'
 import * as signing from './migrations/0003-signing.ts'
 import * as email2fa from './migrations/0004-email-2fa.ts'
+import * as webhooks from './migrations/0005-webhooks.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-documents': documents,
   '0003-signing': signing,
   '0004-email-2fa': email2fa,
+  '0005-webhooks': webhooks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

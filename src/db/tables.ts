@@ -191,6 +191,76 @@ export interface Email2faCodesTable {
   used_at: string | null
 }
 
+export interface WebhookEndpointsTable {
+  id: string
+  account_id: string
+  environment: Environment
+  url: string
+  /** JSON: the subscribed submission event types. */
+  events: string
+  /** The `whsec_…` secret sealed with a key derived from PARAPH_SECRET: it signs, it is never shown again. */
+  secret_sealed: string
+  /** After a rotation: the old secret, still signing until `previous_secret_expires_at`. */
+  previous_secret_sealed: string | null
+  previous_secret_expires_at: string | null
+  /** Failed attempts since the last success, over every delivery of the endpoint. */
+  consecutive_failures: number
+  /** 1 after 8 consecutive failures (api-v1 §6.4), until a success. */
+  failing: number
+  /** The first failure of the current run of failures. */
+  failing_since: string | null
+  /** Set 7 days into a failing run without success; cleared by a 2xx of the test endpoint. */
+  disabled_at: string | null
+  last_success_at: string | null
+  last_success_status: number | null
+  last_failure_at: string | null
+  last_failure_reason: string | null
+  created_at: string
+  updated_at: string
+  /** DELETE: inactive for good, receives nothing more. */
+  deleted_at: string | null
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped'
+
+export interface WebhookDeliveriesTable {
+  id: string
+  account_id: string
+  environment: Environment
+  endpoint_id: string
+  event_id: string
+  event_type: string
+  /** The schedule's origin (WEBHOOK_RETRY_SCHEDULE counts from the event). */
+  event_created_at: string
+  /** The exact bytes POSTed on every attempt (api-v1 §6.3), frozen at creation. */
+  body: string
+  state: DeliveryState
+  /** Attempts claimed so far; the claim of attempt n sets it to n and fences its record. */
+  attempts: number
+  next_attempt_at: string
+  /** The lease of the attempt in flight. */
+  locked_until: string | null
+  last_status: number | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+  delivered_at: string | null
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string
+  number: number
+  endpoint_id: string
+  started_at: string
+  duration_ms: number
+  /** The receiver's HTTP status, or null when no answer came (the error says why). */
+  status: number | null
+  error: string | null
+  succeeded: number
+  /** At most the first 64 KB of the receiver's answer, as text. */
+  response_body: string | null
+}
+
 export interface BootstrapTable {
   name: string
   created_at: string
@@ -207,6 +277,9 @@ export interface Tables {
   submissions: SubmissionsTable
   submitters: SubmittersTable
   email_2fa_codes: Email2faCodesTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type Db = Kysely<Tables>

@@ -41,6 +41,11 @@ export interface SafeFetchOptions {
   /** Exact addresses allowed although the policy refuses them (an on-premises receiver; tests). */
   allowAddresses?: readonly string[]
   maxBytes: number
+  /**
+   * safeFetch only: keep the first maxBytes of a longer answer and stop reading (webhook receivers,
+   * whose status is what counts) instead of failing with too_large.
+   */
+  truncate?: boolean
   /** 0: a 3xx is returned as is (webhooks); n: up to n hops are followed, one more is an error. */
   maxRedirects: number
   /** TCP + TLS handshake of each connection (undici checks it about every 0.5 s). */
@@ -54,6 +59,12 @@ export interface SafeFetchOptions {
   ca?: string | Buffer
   /** Tests: replaces dns.lookup; its answers are checked like the system's. */
   resolve?: Resolve
+  /**
+   * A long-lived agent made by guardedAgent() with this same policy (webhooks): its connections are
+   * kept alive and reused — each was checked by the lookup when it connected — and it is not
+   * destroyed here. Without it, one agent per exchange.
+   */
+  agent?: Agent
 }
 
 export interface SafeResponse {
@@ -66,12 +77,31 @@ export interface SafeResponse {
 export async function safeFetch(
   url: string,
   options: SafeFetchOptions,
-): Promise<SafeResponse & { body: Buffer }> {
+): Promise<SafeResponse & { body: Buffer; truncated: boolean }> {
   return exchange(url, options, async (body, host) => {
     const chunks: Buffer[] = []
+    if (options.truncate) return firstBytes(body, options.maxBytes)
     for await (const chunk of capped(options.maxBytes, host)(body)) chunks.push(chunk)
-    return { body: Buffer.concat(chunks) }
+    return { body: Buffer.concat(chunks), truncated: false }
   })
+}
+
+/** Reads at most maxBytes and leaves the rest unread (the exchange then discards the body). */
+async function firstBytes(body: Body, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    const room = maxBytes - total
+    if (chunk.length >= room) {
+      chunks.push(chunk.subarray(0, room))
+      const truncated = chunk.length > room
+      // The answer may go on: what is past the cap is never read (discarded by the caller).
+      return { body: Buffer.concat(chunks), truncated }
+    }
+    chunks.push(chunk)
+    total += chunk.length
+  }
+  return { body: Buffer.concat(chunks), truncated: false }
 }
 
 /**
@@ -111,8 +141,9 @@ async function exchange<T>(
   let url = checkedUrl(raw, undefined, options)
   const deadline = new AbortController()
   const timer = setTimeout(() => deadline.abort(timeoutError(url, options)), options.totalTimeoutMs)
-  // One agent per exchange: its lookup carries this call's policy, and it never uses HTTP(S)_PROXY.
-  const agent = guardedAgent(options)
+  // One agent per exchange unless the caller keeps one: its lookup carries this call's policy, and
+  // it never uses HTTP(S)_PROXY.
+  const agent = options.agent ?? guardedAgent(options)
   const { method = 'GET', headers = {}, body } = options
   let outgoing: Outgoing = { method, headers, body }
   try {
@@ -122,7 +153,7 @@ async function exchange<T>(
       try {
         const next = redirectTarget(response, url, hops, options)
         if (next === undefined) {
-          if (Number(response.headers['content-length'] ?? 0) > options.maxBytes)
+          if (!options.truncate && Number(response.headers['content-length'] ?? 0) > options.maxBytes)
             throw tooLarge(url.hostname, options.maxBytes)
           const summary = { status: response.statusCode, headers: flat(response.headers), finalUrl: url.href }
           return { ...summary, ...(await consume(response.body, url.hostname)) }
@@ -137,7 +168,7 @@ async function exchange<T>(
     throw failure(error, url, options, deadline.signal.aborted)
   } finally {
     clearTimeout(timer)
-    await agent.destroy()
+    if (!options.agent) await agent.destroy()
   }
 }
 
@@ -212,7 +243,13 @@ function capped(maxBytes: number, host: string, progress?: (total: number) => vo
   }
 }
 
-function guardedAgent(options: SafeFetchOptions): Agent {
+/** An undici agent whose every connection goes through the address policy's lookup. */
+export function guardedAgent(
+  options: Pick<
+    SafeFetchOptions,
+    'allowPrivateNetwork' | 'allowAddresses' | 'connectTimeoutMs' | 'ca' | 'resolve'
+  >,
+): Agent {
   const refuse = (reason: SafeFetchFailure, message: string, cause?: unknown) =>
     new SafeFetchError(reason, message, { cause })
   const lookup = guardedLookup(options, options.resolve ?? systemResolve, refuse)

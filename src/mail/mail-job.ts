@@ -30,9 +30,11 @@ export interface MailMessage {
   to_name?: string | null
   /** What the mail is (`signing_request`, `completed`, …), for the outbox listing and the logs. */
   kind?: string
-  /** What the mail is about, for the outbox listing and the audit trail. */
-  submission_id: string
-  submitter_id: string
+  /** What the mail is about, for the outbox listing and the audit trail (null: a notice to an account owner). */
+  submission_id: string | null
+  submitter_id: string | null
+  /** The webhook endpoint a notice to the account owner is about. */
+  webhook_endpoint_id?: string
 }
 
 /**

@@ -20,6 +20,9 @@ const COUNTED = {
   submissions: true,
   submitters: true,
   email_2fa_codes: true,
+  webhook_endpoints: true,
+  webhook_deliveries: true,
+  webhook_attempts: true,
 } as const satisfies Record<keyof Tables, true>
 
 export type RowCounts = Record<string, number>

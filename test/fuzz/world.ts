@@ -5,6 +5,8 @@ import { API_ROUTES } from '../../src/app.ts'
 import type { AnyRoute } from '../../src/http/define-route.ts'
 import { getLiveness, getReadiness } from '../../src/http/health.ts'
 import { openApiRoute } from '../../src/http/openapi.ts'
+import { insertEndpoint } from '../../src/webhooks/endpoint-store.ts'
+import { newWebhookSecret, sealSecret } from '../../src/webhooks/webhook-secret.ts'
 import { base64, createTemplateFor, post } from '../documents.ts'
 import { a4 } from '../fixtures/pdfs.ts'
 import type { TestApp } from '../harness.ts'
@@ -55,7 +57,33 @@ async function seedSubmission(t: TestApp, key: string) {
   }
   const docs = await t.request(key, { method: 'GET', url: `/v1/submissions/${sub.id}/documents` })
   paths.push(new URL((docs.json() as { original_pdf_url: string }).original_pdf_url).pathname)
-  return { ids: { tpl: [tpl], sub: [sub.id], sbm: sub.submitters.map((s) => s.id) }, paths }
+  const whk = await seedEndpoint(t, key)
+  paths.push(`/v1/webhook_endpoints/${whk}`)
+  return { ids: { tpl: [tpl], sub: [sub.id], sbm: sub.submitters.map((s) => s.id), whk: [whk] }, paths }
+}
+
+/**
+ * A webhook endpoint written straight to the table: its loopback URL is refused by the SSRF guard
+ * before any connection, so a fuzzed `POST …/test` answers at once and reaches nothing.
+ */
+async function seedEndpoint(t: TestApp, key: string): Promise<string> {
+  const res = await t.request(key, { method: 'GET', url: '/v1/health' })
+  const { account_id: accountId, environment } = res.json() as { account_id: string; environment: 'test' }
+  const id = t.deps.ids.next('whk')
+  await t.deps.db.transaction().execute((tx) =>
+    insertEndpoint(
+      tx,
+      { accountId, environment },
+      {
+        id,
+        url: 'https://127.0.0.1/hook',
+        events: '["submission.completed"]',
+        secret_sealed: sealSecret(t.deps.keys.webhookSecret, newWebhookSecret()),
+        created_at: t.deps.clock.now().toISOString(),
+      },
+    ),
+  )
+  return id
 }
 
 /** An account with five templates, each with a submission of two submitters; two are for DELETE routes. */

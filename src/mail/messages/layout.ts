@@ -15,8 +15,8 @@ export interface MailContent {
   subject: string
   heading: string
   paragraphs: Paragraph[]
-  /** The button, and the same link in plain text below it: always present. */
-  action: { label: string; url: string }
+  /** The button, and the same link in plain text below it (every mail to a signer has one). */
+  action?: { label: string; url: string }
   /** Small print under the link (the expiry). */
   notes: string[]
   /** The sender set `reply_to`: the footer says a reply reaches them. */
@@ -87,11 +87,15 @@ function htmlPart(content: MailContent): string {
       escapeHtml(content.heading),
     ),
     paragraphs,
-    cell('padding:8px 28px 24px;', button(action.label, action.url)),
-    cell(
-      'padding:0 28px 16px;font-size:14px;line-height:20px;color:#4b5563;',
-      `${escapeHtml(texts.linkIntro)}<br>${inlineLink(action.url)}`,
-    ),
+    ...(action
+      ? [
+          cell('padding:8px 28px 24px;', button(action.label, action.url)),
+          cell(
+            'padding:0 28px 16px;font-size:14px;line-height:20px;color:#4b5563;',
+            `${escapeHtml(texts.linkIntro)}<br>${inlineLink(action.url)}`,
+          ),
+        ]
+      : []),
     notes,
     '<tr><td style="height:20px;line-height:20px;font-size:0;">&nbsp;</td></tr>',
   ].join('')
@@ -130,7 +134,7 @@ ${cell('padding:16px 28px;font-size:12px;line-height:18px;color:#6b7280;text-ali
 function textPart(content: MailContent): string {
   const blocks = [
     ...content.paragraphs.map((p) => p.text),
-    `${content.action.label}:\n${content.action.url}`,
+    ...(content.action ? [`${content.action.label}:\n${content.action.url}`] : []),
     ...content.notes,
     `--\n${footerLines(content).join('\n')}`,
   ]

@@ -21,6 +21,15 @@ export interface MailTexts {
     intro(document: string): string
     button: string
   }
+  /** To the account owner: a webhook endpoint failed 8 times in a row (api-v1 §6.4.3). */
+  webhookFailing: {
+    subject(url: string): string
+    heading: string
+    intro(url: string, id: string, failures: number): string
+    lastError(reason: string): string
+    next(days: number): string
+    fix(id: string): string
+  }
   /** Above the plain link, under the button: for clients that do not show buttons. */
   linkIntro: string
   footer: {
@@ -53,6 +62,17 @@ export const ENGLISH: MailTexts = {
     intro: (document) =>
       `Everyone has signed “${document}”. The signed document is ready for you to download and keep.`,
     button: 'Download the signed document',
+  },
+  webhookFailing: {
+    subject: (url) => `Webhook endpoint failing: ${url}`,
+    heading: 'A webhook endpoint is failing',
+    intro: (url, id, failures) =>
+      `Paraph could not deliver events to your webhook endpoint ${url} (${id}): its last ${failures} attempts failed.`,
+    lastError: (reason) => `Last error: ${reason}`,
+    next: (days) =>
+      `Deliveries go on being retried on their schedule. If no delivery succeeds within ${days} days of the first failure, the endpoint is disabled and receives nothing more.`,
+    fix: (id) =>
+      `Once the receiver is fixed, send it a test event with POST /v1/webhook_endpoints/${id}/test: an answer in the 2xx range clears the failing state and re-enables a disabled endpoint.`,
   },
   linkIntro: 'If the button does not work, open this link:',
   footer: {

@@ -1,0 +1,71 @@
+// A delivery as the API shows it (issue #13 item 4, a backward-compatible addition): the event it
+// carries, its state, and every attempt made — when, the HTTP status or the error, how long.
+import { type Static, Type } from 'typebox'
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/tables.ts'
+import { Id, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'dropped'] as const
+
+export const WebhookAttempt = Type.Object(
+  {
+    number: Type.Integer({ minimum: 1 }),
+    at: Timestamp,
+    status: Nullable(Type.Integer({ description: 'The receiver’s HTTP status; null when no answer came' })),
+    error: Nullable(Type.String({ description: 'Why it failed: the non-2xx status or the network error' })),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    succeeded: Type.Boolean(),
+  },
+  { title: 'WebhookAttempt' },
+)
+
+export const WebhookDelivery = Type.Object(
+  {
+    id: Id('dlv'),
+    object: Type.Literal('webhook_delivery'),
+    endpoint_id: Id('whk'),
+    event_id: Id('evt'),
+    event_type: Type.String(),
+    status: StringEnum(DELIVERY_STATES, {
+      description:
+        '`pending` (an attempt is due or in flight), `delivered` (a 2xx), `failed` (no attempt left), `dropped` (the endpoint was deleted or disabled; `last_error` says which)',
+    }),
+    next_attempt_at: {
+      ...Nullable({ ...Timestamp }),
+      description: 'When the next attempt is due, while pending',
+    },
+    last_error: Nullable(Type.String()),
+    created_at: Timestamp,
+    delivered_at: Nullable({ ...Timestamp }),
+    attempts: Type.Array(WebhookAttempt),
+  },
+  { title: 'WebhookDelivery' },
+)
+export type WebhookDelivery = Static<typeof WebhookDelivery>
+
+export function toApiDelivery(
+  row: WebhookDeliveriesTable,
+  attempts: WebhookAttemptsTable[],
+): WebhookDelivery {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    endpoint_id: row.endpoint_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.state,
+    next_attempt_at: row.state === 'pending' ? row.next_attempt_at : null,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+    attempts: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({
+        number: a.number,
+        at: a.started_at,
+        status: a.status,
+        error: a.error,
+        duration_ms: a.duration_ms,
+        succeeded: a.succeeded === 1,
+      })),
+  }
+}

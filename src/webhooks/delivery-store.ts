@@ -1,0 +1,305 @@
+// Deliveries (`dlv_`): one per event and endpoint, the body frozen at creation, claimed for an
+// attempt with a lease and the attempt number as fence (security-notes "Jobs, crashes and fences"):
+// the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
+// cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
+import { page } from '../db/keyset.ts'
+import { preparedWrite } from '../db/prepared.ts'
+import type { DeliveryState, Executor, Scope, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
+import type { Position } from '../http/pagination.ts'
+import { toIso } from '../lib/clock.ts'
+
+export type NewDelivery = Pick<
+  WebhookDeliveriesTable,
+  | 'id'
+  | 'account_id'
+  | 'environment'
+  | 'endpoint_id'
+  | 'event_id'
+  | 'event_type'
+  | 'event_created_at'
+  | 'body'
+>
+
+/** Inserts unless the endpoint already has a delivery of this event (events.publish ran before). */
+export async function insertDelivery(tx: Tx, delivery: NewDelivery, at: string): Promise<boolean> {
+  const result = await tx
+    .insertInto('webhook_deliveries')
+    .values({
+      ...delivery,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      last_status: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    })
+    .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+}
+
+/** Pending deliveries of an endpoint become `dropped` with the reason; returns how many. */
+export async function dropPendingDeliveries(tx: Tx, endpointId: string, reason: string, at: string) {
+  const result = await tx
+    .updateTable('webhook_deliveries')
+    .set({ state: 'dropped', last_error: reason, locked_until: null, updated_at: at })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export interface Candidate {
+  id: string
+  endpoint_id: string
+  attempts: number
+}
+
+/**
+ * Due deliveries, oldest due first, leaving out endpoints that already have all the attempts in
+ * flight they may: a dead endpoint's backlog never hides another endpoint's deliveries.
+ */
+export async function dueDeliveries(
+  db: Executor,
+  now: Date,
+  busyEndpoints: string[],
+  limit: number,
+): Promise<Candidate[]> {
+  const at = toIso(now)
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'endpoint_id', 'attempts'])
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+  if (busyEndpoints.length > 0) query = query.where('endpoint_id', 'not in', busyEndpoints)
+  return query.orderBy('next_attempt_at').limit(limit).execute()
+}
+
+/**
+ * Takes the next attempt of each of `ids` in one statement — those another sender has not taken
+ * meanwhile (the lease condition is evaluated row by row as the UPDATE runs) — and returns their
+ * rows with the new attempt numbers.
+ */
+export async function claimDeliveries(db: Executor, ids: string[], now: Date, leaseMs: number) {
+  if (ids.length === 0) return []
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    }))
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .execute()
+}
+
+/** Takes the next attempt of `candidate`, unless another sender took it first; its row, with the new attempt number. */
+export async function claimDelivery(db: Executor, candidate: Candidate, now: Date, leaseMs: number) {
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: candidate.attempts + 1,
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    })
+    .where('id', '=', candidate.id)
+    .where('attempts', '=', candidate.attempts)
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export interface AttemptRecord {
+  number: number
+  endpointId: string
+  startedAt: string
+  durationMs: number
+  status: number | null
+  error: string | null
+  succeeded: boolean
+  responseBody: string
+}
+
+const insertAttemptRow = preparedWrite(
+  (
+    db: Executor,
+    deliveryId: string,
+    number: number,
+    endpointId: string,
+    startedAt: string,
+    durationMs: number,
+    status: number | null,
+    error: string | null,
+    succeeded: number,
+    responseBody: string,
+  ) =>
+    db
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: deliveryId,
+        number,
+        endpoint_id: endpointId,
+        started_at: startedAt,
+        duration_ms: durationMs,
+        status,
+        error,
+        succeeded,
+        response_body: responseBody,
+      })
+      .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing()),
+)
+
+export async function insertAttempt(tx: Tx, deliveryId: string, attempt: AttemptRecord): Promise<void> {
+  await insertAttemptRow(
+    tx,
+    deliveryId,
+    attempt.number,
+    attempt.endpointId,
+    attempt.startedAt,
+    attempt.durationMs,
+    attempt.status,
+    attempt.error,
+    attempt.succeeded ? 1 : 0,
+    attempt.responseBody,
+  )
+}
+
+/** The fenced UPDATE of settleDelivery, one compiled shape per outcome. */
+function settleStatement(state: DeliveryState, withNextAttempt: boolean) {
+  return preparedWrite(
+    (
+      db: Executor,
+      at: string,
+      lastStatus: number | null,
+      lastError: string | null,
+      nextAttemptAt: string,
+      id: string,
+      attempt: number,
+    ) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({
+          state,
+          last_status: lastStatus,
+          last_error: lastError,
+          locked_until: null,
+          updated_at: at,
+          ...(withNextAttempt ? { next_attempt_at: nextAttemptAt } : { delivered_at: nextAttemptAt }),
+        })
+        .where('id', '=', id)
+        .where('attempts', '=', attempt)
+        .where('state', '=', 'pending'),
+  )
+}
+
+const SETTLE = {
+  delivered: settleStatement('delivered', false),
+  pending: settleStatement('pending', true),
+  failed: settleStatement('failed', false),
+  dropped: settleStatement('dropped', false),
+}
+
+/** Applies the outcome of attempt `attempt`; false when the row moved on (dropped, or a newer attempt). */
+export async function settleDelivery(
+  tx: Tx,
+  id: string,
+  attempt: number,
+  set: {
+    state: DeliveryState
+    next_attempt_at?: string
+    last_status: number | null
+    last_error: string | null
+  },
+  at: string,
+): Promise<boolean> {
+  const { state } = set
+  // delivered_at: the time for a delivery, unchanged (null) otherwise; next_attempt_at when pending.
+  const slot = state === 'pending' ? (set.next_attempt_at ?? at) : state === 'delivered' ? at : null
+  const changed = await SETTLE[state](tx, at, set.last_status, set.last_error, slot as string, id, attempt)
+  return changed === 1
+}
+
+export interface DeliveryFilters {
+  status?: DeliveryState
+}
+
+/** Deliveries of one endpoint, newest first (keyset), scoped in the WHERE. */
+export async function listDeliveries(
+  db: Executor,
+  scope: Scope,
+  endpointId: string,
+  filters: DeliveryFilters,
+  after: Position | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('endpoint_id', '=', endpointId)
+  if (filters.status) query = query.where('state', '=', filters.status)
+  return page(query, after, limit).execute()
+}
+
+export async function findDelivery(db: Executor, scope: Scope, endpointId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('endpoint_id', '=', endpointId)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst()
+}
+
+/** Every attempt of these deliveries, in order. */
+export async function attemptsOf(db: Executor, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return []
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('number')
+    .execute()
+}
+
+/**
+ * Claims a delivery for a retry asked for by the client, whatever its state (a failed or dropped
+ * one is pending again): the next attempt number, with a lease. Undefined while an attempt is in
+ * flight.
+ */
+export async function claimForRetry(
+  db: Executor,
+  delivery: WebhookDeliveriesTable,
+  now: Date,
+  leaseMs: number,
+) {
+  const at = toIso(now)
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      state: 'pending',
+      attempts: delivery.attempts + 1,
+      next_attempt_at: at,
+      locked_until: toIso(new Date(now.getTime() + leaseMs)),
+      updated_at: at,
+    })
+    .where('id', '=', delivery.id)
+    .where('attempts', '=', delivery.attempts)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returningAll()
+    .executeTakeFirst()
+}

@@ -1,0 +1,25 @@
+// The sweep behind api-v1 §6.4.3's "disabled automatically after 7 days without success", for
+// endpoints that fail no more attempts (their deliveries ran out of schedule): each worker runs it
+// every minute; an endpoint is disabled once, with its pending deliveries dropped.
+import type { Deps } from '../deps.ts'
+import { toIso } from '../lib/clock.ts'
+import { dropPendingDeliveries } from './delivery-store.ts'
+import { DISABLE_AFTER_MS, dueForDisabling } from './endpoint-health.ts'
+import { endpointsFailingSince, lockEndpoint, updateHealth } from './endpoint-store.ts'
+
+export async function disableStaleEndpoints(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const now = deps.clock.now()
+  const stale = await endpointsFailingSince(deps.db, toIso(new Date(now.getTime() - DISABLE_AFTER_MS)))
+  let disabled = 0
+  for (const { id } of stale) {
+    const done = await deps.db.transaction().execute(async (tx) => {
+      const row = await lockEndpoint(tx, id)
+      if (!row || !dueForDisabling(row, now) || row.deleted_at !== null) return false
+      await updateHealth(tx, id, { disabled_at: toIso(now) }, toIso(now))
+      await dropPendingDeliveries(tx, id, 'endpoint disabled', toIso(now))
+      return true
+    })
+    if (done) disabled++
+  }
+  return disabled
+}

@@ -1,0 +1,48 @@
+// Queues the one mail to the account owner when an endpoint becomes failing, in the transaction
+// that records the failure: through the mail outbox like every mail, never lost, never twice for
+// one run of failures (endpoint-health decides when).
+import type { FastifyBaseLogger } from 'fastify'
+import type { Tx, WebhookEndpointsTable } from '../db/tables.ts'
+import { enqueueJob } from '../jobs/job-store.ts'
+import type { Clock } from '../lib/clock.ts'
+import type { IdGenerator } from '../lib/ids.ts'
+import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { renderWebhookFailing } from '../mail/messages/webhook-failing.ts'
+import { DISABLE_AFTER_MS } from './endpoint-health.ts'
+
+export async function queueFailingNotice(
+  tx: Tx,
+  ctx: { clock: Clock; ids: IdGenerator; logger: FastifyBaseLogger },
+  endpoint: WebhookEndpointsTable,
+): Promise<boolean> {
+  const account = await tx
+    .selectFrom('accounts')
+    .select('owner_email')
+    .where('id', '=', endpoint.account_id)
+    .executeTakeFirst()
+  if (!account?.owner_email) {
+    ctx.logger.warn(
+      { webhook_endpoint_id: endpoint.id, account_id: endpoint.account_id },
+      'webhook endpoint is failing; the account has no owner e-mail to tell',
+    )
+    return false
+  }
+  const message: MailMessage = {
+    kind: 'webhook_failing',
+    to: account.owner_email,
+    bcc: null,
+    reply_to: null,
+    ...renderWebhookFailing({
+      url: endpoint.url,
+      endpointId: endpoint.id,
+      failures: endpoint.consecutive_failures,
+      lastError: endpoint.last_failure_reason ?? 'unknown',
+      disableAfterDays: DISABLE_AFTER_MS / 86_400_000,
+    }),
+    submission_id: null,
+    submitter_id: null,
+    webhook_endpoint_id: endpoint.id,
+  }
+  await enqueueJob(tx, ctx, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+  return true
+}

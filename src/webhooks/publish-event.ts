@@ -1,0 +1,58 @@
+// The `events.publish` job (queued by lifecycle/ with each submission event): one delivery per
+// active endpoint of the event's account and environment subscribed to its type, each carrying the
+// body of api-v1 §6.3 — id, type, created_at, data.object (the submission as the event's own
+// transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a second run
+// finds the deliveries made and adds none.
+import type { Deps } from '../deps.ts'
+import type { JobKind } from '../jobs/worker.ts'
+import { toIso } from '../lib/clock.ts'
+import { insertDelivery } from './delivery-store.ts'
+import { subscribedEndpoints } from './endpoint-store.ts'
+
+export function deliveryBody(event: { id: string; type: string; created_at: string; data: string }): string {
+  const data = JSON.parse(event.data) as { object: unknown }
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at,
+    data: { object: data.object },
+  })
+}
+
+/** Makes the deliveries of one event; returns how many were new. */
+export async function publishEvent(deps: Deps, eventId: string): Promise<number> {
+  const made = await deps.db.transaction().execute(async (tx) => {
+    const event = await tx.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst()
+    if (!event) return 0
+    const scope = { accountId: event.account_id, environment: event.environment }
+    const endpoints = await subscribedEndpoints(tx, scope, event.type)
+    const body = deliveryBody(event)
+    const at = toIso(deps.clock.now())
+    let count = 0
+    for (const endpointId of endpoints) {
+      const delivery = {
+        id: deps.ids.nextSortable('dlv'),
+        account_id: event.account_id,
+        environment: event.environment,
+        endpoint_id: endpointId,
+        event_id: event.id,
+        event_type: event.type,
+        event_created_at: event.created_at,
+        body,
+      }
+      if (await insertDelivery(tx, delivery, at)) count++
+    }
+    return count
+  })
+  if (made > 0) deps.webhookBell.ring()
+  return made
+}
+
+export function publishEventJob(deps: Deps): JobKind {
+  return {
+    retrySchedule: [10, 60, 300, 1800],
+    handle: async (payload) => {
+      await publishEvent(deps, (payload as { event_id: string }).event_id)
+    },
+  }
+}

@@ -1,0 +1,39 @@
+// Endpoint secrets (api-v1 §2.7): `whsec_` + 32 base62 characters, shown in the creation answer only.
+// The row keeps it sealed (AES-256-GCM under a key derived from PARAPH_SECRET): the service can sign
+// with it, while a copy of the database alone cannot, and no answer ever carries it again.
+import { seal, unseal } from '../lib/crypto.ts'
+import { randomBase62 } from '../lib/ids.ts'
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBase62(32)}`
+}
+
+export function sealSecret(key: Buffer, secret: string): string {
+  return seal(key, secret)
+}
+
+export function openSecret(key: Buffer, sealed: string): string {
+  const secret = unseal(key, sealed)
+  // Only a changed PARAPH_SECRET gets here: every delivery of the endpoint would be unverifiable.
+  if (secret === null) throw new Error('webhook secret cannot be unsealed: was PARAPH_SECRET changed?')
+  return secret
+}
+
+/** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
+export function signingSecrets(
+  key: Buffer,
+  row: {
+    secret_sealed: string
+    previous_secret_sealed: string | null
+    previous_secret_expires_at: string | null
+  },
+  now: Date,
+): string[] {
+  const secrets = [openSecret(key, row.secret_sealed)]
+  const previousValid =
+    row.previous_secret_sealed !== null &&
+    row.previous_secret_expires_at !== null &&
+    Date.parse(row.previous_secret_expires_at) > now.getTime()
+  if (previousValid) secrets.push(openSecret(key, row.previous_secret_sealed as string))
+  return secrets
+}

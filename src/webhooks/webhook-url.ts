@@ -1,0 +1,44 @@
+// The SSRF guard on a webhook URL at creation (api-v1 §4.5 `webhook_url_rejected`): the rules of
+// lib/address-policy.ts that need no network (scheme, credentials, local names, IP literals in any
+// spelling Node canonicalises), then every address the name resolves to. Delivery checks again at
+// connect time (lib/safe-fetch.ts): a name that later resolves elsewhere is refused then too.
+import { isIP } from 'node:net'
+import type { Config } from '../config.ts'
+import { ApiError } from '../errors.ts'
+import { addressRefusal, type Resolve, urlRefusal } from '../lib/address-policy.ts'
+import { LIMITS } from '../limits.ts'
+
+const rejected = (why: string) => new ApiError('webhook_url_rejected', `url: ${why}.`)
+
+/** Resolves when `raw` may receive webhooks; throws 422 webhook_url_rejected with the reason. */
+export async function checkWebhookUrl(
+  raw: string,
+  config: Pick<Config, 'allowPrivateNetworkUrls'>,
+  resolve: Resolve,
+): Promise<void> {
+  if (raw.length > LIMITS.urlLength) throw rejected(`longer than ${LIMITS.urlLength} characters`)
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw rejected('not a valid absolute URL')
+  }
+  const policy = { allowPrivateNetwork: config.allowPrivateNetworkUrls }
+  // https: only, unless ALLOW_PRIVATE_NETWORK_URLS (development and tests: a receiver on loopback).
+  const refusal = urlRefusal(url, { ...policy, allowHttp: config.allowPrivateNetworkUrls })
+  if (refusal) throw rejected(refusal.message)
+  if (url.hash) throw rejected('a fragment (#…) is never sent; remove it')
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  if (config.allowPrivateNetworkUrls || isIP(host) !== 0) return
+  let answers: Awaited<ReturnType<Resolve>>
+  try {
+    answers = await resolve(host)
+  } catch {
+    throw rejected(`${host} could not be resolved`)
+  }
+  if (answers.length === 0) throw rejected(`${host} has no address`)
+  for (const { address } of answers) {
+    const why = addressRefusal(address, policy)
+    if (why) throw rejected(`${host} resolves to ${address}, ${why}`)
+  }
+}

@@ -1,0 +1,88 @@
+// The webhook tests' common set-up: the app with private addresses allowed (receivers on
+// loopback) and a short retry schedule, an account whose owner has an e-mail address, endpoints
+// and submission events made through the API, and the worker and dispatcher run on demand.
+import assert from 'node:assert/strict'
+import { createAccount } from '../src/accounts/create-account.ts'
+import { jobCatalogue } from '../src/job-catalogue.ts'
+import { drainJobs } from '../src/jobs/worker.ts'
+import { WebhookDispatcher } from '../src/webhooks/dispatcher.ts'
+import { createTemplateFor, post } from './documents.ts'
+import { startTestApp, type TestApp, type TestAppOptions } from './harness.ts'
+
+export const OWNER_EMAIL = 'owner@example.eu'
+
+export interface HookApp {
+  t: TestApp
+  key: string
+  accountId: string
+  dispatcher: WebhookDispatcher
+  /** Creates an endpoint through the API; returns its id and secret. */
+  endpoint(url: string, events?: string[], key?: string): Promise<{ id: string; secret: string }>
+  /** A submission created through the API (events submission.created and .sent); returns its id. */
+  submission(key?: string): Promise<string>
+  /** Runs the due jobs (events.publish among them), then every due delivery; returns how many attempts ran. */
+  work(): Promise<number>
+  close(): Promise<void>
+}
+
+export async function startHookApp(options: TestAppOptions = {}): Promise<HookApp> {
+  const t = await startTestApp({
+    ...options,
+    env: {
+      ALLOW_PRIVATE_NETWORK_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0,30,300,1800,7200,21600,86400,259200',
+      RATE_LIMIT_TEST: '100000',
+      ...options.env,
+    },
+  })
+  const account = await createAccount(t.deps, { name: 'Hooks', ownerEmail: OWNER_EMAIL })
+  const key = account.test_key
+  const dispatcher = new WebhookDispatcher(t.deps)
+  return {
+    t,
+    key,
+    accountId: account.account_id,
+    dispatcher,
+    async endpoint(url, events = ['submission.created', 'submission.cancelled'], k = key) {
+      const res = await t.request(k, {
+        method: 'POST',
+        url: '/v1/webhook_endpoints',
+        payload: { url, events },
+      })
+      assert.equal(res.statusCode, 201, res.body)
+      return { id: res.json().id, secret: res.json().secret }
+    },
+    async submission(k = key) {
+      const tpl = await createTemplateFor(t, k)
+      const res = await post(t, k, '/v1/submissions', {
+        template_id: tpl,
+        send_email: false,
+        submitters: [
+          { role: 'first', email: 'ann@example.eu' },
+          { role: 'second', email: 'bob@example.eu' },
+        ],
+      })
+      assert.equal(res.statusCode, 201, res.body)
+      return res.json().id
+    },
+    async work() {
+      await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
+      return dispatcher.drain()
+    },
+    close: () => t.close(),
+  }
+}
+
+/** The rows of the deliveries table, oldest first. */
+export function deliveries(t: TestApp) {
+  return t.deps.db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute()
+}
+
+export function attemptsOf(t: TestApp, deliveryId: string) {
+  return t.deps.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('number')
+    .execute()
+}
