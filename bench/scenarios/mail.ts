@@ -6,22 +6,18 @@
 // in the same run: a bare nodemailer loop in its own process sending the same 1 000 messages (read
 // from Paraph's outbox) to the same server. The server (smtp-sink.ts) lives in this process.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
-import { openDatabase } from '../../src/db/database.ts'
 import type { MailMessage } from '../../src/mail/mail-job.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { inThrowawaySchema } from '../postgres.ts'
-import { cpuMicros, type ServerProcess, spawnServer, stopServer } from '../processes.ts'
 import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { type Arrival, SmtpSink } from '../smtp-sink.ts'
 import { percentile } from '../stats.ts'
 import { FROM_PDF_PATH, inline, jsonHeaders, type PdfSource } from '../submissions.ts'
+import { openBenchDatabase, type TimedRun, timedRun } from '../worker-runs.ts'
 
 const NAME = 'mail: 1 000 signing requests to SMTP'
 const MESSAGES = 1000
@@ -29,7 +25,6 @@ const PER_SUBMISSION = 50
 const LIMIT_MS = 20_000
 const DEADLINE_MS = 180_000
 const MAIL_FROM = 'Paraph Bench <bench@paraph.example>'
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** One submission of 50 signers in random order: 50 signing requests queued with it. */
 function body(source: PdfSource, batch: number): Record<string, unknown> {
@@ -65,11 +60,7 @@ async function queueRequests(server: RunningServer): Promise<void> {
 
 /** The queued mail jobs, read from Paraph's database: what the floor sends. */
 async function outbox(databaseUrl: string): Promise<Array<{ id: string; message: MailMessage }>> {
-  const database = openDatabase(
-    databaseUrl.startsWith('sqlite:')
-      ? { engine: 'sqlite', path: databaseUrl.slice('sqlite:'.length) }
-      : { engine: 'postgres', url: databaseUrl },
-  )
+  const database = openBenchDatabase(databaseUrl)
   try {
     const rows = await database.db
       .selectFrom('jobs')
@@ -85,60 +76,15 @@ async function outbox(databaseUrl: string): Promise<Array<{ id: string; message:
   }
 }
 
-/** The epoch ms of the first log line of `file` for which `pick` returns a number (polled). */
-async function timeFromLog(file: string, pick: (line: Record<string, unknown>) => number | undefined) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    const lines = readFileSync(file, 'utf8').split('\n')
-    for (const line of lines.filter((l) => l.startsWith('{'))) {
-      const time = pick(JSON.parse(line) as Record<string, unknown>)
-      if (time !== undefined) return time
-    }
-    await sleep(10)
-  }
-  throw new Error(`no start line in ${file}:\n${readFileSync(file, 'utf8').slice(-2000)}`)
-}
-
-interface Run {
-  startedAt: number
+interface Run extends TimedRun {
   arrivals: Arrival[]
-  cpuMicros: number | null
-  /** Spawn → start line: what start-up took (not in the timing). */
-  startUpMs: number
 }
 
-async function timedRun(
-  sink: SmtpSink,
-  dir: string,
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-) {
+/** One drain of the queued mails by `paraph worker` or the floor, timed from its start line. */
+async function drain(sink: SmtpSink, dir: string, name: string, args: string[], env: Record<string, string>) {
   sink.reset()
-  const spawnedAt = Date.now()
-  const child: ServerProcess = spawnServer(name, args, {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
-    port: 0,
-    logFile: join(dir, `${name}.log`),
-  })
-  try {
-    const startedAt = await timeFromLog(child.logFile, (line) =>
-      line.msg === 'paraph worker started' ? Number(line.time) : (line.started as number | undefined),
-    )
-    const cpuAtStart = cpuMicros(child)
-    await sink.waitForDistinct(MESSAGES, DEADLINE_MS)
-    const cpuAtEnd = cpuMicros(child)
-    const cpu = cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart
-    return {
-      startedAt,
-      arrivals: [...sink.arrivals],
-      cpuMicros: cpu,
-      startUpMs: startedAt - spawnedAt,
-    } as Run
-  } finally {
-    await stopServer(child)
-  }
+  const run = await timedRun(dir, name, args, env, () => sink.waitForDistinct(MESSAGES, DEADLINE_MS))
+  return { ...run, arrivals: [...sink.arrivals] } as Run
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
@@ -151,7 +97,7 @@ async function runEngine(sink: SmtpSink, databaseUrl: string | null, engine: str
     await queueRequests(paraph)
     const queued = await outbox(paraph.databaseUrl!)
     if (queued.length !== MESSAGES) throw new Error(`${queued.length} mail jobs queued, expected ${MESSAGES}`)
-    const worker = await timedRun(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
+    const worker = await drain(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
       DATA_DIR: dir,
       DATABASE_URL: paraph.databaseUrl!,
       PARAPH_SECRET: randomBytes(20).toString('hex'),
@@ -161,7 +107,7 @@ async function runEngine(sink: SmtpSink, databaseUrl: string | null, engine: str
     })
     const file = join(dir, 'messages.json')
     await writeFile(file, JSON.stringify(queued))
-    const floor = await timedRun(
+    const floor = await drain(
       sink,
       dir,
       'mail-floor',

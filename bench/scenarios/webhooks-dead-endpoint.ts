@@ -9,7 +9,6 @@
 // counts; the verdict is the loaded run's share of the quiet one.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { openDatabase } from '../../src/db/database.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { runLoad } from '../load.ts'
 import { inThrowawaySchema } from '../postgres.ts'
@@ -17,6 +16,7 @@ import { freePort } from '../processes.ts'
 import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { createSubmission, inline, jsonHeaders } from '../submissions.ts'
+import { openBenchDatabase } from '../worker-runs.ts'
 
 const NAME = 'webhooks: GET /v1/submissions/{id} beside 10 000 deliveries to a dead endpoint'
 const PENDING = 10_000
@@ -44,11 +44,7 @@ async function deadUrl(death: Death): Promise<{ url: string; close(): Promise<vo
 
 /** 10 000 pending deliveries of the submission's first event to the endpoint, in batches. */
 async function fillBacklog(databaseUrl: string, endpointId: string): Promise<void> {
-  const database = openDatabase(
-    databaseUrl.startsWith('sqlite:')
-      ? { engine: 'sqlite', path: databaseUrl.slice('sqlite:'.length) }
-      : { engine: 'postgres', url: databaseUrl },
-  )
+  const database = openBenchDatabase(databaseUrl)
   try {
     const endpoint = await database.db
       .selectFrom('webhook_endpoints')

@@ -14,16 +14,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
-import { openDatabase } from '../../src/db/database.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { HookSink } from '../hook-sink.ts'
 import { inThrowawaySchema } from '../postgres.ts'
-import { cpuMicros, spawnServer, stopServer } from '../processes.ts'
 import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { percentile } from '../stats.ts'
 import { createTemplate, fromTemplateBody, inline, jsonHeaders } from '../submissions.ts'
+import { openBenchDatabase, timedRun } from '../worker-runs.ts'
 
 const NAME = 'webhooks: deliveries to a local receiver'
 const ENDPOINTS = 10
@@ -32,7 +30,6 @@ const DELIVERIES = ENDPOINTS * SUBMISSIONS
 const CONCURRENCY = 20 // the dispatcher's 2 per endpoint × 10 endpoints
 const MIN_RATE = 500
 const LATENCY_EVENTS = 100
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PRIVATE = { ALLOW_PRIVATE_NETWORK_URLS: 'true' }
 
 async function api(server: RunningServer, method: string, path: string, body?: unknown) {
@@ -63,62 +60,22 @@ async function submissions(server: RunningServer, n: number): Promise<string[]> 
   return ids
 }
 
-/** The epoch ms of the first line of `file` that `pick` recognises (polled). */
-async function timeFromLog(file: string, pick: (line: Record<string, unknown>) => number | undefined) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.startsWith('{')) continue
-      const time = pick(JSON.parse(line) as Record<string, unknown>)
-      if (time !== undefined) return time
-    }
-    await sleep(10)
-  }
-  throw new Error(`no start line in ${file}:\n${readFileSync(file, 'utf8').slice(-2000)}`)
-}
-
-async function timedRun(
-  sink: HookSink,
-  dir: string,
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-) {
+/** One drain of the pending deliveries by `paraph worker` or the floor, timed from its start line. */
+async function drain(sink: HookSink, dir: string, name: string, args: string[], env: Record<string, string>) {
   sink.reset()
-  const child = spawnServer(name, args, {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
-    port: 0,
-    logFile: join(dir, `${name}.log`),
-  })
-  try {
-    const startedAt = await timeFromLog(child.logFile, (line) =>
-      line.msg === 'paraph worker started' ? Number(line.time) : (line.started as number | undefined),
-    )
-    const cpuAtStart = cpuMicros(child)
-    await sink
+  const run = await timedRun(dir, name, args, env, (child) =>
+    sink
       .waitFor(() => sink.distinct() >= DELIVERIES, 60_000)
       .catch((error: Error) => {
         throw new Error(`${error.message}\n${readFileSync(child.logFile, 'utf8').slice(-3000)}`)
-      })
-    const cpuAtEnd = cpuMicros(child)
-    const lastAt = Math.max(...sink.arrivals.map((a) => a.at))
-    return {
-      ms: lastAt - startedAt,
-      arrivals: sink.arrivals.length,
-      cpu: cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart,
-    }
-  } finally {
-    await stopServer(child)
-  }
+      }),
+  )
+  const lastAt = Math.max(...sink.arrivals.map((a) => a.at))
+  return { ms: lastAt - run.startedAt, arrivals: sink.arrivals.length, cpu: run.cpuMicros }
 }
 
 async function deliveryBodies(databaseUrl: string, secrets: Map<string, { url: string; secret: string }>) {
-  const database = openDatabase(
-    databaseUrl.startsWith('sqlite:')
-      ? { engine: 'sqlite', path: databaseUrl.slice('sqlite:'.length) }
-      : { engine: 'postgres', url: databaseUrl },
-  )
+  const database = openBenchDatabase(databaseUrl)
   try {
     const rows = await database.db
       .selectFrom('webhook_deliveries')
@@ -147,7 +104,7 @@ async function throughput(sink: HookSink, databaseUrl: string | null, engine: st
       secrets.set(created.id as string, { url, secret: created.secret as string })
     }
     await submissions(paraph, SUBMISSIONS)
-    const worker = await timedRun(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
+    const worker = await drain(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
       DATA_DIR: dir,
       DATABASE_URL: paraph.databaseUrl!,
       PARAPH_SECRET: secret,
@@ -159,7 +116,7 @@ async function throughput(sink: HookSink, databaseUrl: string | null, engine: st
       throw new Error(`${bodies.length} deliveries made, expected ${DELIVERIES}`)
     const file = join(dir, 'deliveries.json')
     await writeFile(file, JSON.stringify(bodies))
-    const floor = await timedRun(
+    const floor = await drain(
       sink,
       dir,
       'webhook-floor',
