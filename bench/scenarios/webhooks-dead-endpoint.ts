@@ -9,6 +9,7 @@
 // counts; the verdict is the loaded run's share of the quiet one.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { pendingDelivery } from '../../src/webhooks/delivery-store.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { runLoad } from '../load.ts'
 import { inThrowawaySchema } from '../postgres.ts'
@@ -65,25 +66,21 @@ async function fillBacklog(databaseUrl: string, endpointId: string): Promise<voi
       data: JSON.parse(event.data),
     })
     for (let start = 0; start < PENDING; start += 500) {
-      const rows = Array.from({ length: 500 }, (_, i) => ({
-        id: `dlv_bench${String(start + i).padStart(19, '0')}`,
-        account_id: endpoint.account_id,
-        environment: endpoint.environment,
-        endpoint_id: endpoint.id,
-        event_id: `evt_bench${String(start + i).padStart(19, '0')}`,
-        event_type: event.type,
-        event_created_at: at,
-        body,
-        state: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        locked_until: null,
-        last_status: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-        delivered_at: null,
-      }))
+      const rows = Array.from({ length: 500 }, (_, i) =>
+        pendingDelivery(
+          {
+            id: `dlv_bench${String(start + i).padStart(19, '0')}`,
+            account_id: endpoint.account_id,
+            environment: endpoint.environment,
+            endpoint_id: endpoint.id,
+            event_id: `evt_bench${String(start + i).padStart(19, '0')}`,
+            event_type: event.type,
+            event_created_at: at,
+            body,
+          },
+          at,
+        ),
+      )
       await database.db.insertInto('webhook_deliveries').values(rows).execute()
     }
   } finally {

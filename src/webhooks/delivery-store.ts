@@ -20,22 +20,27 @@ export type NewDelivery = Pick<
   | 'body'
 >
 
+/** The row of a new delivery, due at once. */
+export function pendingDelivery(delivery: NewDelivery, at: string): WebhookDeliveriesTable {
+  return {
+    ...delivery,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    locked_until: null,
+    last_status: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    delivered_at: null,
+  }
+}
+
 /** Inserts unless the endpoint already has a delivery of this event (events.publish ran before). */
 export async function insertDelivery(tx: Tx, delivery: NewDelivery, at: string): Promise<boolean> {
   const result = await tx
     .insertInto('webhook_deliveries')
-    .values({
-      ...delivery,
-      state: 'pending',
-      attempts: 0,
-      next_attempt_at: at,
-      locked_until: null,
-      last_status: null,
-      last_error: null,
-      created_at: at,
-      updated_at: at,
-      delivered_at: null,
-    })
+    .values(pendingDelivery(delivery, at))
     .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
     .executeTakeFirst()
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
