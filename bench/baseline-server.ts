@@ -11,8 +11,9 @@ const BODY = {
   account_id: 'acct_AAAAAAAAAAAAAAAAAAAAAAAA',
 }
 
-// Same keys, nesting and about the same size (1.9 KB) as Paraph's GET /v1/submissions/{id} with
-// three submitters; only `id` comes from the request, like a lookup would.
+// Same keys, nesting and about the same size (2.7 KB) as Paraph's GET /v1/submissions/{id} with
+// three submitters and their three signature fields (the field report, issue #14); only `id`
+// comes from the request, like a lookup would.
 const AT = '2026-01-15T10:00:00.000Z'
 const SIGNING = 'http://127.0.0.1:3000/s/'
 const submitter = (role: string, slug: string) => ({
@@ -35,6 +36,25 @@ const submitter = (role: string, slug: string) => ({
   decline_reason: null,
   created_at: AT,
   updated_at: AT,
+})
+const field = (name: string, role: string, y: number) => ({
+  name,
+  type: 'signature',
+  role,
+  required: true,
+  readonly: false,
+  options: null,
+  areas: [
+    {
+      document: 0,
+      page: 1,
+      x: 59.53,
+      y: y * 841.89,
+      w: 119.06,
+      h: 42.09,
+      fractions: { x: 0.1, y, w: 0.2, h: 0.05 },
+    },
+  ],
 })
 const SUBMISSION = {
   id: '',
@@ -60,6 +80,7 @@ const SUBMISSION = {
   cancelled_at: null,
   declined_at: null,
   finalization_error: null,
+  fields: [field('S1', 'a', 0.1), field('S2', 'b', 0.3), field('S3', 'c', 0.5)],
 }
 
 const port = Number(process.env.PORT)

@@ -1,12 +1,11 @@
 // The floor of GET /v1/submissions/{id}: bare Fastify doing nothing but Paraph's own read of the
-// submission and its submitters (the same store function, the same raw-row path) and the same
-// mapping to JSON, on the database a Paraph server filled. No auth, rate limit, logging, request
+// submission, its submitters and its template's fields (the same function, the same raw-row path)
+// and the same mapping to JSON, on the database a Paraph server filled. No auth, rate limit, logging, request
 // ids or response schema. No implementation of the route can be cheaper than this on this machine,
 // so its ratio to the bare route tells how much of a target a database read leaves room for.
 import Fastify from 'fastify'
 import { openDatabase } from '../src/db/database.ts'
-import { toApiSubmission } from '../src/submissions/submission-schemas.ts'
-import { findSubmissionWithSubmitters } from '../src/submissions/submission-store.ts'
+import { readSubmission } from '../src/submissions/get-submission.ts'
 
 const url = process.env.FLOOR_DATABASE_URL ?? ''
 const accountId = process.env.FLOOR_ACCOUNT_ID ?? ''
@@ -26,9 +25,9 @@ const urls = { publicUrl: 'http://127.0.0.1:3000', signingUrl: 'http://127.0.0.1
 const app = Fastify({ logger: false })
 app.get('/healthz', async () => ({ status: 'ok' }))
 app.get<{ Params: { id: string } }>('/v1/submissions/:id', async (request, reply) => {
-  const found = await findSubmissionWithSubmitters(database.db, scope, request.params.id)
+  const found = await readSubmission(database.db, scope, request.params.id, urls)
   if (!found) return reply.code(404).send({ error: 'not found' })
-  return toApiSubmission(found.submission, found.submitters, urls)
+  return found
 })
 
 const address = await app.listen({ port, host: '127.0.0.1' })

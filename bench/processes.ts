@@ -168,3 +168,23 @@ export function stopServer(server: ServerProcess, graceMs = 5_000): Promise<void
     child.kill('SIGTERM')
   })
 }
+
+/**
+ * Proportional set size of every live process in process group `pgid`, in KiB (Chromium runs its
+ * helpers in the browser's group; PSS splits shared pages, so the sum is not counted twice).
+ */
+export function groupPssKiB(pgid: number): number {
+  let total = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const fields = statFields(entry)
+    if (!fields || fields[0] === 'Z' || Number(fields[2]) !== pgid) continue
+    try {
+      const match = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${entry}/smaps_rollup`, 'utf8'))
+      total += match ? Number(match[1]) : 0
+    } catch {
+      // Gone between the scan and the read.
+    }
+  }
+  return total
+}

@@ -20,6 +20,8 @@ import type {
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { finalizationScenario } from './scenarios/finalization.ts'
 import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
+import { fromDocxScenario } from './scenarios/from-docx.ts'
+import { fromHtmlScenario } from './scenarios/from-html.ts'
 import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
@@ -54,6 +56,9 @@ const SCENARIOS: Scenario[] = [
   // Issue #13
   webhooksScenario,
   webhooksDeadEndpointScenario,
+  // Issue #14
+  fromHtmlScenario,
+  fromDocxScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

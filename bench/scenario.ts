@@ -93,6 +93,21 @@ export interface LimitFigures {
   childCpuMicrosPerRequest: number | null
 }
 
+/** The figures of a row timing one request (a hostile input, a 5 MB document). */
+export function oneRequestFigures(ms: number): LimitFigures {
+  return {
+    ok: 1,
+    sent: 1,
+    rps: null,
+    latencyLoad: 'one',
+    p50Ms: ms,
+    p99Ms: ms,
+    maxMs: ms,
+    cpuMicrosPerRequest: null,
+    childCpuMicrosPerRequest: null,
+  }
+}
+
 /**
  * A row held against a fixed limit rather than a baseline server: a creation's p50 against
  * pdf-lib's time on the same PDF, the peak RSS during big downloads.

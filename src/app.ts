@@ -27,6 +27,8 @@ import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts
 import { verifyEmailCode, verifyEmbedEmailCode } from './signing-page/verify-email-code.ts'
 import { cancelSubmission } from './submissions/cancel-submission.ts'
 import { createSubmission } from './submissions/create-submission.ts'
+import { createSubmissionFromDocx } from './submissions/create-submission-from-docx.ts'
+import { createSubmissionFromHtml } from './submissions/create-submission-from-html.ts'
 import { createSubmissionFromPdf } from './submissions/create-submission-from-pdf.ts'
 import { getAuditLog, getAuditLogJson } from './submissions/get-audit-log.ts'
 import { getSubmission } from './submissions/get-submission.ts'
@@ -59,6 +61,8 @@ export const API_ROUTES: AnyRoute[] = [
   listSubmissions,
   createSubmission,
   createSubmissionFromPdf,
+  createSubmissionFromHtml,
+  createSubmissionFromDocx,
   getSubmission,
   cancelSubmission,
   getSubmissionDocuments,

@@ -23,6 +23,7 @@ import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
+import { ChromiumRenderer, type RendererOptions } from './render/chromium-renderer.ts'
 import type { BlobStore } from './storage/blob-store.ts'
 import { createBlobStore } from './storage/storage-url.ts'
 
@@ -52,6 +53,11 @@ export interface Deps {
   webhookTimeoutMs: number
   /** Webhook POSTs' keep-alive connections, each through the SSRF guard's lookup when it connects. */
   webhookAgent: Agent
+  /**
+   * HTML → PDF with field-marker boxes (from_html, from_docx): Chromium at CHROMIUM_PATH, launched
+   * on first use (or by `serve` at start), so a process that renders nothing never starts it.
+   */
+  renderer: ChromiumRenderer
   /** Purpose-bound keys derived from PARAPH_SECRET. */
   keys: {
     cursor: Buffer
@@ -74,6 +80,8 @@ export interface DepsOverrides {
   trustedCa?: string
   resolve?: Resolve
   webhookTimeoutMs?: number
+  /** The renderer's timeout, concurrency, queue, page cap or hooks (tests shorten or count them). */
+  renderer?: Partial<Omit<RendererOptions, 'executablePath' | 'logger'>>
 }
 
 /** Keys, passwords and secrets never reach the logs, wherever they appear in a logged object. */
@@ -137,6 +145,11 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
+  const renderer = new ChromiumRenderer({
+    executablePath: config.chromiumPath,
+    logger,
+    ...overrides.renderer,
+  })
   return {
     config,
     db: database.db,
@@ -160,6 +173,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     resolve,
     webhookTimeoutMs,
     webhookAgent,
+    renderer,
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),
@@ -169,6 +183,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },
     close: async () => {
+      await renderer.close()
       await mailer.close()
       await webhookAgent.destroy()
       await database.close()

@@ -25,6 +25,28 @@ export const LIMITS = {
   webhookResponseBytes: 64 * 1024,
   /** Active webhook endpoints per account and environment (api-v1 §8). */
   webhookEndpoints: 25,
+  /** Request body of from_html and from_docx (api-v1 §8: 4 MB). */
+  htmlBodyBytes: 4 * 1024 * 1024,
+  /** `{{…}}` tags in one HTML or DOCX document (as many fields as from_pdf takes). */
+  tagsPerDocument: 500,
+  /** Pages an HTML document (from_html, from_docx) may render to: it is the caller's input (422). */
+  htmlPages: 200,
+  /** One HTML render, from taking a render slot to the finished PDF (html_render_failed beyond). */
+  htmlRenderMs: 20_000,
+  /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */
+  htmlRenders: 2,
+  htmlRenderQueue: 8,
+  /** A DOCX as base64 characters (api-v1 §4.2: 4 MB), hence at most 3 MiB of file. */
+  docxBase64Chars: 4 * 1024 * 1024,
+  /** The DOCX's ZIP, read before anything is inflated (security-notes "PDF and DOCX inputs"). */
+  docxEntries: 1000,
+  docxUncompressedBytes: 50 * 1024 * 1024,
+  /** Uncompressed ÷ compressed of one entry, counted only above docxRatioFloorBytes. */
+  docxRatio: 100,
+  docxRatioFloorBytes: 64 * 1024,
+  /** Converting one DOCX to HTML (mammoth, in a child process), and the HTML handed to Chromium. */
+  docxConvertMs: 20_000,
+  docxHtmlBytes: 8 * 1024 * 1024,
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -36,6 +58,12 @@ export function limitsMarkdown(): string {
       'Request body, `from_pdf` and `POST /v1/templates`',
       mib(LIMITS.pdfBodyBytes),
       '413 `request_too_large`',
+    ],
+    ['Request body, `from_html` and `from_docx`', mib(LIMITS.htmlBodyBytes), '413 `request_too_large`'],
+    [
+      '`{{…}}` tags in one HTML or DOCX document',
+      String(LIMITS.tagsPerDocument),
+      '422 `invalid_template_tag`',
     ],
     [
       'Request body content type',
@@ -49,6 +77,16 @@ export function limitsMarkdown(): string {
     ['Decoded PDF', mib(LIMITS.pdfBytes), '422 `invalid_pdf` / `invalid_pdf_url`'],
     ['Pages per PDF', String(LIMITS.pdfPages), '422 `invalid_pdf`'],
     ['Page size', 'every MediaBox and CropBox has a width and a height', '422 `invalid_pdf`'],
+    [
+      'DOCX (`from_docx`)',
+      `${LIMITS.docxBase64Chars / 1024 / 1024} MiB of base64; a ZIP of at most ${LIMITS.docxEntries} entries and ${LIMITS.docxUncompressedBytes / 1024 / 1024} MiB uncompressed, each entry over ${LIMITS.docxRatioFloorBytes / 1024} KiB compressed at most ${LIMITS.docxRatio}:1; no ZIP64, encryption or methods but stored and deflate`,
+      '422 `invalid_docx`',
+    ],
+    [
+      'DOCX conversion',
+      `${LIMITS.docxConvertMs / 1000} s; at most ${LIMITS.docxHtmlBytes / 1024 / 1024} MiB of HTML`,
+      '500 `docx_convert_failed`; 422 `invalid_docx` for the HTML size',
+    ],
     ['PDF URL length', `${LIMITS.urlLength} characters`, '422 `invalid_pdf_url`'],
     [
       'PDF URL fetch',
@@ -65,6 +103,12 @@ export function limitsMarkdown(): string {
       'One webhook attempt',
       `${LIMITS.webhookTotalMs / 1000} s in all, no redirect followed, the first ${LIMITS.webhookResponseBytes / 1024} KB of the answer kept`,
       'a failed attempt (retried on schedule)',
+    ],
+    ['Pages of a rendered HTML or DOCX document', String(LIMITS.htmlPages), '422 `invalid_request`'],
+    [
+      'HTML rendering',
+      `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,
+      '500 `html_render_failed`',
     ],
     [
       '`limit` and other integer query parameters',

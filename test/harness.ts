@@ -10,7 +10,7 @@ import { createAccount } from '../src/accounts/create-account.ts'
 import { API_ROUTES, buildApp } from '../src/app.ts'
 import { type Config, readConfig } from '../src/config.ts'
 import { migrate } from '../src/db/database.ts'
-import { createDeps, type Deps } from '../src/deps.ts'
+import { createDeps, type Deps, type DepsOverrides } from '../src/deps.ts'
 import type { AnyRoute } from '../src/http/define-route.ts'
 import type { Resolve } from '../src/lib/address-policy.ts'
 import { ManualClock } from '../src/lib/clock.ts'
@@ -64,6 +64,8 @@ export interface TestAppOptions {
   resolve?: Resolve
   /** Overall deadline of a webhook POST (a real socket timing out, shortened). */
   webhookTimeoutMs?: number
+  /** The HTML renderer's timeout, concurrency, queue, page cap or hooks. */
+  renderer?: DepsOverrides['renderer']
 }
 
 export async function createSchema(): Promise<string> {
@@ -112,6 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     trustedCa: options.trustedCa,
     resolve: options.resolve,
     webhookTimeoutMs: options.webhookTimeoutMs,
+    renderer: options.renderer,
   })
   await migrate(deps.db, deps.engine)
   const app = buildApp(deps, options.routes ?? API_ROUTES)

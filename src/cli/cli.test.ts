@@ -88,10 +88,22 @@ describe('paraph CLI', () => {
     })
   }
 
-  /** Stops the process and resolves with its exit code, also when it had already exited. */
-  function stop(child: ChildProcess): Promise<number | null> {
+  /**
+   * Stops the process and resolves with its exit code, also when it had already exited. One that
+   * has not exited 30 s after SIGTERM is killed and answers 'hung', so the test fails, not hangs.
+   */
+  function stop(child: ChildProcess): Promise<number | null | 'hung'> {
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
-    const closed = new Promise<number | null>((resolve) => child.once('close', resolve))
+    const closed = new Promise<number | null | 'hung'>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL')
+        resolve('hung')
+      }, 30_000)
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        resolve(code)
+      })
+    })
     child.kill('SIGTERM')
     return closed
   }
@@ -257,8 +269,7 @@ describe('paraph CLI', () => {
       assert.equal(hook.type, 'submission.created')
       assert.equal(hook.data.object.id, id)
     } finally {
-      child.kill('SIGTERM')
-      const code = await new Promise((resolve) => child.on('close', resolve))
+      const code = await stop(child)
       await receiver.close()
       assert.equal(code, 0, output.text.slice(-2000))
     }

@@ -6,6 +6,7 @@ import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { closePdfInspector } from '../pdf/inspect-pdf.ts'
+import { closeDocxConverter } from '../render/docx-to-html.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
@@ -31,6 +32,10 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const config = loadConfig()
   const deps = await createDeps(config)
   warnAboutConfig(deps)
+  // Chromium starts beside migrations, so the first from_html does not wait for it; a missing
+  // browser only warns: everything but from_html and from_docx works without one.
+  // The renderer has logged why (naming CHROMIUM_PATH).
+  deps.renderer.warm().catch(() => {})
   const applied = await migrate(deps.db, deps.engine)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)
@@ -58,6 +63,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     // Requests have drained, so no inspection is waiting: the warm PDF readers can go.
     closePdfInspector()
     closePdfFinalizer()
+    closeDocxConverter()
     await deps.close()
   }
   process.once('SIGINT', () => void shutdown('SIGINT'))

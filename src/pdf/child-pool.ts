@@ -237,3 +237,34 @@ function loaderFlags(execArgv: string[]): string[] {
   }
   return kept
 }
+
+/**
+ * The pools of one kind of child, one per (memory limit, size), each made on first use: the
+ * server uses the defaults; a test asking for a smaller limit gets a pool of its own.
+ */
+export class PoolsByLimits<Request extends object, Answer extends { id: number }> {
+  readonly #pools = new Map<string, ChildPool<Request, Answer>>()
+
+  constructor(
+    private readonly options: Omit<PoolOptions<Answer>, 'size' | 'memoryLimitBytes'>,
+    private readonly defaults: { size: number; memoryLimitBytes: number },
+  ) {}
+
+  get(limits: { memoryLimitBytes?: number; poolSize?: number } = {}): ChildPool<Request, Answer> {
+    const memoryLimitBytes = limits.memoryLimitBytes ?? this.defaults.memoryLimitBytes
+    const size = limits.poolSize ?? this.defaults.size
+    const key = `${memoryLimitBytes}/${size}`
+    let pool = this.#pools.get(key)
+    if (!pool) {
+      pool = new ChildPool<Request, Answer>({ ...this.options, size, memoryLimitBytes })
+      this.#pools.set(key, pool)
+    }
+    return pool
+  }
+
+  /** Kills every child of every pool (shutdown, tests); the next get() starts afresh. */
+  close(): void {
+    for (const pool of this.#pools.values()) pool.close()
+    this.#pools.clear()
+  }
+}

@@ -1,7 +1,7 @@
 // Makes a submission's sealed final PDF and sealed audit PDF in a warm child process
 // (finalizer-child.ts) under a memory limit and a timeout, as intake reads uploads: one hostile
 // stored document fails its own finalization, cleanly, and never takes the server down.
-import { ChildPool } from './child-pool.ts'
+import { PoolsByLimits } from './child-pool.ts'
 import type { FinalizeAnswer, FinalizeRequest, FinalizeTimings, MadeFile } from './finalizer-protocol.ts'
 
 const MiB = 1024 * 1024
@@ -21,24 +21,15 @@ export interface FinalizeOptions {
   memoryLimitBytes?: number
 }
 
-type FinalizerPool = ChildPool<FinalizeRequest, FinalizeAnswer>
-const pools = new Map<number, FinalizerPool>()
-
-function poolFor(memoryLimitBytes: number): FinalizerPool {
-  let pool = pools.get(memoryLimitBytes)
-  if (!pool) {
-    pool = new ChildPool({
-      name: 'PDF finalizer',
-      script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
-      // One at a time per process: a large document holds the memory it needs until it is done.
-      size: 1,
-      memoryLimitBytes,
-      recycleAfter: (answer) => !answer.ok || answer.final.bytes > RECYCLE_AFTER_BYTES,
-    })
-    pools.set(memoryLimitBytes, pool)
-  }
-  return pool
-}
+const pools = new PoolsByLimits<FinalizeRequest, FinalizeAnswer>(
+  {
+    name: 'PDF finalizer',
+    script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
+    recycleAfter: (answer) => !answer.ok || answer.final.bytes > RECYCLE_AFTER_BYTES,
+  },
+  // One at a time per process: a large document holds the memory it needs until it is done.
+  { size: 1, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },
+)
 
 /** The hashes and sizes of the two files written, and the child's timings; FinalizeError with a one-line cause otherwise. */
 export async function finalizePdf(
@@ -46,10 +37,7 @@ export async function finalizePdf(
   options: FinalizeOptions = {},
 ): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const outcome = await poolFor(options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES).run(
-    request,
-    timeoutMs,
-  )
+  const outcome = await pools.get(options).run(request, timeoutMs)
   if (outcome.ok) return { final: outcome.final, audit: outcome.audit, timings: outcome.timings }
   switch (outcome.reason) {
     case 'timeout':
@@ -63,6 +51,5 @@ export async function finalizePdf(
 
 /** Kills the finalizers, for a graceful shutdown; a later finalization starts a new one. */
 export function closePdfFinalizer(): void {
-  for (const pool of pools.values()) pool.close()
-  pools.clear()
+  pools.close()
 }

@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { ChildPool, type Outcome as PoolOutcome } from './child-pool.ts'
+import { type Outcome as PoolOutcome, PoolsByLimits } from './child-pool.ts'
 import type { InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { pageBox, type Rect } from './page-box.ts'
 import { MAX_PAGES } from './page-tree.ts'
@@ -61,33 +61,20 @@ const DEFAULT_POOL_SIZE = 2
 // would hold them until the server stops.
 const RECYCLE_AFTER_BYTES = 16 * 1024 * 1024
 
-type InspectorPool = ChildPool<Omit<InspectRequest, 'id'>, InspectAnswer>
 type Outcome = PoolOutcome<InspectAnswer>
 
-const pools = new Map<string, InspectorPool>()
-
-function poolFor(options: InspectOptions): InspectorPool {
-  const memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES
-  const size = options.poolSize ?? DEFAULT_POOL_SIZE
-  const key = `${memoryLimitBytes}/${size}`
-  let pool = pools.get(key)
-  if (!pool) {
-    pool = new ChildPool({
-      name: 'PDF inspector',
-      script: { source: 'inspector-child.ts', bundle: 'pdf-inspector.mjs' },
-      size,
-      memoryLimitBytes,
-      recycleAfter: (answer) => answer.bytes > RECYCLE_AFTER_BYTES,
-    })
-    pools.set(key, pool)
-  }
-  return pool
-}
+const pools = new PoolsByLimits<Omit<InspectRequest, 'id'>, InspectAnswer>(
+  {
+    name: 'PDF inspector',
+    script: { source: 'inspector-child.ts', bundle: 'pdf-inspector.mjs' },
+    recycleAfter: (answer) => answer.bytes > RECYCLE_AFTER_BYTES,
+  },
+  { size: DEFAULT_POOL_SIZE, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },
+)
 
 /** Kills the readers, for a graceful shutdown; a later inspection starts new ones. */
 export function closePdfInspector(): void {
-  for (const pool of pools.values()) pool.close()
-  pools.clear()
+  pools.close()
 }
 
 const unreadable = (cause: string) =>
@@ -159,7 +146,7 @@ export async function inspectPdfFile(path: string, options: InspectOptions = {})
   if (!(await fileHasPdfMagic(path))) throw notPdf()
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   // Absolute: the child's working directory is not ours to rely on.
-  const outcome = await poolFor(options).run({ path: resolve(path) }, timeoutMs)
+  const outcome = await pools.get(options).run({ path: resolve(path) }, timeoutMs)
   return infoOf(outcome, timeoutMs)
 }
 

@@ -85,13 +85,9 @@ export function checkSubmittersAgainstFields(submitters: SubmitterRequest[], fie
       `submitters: no submitter for role(s) ${list(missing)} of the document.`,
     )
   }
+  // Every submitter pre-signed is allowed (§4.2): the submission is complete at creation and
+  // its final PDF is made at once (record-submission.ts).
   for (const [i, s] of submitters.entries()) checkValues(s, i, fields)
-  if (submitters.every((s) => s.completed)) {
-    throw new ApiError(
-      'invalid_request',
-      'submitters: at least one submitter must sign; all are marked completed.',
-    )
-  }
 }
 
 function checkValues(s: SubmitterRequest, index: number, fields: StoredField[]): void {

@@ -39,6 +39,30 @@ describe('GET /v1/submissions/{id}', () => {
   after(() => t.close())
 
   describe('happy', () => {
+    it('200 with every field of the documents and its areas in points and fractions', async () => {
+      const body = (await get(created.id)).json()
+      assert.deepEqual(
+        body.fields.map((f: { name: string; role: string; type: string; required: boolean }) => [
+          f.name,
+          f.role,
+          f.type,
+          f.required,
+        ]),
+        [
+          ['First signature', 'first', 'signature', true],
+          ['First name', 'first', 'text', false],
+          ['Second signature', 'second', 'signature', true],
+        ],
+      )
+      const [area] = body.fields[0].areas
+      assert.deepEqual(area.fractions, { x: 0.1, y: 0.8, w: 0.3, h: 0.05 })
+      assert.equal(area.document, 0)
+      assert.equal(area.page, 1)
+      // The fixture's page is A4: 595 × 842 points, give or take a fraction.
+      assert.ok(Math.abs(area.x - 59.5) < 0.5 && Math.abs(area.y - 673.6) < 0.5, JSON.stringify(area))
+      assert.ok(Math.abs(area.w - 178.6) < 0.5 && Math.abs(area.h - 42.1) < 0.5, JSON.stringify(area))
+    })
+
     it('200 the submission with its submitters in signing order, metadata echoed', async () => {
       const res = await get(created.id)
       assert.equal(res.statusCode, 200)

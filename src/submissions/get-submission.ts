@@ -1,9 +1,43 @@
 // GET /v1/submissions/{id} — the submission with its submitters (api-v1 §4.4).
+
+import { type Static, Type } from 'typebox'
+import type { Executor, Scope } from '../db/tables.ts'
+import { ReportedField, reportFields } from '../documents/field-report.ts'
 import { orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { findTemplateLayout } from '../templates/template-store.ts'
 import { Submission, toApiSubmission } from './submission-schemas.ts'
 import { findSubmissionWithSubmitters } from './submission-store.ts'
+
+/** The submission with where each field of its documents is (a backward-compatible addition). */
+const SubmissionWithFields = Type.Object(
+  {
+    ...Submission.properties,
+    fields: Type.Array(ReportedField, {
+      description:
+        'Every field of the documents with its areas in points and fractions (for from_html and from_docx: where each tag landed)',
+    }),
+  },
+  { title: 'SubmissionWithFields' },
+)
+type SubmissionWithFields = Static<typeof SubmissionWithFields>
+
+/** The submission, its submitters and its fields as the route answers them; undefined when out of scope. */
+export async function readSubmission(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  urls: { publicUrl: string; signingUrl: string },
+): Promise<SubmissionWithFields | undefined> {
+  const found = await findSubmissionWithSubmitters(db, scope, id)
+  if (!found) return undefined
+  const layout = await findTemplateLayout(db, scope, found.submission.template_id)
+  return {
+    ...toApiSubmission(found.submission, found.submitters, urls),
+    fields: layout ? reportFields(layout.fields, layout.documents) : [],
+  }
+}
 
 export const getSubmission = defineRoute({
   operationId: 'getSubmission',
@@ -11,13 +45,8 @@ export const getSubmission = defineRoute({
   url: '/v1/submissions/:id',
   summary: 'Get a submission',
   tag: 'Submissions',
-  schema: { params: IdParams('sub'), response: { 200: Submission } },
+  schema: { params: IdParams('sub'), response: { 200: SubmissionWithFields } },
   errors: ['resource_not_found'],
-  handler: async ({ params, scope }, { db, config }) => {
-    const found = orNotFound(
-      await findSubmissionWithSubmitters(db, scope, params.id),
-      `submission ${params.id}`,
-    )
-    return toApiSubmission(found.submission, found.submitters, config)
-  },
+  handler: async ({ params, scope }, { db, config }) =>
+    orNotFound(await readSubmission(db, scope, params.id, config), `submission ${params.id}`),
 })

@@ -7,7 +7,7 @@ import type { FieldValue } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
-import { applySubmissionMove, recordSubmissionEvent } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove, markAllSigned, recordSubmissionEvent } from '../lifecycle/apply-move.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import {
   embedExpiry,
@@ -131,7 +131,14 @@ export async function recordNewSubmission(
       data: { submitter_id: s.id, source: 'api', signed_at: at, request_id: null },
     })
   }
-  if ((await queueSigningRequests(tx, deps, submission, submitters)) > 0) {
+  if (submitters.every((s) => s.status === 'pre_signed')) {
+    // Nobody left to sign: fenced for completion, the final PDF queued in this transaction.
+    if (!(await markAllSigned(tx, deps, submission)))
+      throw new ApiError(
+        'internal_inconsistency',
+        'The new submission changed while it was being completed; retry.',
+      )
+  } else if ((await queueSigningRequests(tx, deps, submission, submitters)) > 0) {
     await applySubmissionMove(
       tx,
       deps,

@@ -1,6 +1,7 @@
 // Templates, always read and written with the scope in the WHERE.
 
 import { page } from '../db/keyset.ts'
+import { prepared } from '../db/prepared.ts'
 import type { Executor, Scope, TemplatesTable } from '../db/tables.ts'
 import type { StoredDocument, StoredField } from '../documents/document-model.ts'
 import type { Position } from '../http/pagination.ts'
@@ -45,6 +46,30 @@ export async function findTemplate(
     .where('environment', '=', scope.environment)
     .executeTakeFirst()
   return row && toRecord(row)
+}
+
+const selectLayout = prepared((db, id: string, accountId: string, environment: string) =>
+  db
+    .selectFrom('templates')
+    .select(['documents', 'fields'])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('environment', '=', environment as Scope['environment']),
+)
+
+/** A template's documents and fields alone (the field report of GET /v1/submissions/{id}). */
+export async function findTemplateLayout(
+  db: Executor,
+  scope: Scope,
+  id: string,
+): Promise<Pick<TemplateRecord, 'documents' | 'fields'> | undefined> {
+  const [row] = await selectLayout(db, id, scope.accountId, scope.environment)
+  return (
+    row && {
+      documents: JSON.parse(row.documents) as StoredDocument[],
+      fields: JSON.parse(row.fields) as StoredField[],
+    }
+  )
 }
 
 export interface TemplateFilters {

@@ -36,14 +36,18 @@ export function pendingDelivery(delivery: NewDelivery, at: string): WebhookDeliv
   }
 }
 
-/** Inserts unless the endpoint already has a delivery of this event (events.publish ran before). */
-export async function insertDelivery(tx: Tx, delivery: NewDelivery, at: string): Promise<boolean> {
+/**
+ * Inserts the deliveries of one event in one statement, leaving out each endpoint that already has
+ * a delivery of it (events.publish ran before); returns how many were new.
+ */
+export async function insertDeliveries(tx: Tx, deliveries: NewDelivery[], at: string): Promise<number> {
+  if (deliveries.length === 0) return 0
   const result = await tx
     .insertInto('webhook_deliveries')
-    .values(pendingDelivery(delivery, at))
+    .values(deliveries.map((delivery) => pendingDelivery(delivery, at)))
     .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
     .executeTakeFirst()
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+  return Number(result.numInsertedOrUpdatedRows ?? 0)
 }
 
 /** Pending deliveries of an endpoint become `dropped` with the reason; returns how many. */
@@ -105,6 +109,28 @@ export async function claimDeliveries(db: Executor, ids: string[], now: Date, le
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
     .returningAll()
     .execute()
+}
+
+/**
+ * Hands back claims that were never sent (a dispatcher's queue at shutdown): the lease is lifted
+ * and the attempt number the claim took is restored, each fenced by that number, in one
+ * transaction.
+ */
+export async function releaseDeliveries(
+  db: Executor,
+  claims: Array<{ id: string; attempts: number }>,
+  at: string,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    for (const claim of claims)
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ attempts: claim.attempts - 1, locked_until: null, updated_at: at })
+        .where('id', '=', claim.id)
+        .where('attempts', '=', claim.attempts)
+        .where('state', '=', 'pending')
+        .execute()
+  })
 }
 
 /** Takes the next attempt of `candidate`, unless another sender took it first; its row, with the new attempt number. */

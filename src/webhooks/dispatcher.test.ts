@@ -94,6 +94,64 @@ describe('webhook dispatcher', () => {
     })
   })
 
+  describe('claims made ahead', () => {
+    /** An endpoint whose receiver never answers, with `n` deliveries due, and a dispatcher running on it. */
+    async function stuck(n: number) {
+      receiver.otherwise = answers.hang()
+      const { key, endpointId } = await fresh(receiver.url())
+      for (let i = 0; i < n; i++) await h.submission(key)
+      await publish()
+      const stop = new AbortController()
+      const dispatcher = new WebhookDispatcher(h.t.deps, { perEndpoint: 2, heldPerEndpoint: 6 })
+      const running = dispatcher.run(stop.signal)
+      await receiver.waitFor(2, TIMEOUT_MS)
+      return { key, endpointId, stop, dispatcher, running }
+    }
+
+    it('claims several of an endpoint at once, sends two, and hands the queued ones back at shutdown', async () => {
+      const { endpointId, stop, dispatcher, running } = await stuck(8)
+      assert.equal(dispatcher.inFlight, 2)
+      assert.equal(dispatcher.queued, 4, 'six held: two in flight, four queued')
+      const claimed = (await pendingOf(endpointId)).filter((d) => d.attempts === 1)
+      assert.equal(claimed.length, 6)
+      assert.ok(claimed.every((d) => d.locked_until !== null))
+      stop.abort()
+      await running
+      assert.equal(receiver.received.length, 2, 'nothing queued is sent after the stop')
+      const rows = await pendingOf(endpointId)
+      const attempts = await Promise.all(rows.map((d) => attemptsOf(h.t, d.id)))
+      // The two sent timed out and wait for their retry; the four queued are as if never claimed.
+      assert.equal(attempts.filter((a) => a.length === 1).length, 2)
+      const untouched = rows.filter((_, i) => attempts[i]!.length === 0)
+      assert.equal(untouched.length, 6)
+      assert.ok(untouched.every((d) => d.attempts === 0 && d.locked_until === null && d.state === 'pending'))
+      // Another dispatcher takes them at once, with attempt number 1.
+      receiver.otherwise = answers.status(200)
+      await new WebhookDispatcher(h.t.deps).drain()
+      const numbers = (await Promise.all(untouched.map((d) => attemptsOf(h.t, d.id)))).flat()
+      assert.deepEqual(
+        numbers.map((a) => a.number),
+        [1, 1, 1, 1, 1, 1],
+      )
+    })
+
+    it('a queued delivery that waited over a second reads its endpoint again: deleted, nothing is sent', async () => {
+      const { key, endpointId, stop, dispatcher, running } = await stuck(6)
+      assert.equal(dispatcher.queued, 4)
+      h.t.clock.advance(2000)
+      const deleted = await h.t.request(key, { method: 'DELETE', url: `/v1/webhook_endpoints/${endpointId}` })
+      assert.equal(deleted.statusCode, 200, deleted.body)
+      // The two in flight time out (1.5 s); the queued four then start, read the endpoint and stop.
+      await dispatcher.settled()
+      assert.equal(dispatcher.queued, 0)
+      stop.abort()
+      await running
+      assert.equal(receiver.received.length, 2, 'a deleted endpoint receives nothing more')
+      const rows = await pendingOf(endpointId)
+      assert.ok(rows.every((d) => d.state === 'dropped'))
+    })
+  })
+
   describe('a failing endpoint', () => {
     it('is slowed to one attempt a second once failing, until an attempt succeeds', async () => {
       const account = await h.t.account()

@@ -12,10 +12,20 @@ export function sealSecret(key: Buffer, secret: string): string {
   return seal(key, secret)
 }
 
+/** Secrets already unsealed, per key: one AES-GCM opening per endpoint secret, not per delivery. */
+const opened = new WeakMap<Buffer, Map<string, string>>()
+const OPENED_MAX = 1000
+
 export function openSecret(key: Buffer, sealed: string): string {
+  const cache = opened.get(key) ?? new Map<string, string>()
+  opened.set(key, cache)
+  const known = cache.get(sealed)
+  if (known !== undefined) return known
   const secret = unseal(key, sealed)
   // Only a changed PARAPH_SECRET gets here: every delivery of the endpoint would be unverifiable.
   if (secret === null) throw new Error('webhook secret cannot be unsealed: was PARAPH_SECRET changed?')
+  if (cache.size >= OPENED_MAX) cache.clear()
+  cache.set(sealed, secret)
   return secret
 }
 

@@ -1,0 +1,104 @@
+// Chromium as a process for the renderer: launched with the flags security-notes asks for, its
+// process id read from Chromium itself, and killed with its whole process group (playwright starts
+// the browser detached, so renderers, GPU and network helpers share the browser's group).
+import { type Browser, chromium } from 'playwright-core'
+
+/** What the renderer logs: pino's logger fits. */
+export interface RenderLogger {
+  debug(object: object, message: string): void
+  warn(object: object, message: string): void
+}
+
+export interface Running {
+  browser: Browser
+  /** The browser's process id, also its process group's. */
+  pid: number | undefined
+}
+
+/** Chromium could not start: a server fault, told apart from failures while rendering. */
+export class LaunchError extends Error {}
+
+const LAUNCH_TIMEOUT_MS = 30_000
+
+// security-notes "Chromium": scripts off for every frame, no proxy that answers, no name that
+// resolves; the rest trims what a headless print server never needs.
+const CHROMIUM_ARGS = [
+  '--blink-settings=scriptEnabled=false',
+  '--proxy-server=127.0.0.1:9',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-extensions',
+  '--disable-background-networking',
+  '--disable-sync',
+  '--mute-audio',
+]
+
+export async function launchChromium(executablePath: string, logger: RenderLogger): Promise<Running> {
+  // As root (CI, many containers) Chromium refuses to start with its sandbox.
+  const args = process.getuid?.() === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : CHROMIUM_ARGS
+  let browser: Browser
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      args,
+      timeout: LAUNCH_TIMEOUT_MS,
+      // Paraph's own shutdown closes the browser; playwright's handlers would exit the process.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
+  } catch (error) {
+    logger.warn(
+      { err: error, chromium_path: executablePath },
+      'Chromium could not start: from_html and from_docx fail until CHROMIUM_PATH names a working Chromium',
+    )
+    throw new LaunchError('Chromium could not start', { cause: error })
+  }
+  return { browser, pid: await processId(browser) }
+}
+
+/** The browser process's id, asked of Chromium itself (playwright's launch() does not expose it). */
+async function processId(browser: Browser): Promise<number | undefined> {
+  try {
+    const session = await browser.newBrowserCDPSession()
+    const info = (await session.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>
+    }
+    await session.detach()
+    return info.processInfo.find((p) => p.type === 'browser')?.id
+  } catch {
+    return undefined
+  }
+}
+
+/** Kills the browser and every process of its group (renderers, GPU and network helpers). */
+export function killGroup(running: Running): void {
+  if (running.pid === undefined) {
+    running.browser.close().catch(() => {})
+    return
+  }
+  try {
+    process.kill(-running.pid, 'SIGKILL')
+  } catch {
+    // ESRCH: the group is already gone. Never the bare pid: it may have been reused since.
+  }
+}
+
+/** Whether `promise` settled within `ms` (a rejection counts as settled). */
+export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  const settled = promise.then(
+    () => true,
+    () => true,
+  )
+  try {
+    return await Promise.race([settled, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}

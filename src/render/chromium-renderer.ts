@@ -1,0 +1,381 @@
+// HTML → PDF for from_html and from_docx (issue #14; api-v1 §4.2), with the boxes of the field
+// markers the caller put in the HTML. Decisions:
+// - One warm Chromium per process (CHROMIUM_PATH, driven by playwright-core; no browser download),
+//   launched by warm() at `serve` start or by the first render, relaunched by the next render after
+//   it died. A fresh context per render (nothing of one document reaches the next), made ahead of
+//   time: a new context and page cost ~150 ms (a renderer process starts), a render of a 2-page
+//   document ~45 ms. One spare per concurrent render, each made after a render ends, never beside
+//   one (on 2 cores that tripled the render's time).
+// - Chromium is treated as hostile with no network (security-notes "Chromium"): JavaScript off
+//   twice, every request but data: and about: aborted, a closed proxy port and a resolver that
+//   resolves nothing, setContent (never a file:// page), the sandbox kept unless running as root.
+// - Bounded: RenderSlots (2 at once, 8 waiting by default), a wall-clock timeout per render that
+//   closes its context and, when Chromium does not answer within a grace period, kills the
+//   browser's process group; a page cap (422, the caller's input).
+// - Pages are A4 or Letter, portrait (api-v1 §4.2): the size given to Chromium wins over CSS
+//   `@page { size }`. Default margins are 20 mm on every side, given to Chromium as print margins,
+//   which a document's own `@page { margin }` overrides (tested): documents written for print keep
+//   their layout, bare HTML gets the margins of a letter. The HTML itself is never edited.
+import type { BrowserContext, Page } from 'playwright-core'
+import { ApiError } from '../errors.ts'
+import { LIMITS } from '../limits.ts'
+import {
+  killGroup,
+  LaunchError,
+  launchChromium,
+  type RenderLogger,
+  type Running,
+  within,
+} from './chromium-process.ts'
+import {
+  type FieldMark,
+  loadPrinted,
+  PAGE_SIZES,
+  type PageFormat,
+  setPageBoxes,
+  takeFieldMarks,
+} from './field-marks.ts'
+import { RenderSlots } from './render-slots.ts'
+
+export type { FieldMark, PageFormat, RenderLogger }
+
+export interface RenderedPdf {
+  pdf: Uint8Array
+  pages: number
+  /** One per field marker found, sorted by index. */
+  marks: FieldMark[]
+}
+
+export interface RendererOptions {
+  executablePath: string
+  logger: RenderLogger
+  /** Renders at once, renders waiting, wall-clock limit of one render, pages of one document. */
+  concurrency?: number
+  queueLimit?: number
+  timeoutMs?: number
+  maxPages?: number
+  /** Contexts kept made ahead of renders (default: one per concurrent render). */
+  spareContexts?: number
+  /** Called when a render takes a slot, with the number of renders holding one (tests, metrics). */
+  onRenderStart?(inFlight: number): void
+  /** Called when a browser process is gone: crashed, killed or closed. */
+  onBrowserExit?(): void
+}
+
+interface Lease {
+  owner: Running
+  context: BrowserContext
+  page: Page
+}
+
+interface RenderRequest {
+  html: string
+  format: PageFormat
+  prefix: string
+  timeoutMs: number
+}
+
+/** A context made ahead of time; `ready` once it is. */
+interface Spare {
+  lease: Promise<Lease>
+  ready: boolean
+}
+
+/** What one render holds, for the clean-up after it (or after its timeout). */
+interface Job {
+  lease?: Promise<Lease>
+  spare: boolean
+  stage: keyof typeof STAGES
+}
+
+/** Where a render was when its time ran out, for the error message. */
+const STAGES = {
+  context: 'waiting for a browser context',
+  content: 'while loading and laying out the document',
+  print: 'while printing the pages',
+  post: 'while reading the printed PDF',
+} as const
+
+const DEFAULT_MARGIN = '20mm'
+// How long a context close (or the browser's close) may take before the browser is killed.
+const CLOSE_GRACE_MS = 2_000
+
+export class ChromiumRenderer {
+  private running: Promise<Running> | undefined
+  /** The browser `running` resolved to, while it is connected. */
+  private current: Running | undefined
+  private spares: Spare[] = []
+  private readonly spareCount: number
+  private readonly slots: RenderSlots
+  private readonly timeoutMs: number
+  private readonly maxPages: number
+  private closed = false
+
+  constructor(private readonly options: RendererOptions) {
+    this.timeoutMs = options.timeoutMs ?? LIMITS.htmlRenderMs
+    this.maxPages = options.maxPages ?? LIMITS.htmlPages
+    this.spareCount = options.spareContexts ?? options.concurrency ?? LIMITS.htmlRenders
+    this.slots = new RenderSlots(
+      options.concurrency ?? LIMITS.htmlRenders,
+      options.queueLimit ?? LIMITS.htmlRenderQueue,
+      this.timeoutMs,
+    )
+  }
+
+  /** Launches the browser and makes the spare contexts now; rejects when Chromium cannot start. */
+  async warm(): Promise<void> {
+    await this.launched()
+    this.refill()
+    await Promise.all(this.spares.map((spare) => spare.lease))
+  }
+
+  /**
+   * Prints `html` on `format` pages. `markPrefix` is the markers' URI up to their index
+   * (`https://fields.paraph.invalid/{nonce}/`): those links become marks and leave the PDF.
+   * Rejects with ApiError: 422 invalid_request past the page cap, 500 html_render_failed otherwise.
+   * `options.timeoutMs` shortens the renderer's deadline for this render (a caller's own budget).
+   */
+  render(
+    html: string,
+    format: PageFormat,
+    markPrefix: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<RenderedPdf> {
+    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, this.timeoutMs)
+    // Taken synchronously: renders started in one tick queue in the order they were called.
+    return this.slots
+      .acquire()
+      .then((release) => this.run({ html, format, prefix: markPrefix, timeoutMs }, release))
+  }
+
+  /** The browser's process id, or undefined when none is running (tests, bench RSS). */
+  async browserPid(): Promise<number | undefined> {
+    const running = await this.running?.catch(() => undefined)
+    return running?.browser.isConnected() ? running.pid : undefined
+  }
+
+  /** Closes the browser (killing it if it does not close in time); waiting renders are refused. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.slots.close()
+    const running = await this.running?.catch(() => undefined)
+    this.running = undefined
+    this.current = undefined
+    this.spares = []
+    if (!running) return
+    await within(running.browser.close(), CLOSE_GRACE_MS)
+    // Renderers and helpers are in the browser's process group: none outlives close(), even when
+    // the browser did not close in time.
+    killGroup(running)
+  }
+
+  private async run(request: RenderRequest, release: () => void): Promise<RenderedPdf> {
+    this.options.onRenderStart?.(this.slots.inFlight)
+    const { timeoutMs } = request
+    const job: Job = { spare: false, stage: 'context' }
+    const work = this.print(job, request)
+    work.catch(() => {})
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs)
+    })
+    try {
+      const result = await Promise.race([work, timedOut])
+      if (result === 'timeout') {
+        const message = `Rendering the HTML took longer than ${timeoutMs / 1000} s (stopped ${STAGES[job.stage]}).`
+        throw new ApiError('html_render_failed', message)
+      }
+      return result
+    } catch (error) {
+      throw this.failure(error)
+    } finally {
+      clearTimeout(timer)
+      void this.cleanUp(job).finally(() => {
+        release()
+        this.refill()
+      })
+    }
+  }
+
+  private async print(job: Job, { html, format, prefix }: RenderRequest): Promise<RenderedPdf> {
+    const t0 = performance.now()
+    job.lease = this.takeLease(job)
+    const { page } = await job.lease
+    job.stage = 'content'
+    const t1 = performance.now()
+    // No Playwright timeout: the render's own wall clock (run) governs.
+    await page.setContent(html, { waitUntil: 'load', timeout: 0 })
+    job.stage = 'print'
+    const t2 = performance.now()
+    const size = PAGE_SIZES[format]
+    const margin = {
+      top: DEFAULT_MARGIN,
+      right: DEFAULT_MARGIN,
+      bottom: DEFAULT_MARGIN,
+      left: DEFAULT_MARGIN,
+    }
+    const printed = await page.pdf({
+      // Playwright refuses `pt`; inches are exact (72 pt each).
+      width: `${size.width / 72}in`,
+      height: `${size.height / 72}in`,
+      printBackground: true,
+      preferCSSPageSize: false,
+      margin,
+      // One page past the cap is enough to refuse: a 5,000-page document is laid out, not printed.
+      pageRanges: `1-${this.maxPages + 1}`,
+    })
+    job.stage = 'post'
+    const t3 = performance.now()
+    const doc = await loadPrinted(printed)
+    const pages = doc.getPageCount()
+    if (pages > this.maxPages) {
+      throw new ApiError(
+        'invalid_request',
+        `html: the document renders to more than ${this.maxPages} pages; at most ${this.maxPages} are accepted.`,
+      )
+    }
+    setPageBoxes(doc, size)
+    const marks = takeFieldMarks(doc, prefix)
+    const pdf = await doc.save({ useObjectStreams: false })
+    const t4 = performance.now()
+    const ms = (n: number) => Math.round(n * 10) / 10
+    this.options.logger.debug(
+      {
+        render: {
+          format,
+          html_chars: html.length,
+          pages,
+          marks: marks.length,
+          bytes: pdf.length,
+          spare_context: job.spare,
+          acquire_ms: ms(t1 - t0),
+          set_content_ms: ms(t2 - t1),
+          pdf_ms: ms(t3 - t2),
+          post_ms: ms(t4 - t3),
+          total_ms: ms(t4 - t0),
+        },
+      },
+      'html rendered',
+    )
+    return { pdf, pages, marks }
+  }
+
+  /**
+   * A spare context (a ready one first, else the oldest still being made) if it is still good,
+   * else a new one. Its replacement is made after the render (run): making a context spawns a
+   * renderer process, which measured on 2 cores tripled the time of a render running beside it.
+   */
+  private async takeLease(job: Job): Promise<Lease> {
+    if (this.spares.length === 0) this.refill()
+    const readyIndex = this.spares.findIndex((spare) => spare.ready)
+    const [spare] = this.spares.splice(Math.max(readyIndex, 0), 1)
+    const lease = await spare?.lease.catch(() => undefined)
+    if (lease?.owner.browser.isConnected() && !lease.page.isClosed()) {
+      job.spare = true
+      return lease
+    }
+    lease?.context.close().catch(() => {})
+    return this.newLease()
+  }
+
+  /** Starts making spare contexts until there are `spareContexts` of them, ready or not. */
+  private refill(): void {
+    while (!this.closed && this.spares.length < this.spareCount) {
+      const spare: Spare = { lease: this.newLease(), ready: false }
+      spare.lease.then(
+        () => {
+          spare.ready = true
+        },
+        () => {
+          this.spares = this.spares.filter((other) => other !== spare)
+        },
+      )
+      this.spares.push(spare)
+    }
+  }
+
+  private async newLease(): Promise<Lease> {
+    const owner = await this.launched()
+    const context = await owner.browser.newContext({
+      javaScriptEnabled: false,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    })
+    try {
+      await context.route('**/*', (route) => {
+        const request = route.request()
+        // The document never leaves its page: a navigation of the page itself (meta refresh, a
+        // form) gets "204 No Content", which leaves the page as it is. An aborted one, measured
+        // under load, made page.pdf() fail ("Printing failed") when it started during printing.
+        if (request.isNavigationRequest() && request.frame().parentFrame() === null) {
+          return route.fulfill({ status: 204 })
+        }
+        const url = request.url()
+        return url.startsWith('data:') || url.startsWith('about:') ? route.continue() : route.abort()
+      })
+      return { owner, context, page: await context.newPage() }
+    } catch (error) {
+      await context.close().catch(() => {})
+      throw error
+    }
+  }
+
+  /** Closes the render's context; kills the browser if that does not happen in time. */
+  private async cleanUp(job: Job): Promise<void> {
+    const closing = (async () => {
+      const lease = await job.lease?.catch(() => undefined)
+      await lease?.context.close().catch(() => {})
+      return lease
+    })()
+    if (await within(closing, CLOSE_GRACE_MS)) return
+    const running = this.current
+    this.options.logger.warn(
+      { pid: running?.pid },
+      'a render context did not close in time: killing Chromium',
+    )
+    if (running) killGroup(running)
+  }
+
+  private failure(error: unknown): ApiError {
+    if (error instanceof ApiError) return error
+    if (error instanceof LaunchError) {
+      return new ApiError('html_render_failed', 'The HTML renderer is unavailable: Chromium could not start.')
+    }
+    this.options.logger.warn({ err: error }, 'Chromium failed while rendering HTML')
+    return new ApiError(
+      'html_render_failed',
+      'Chromium stopped while rendering the HTML (it crashed, ran out of memory or was restarted).',
+    )
+  }
+
+  /** The running browser, launched now if none is (first use, or after it died). */
+  private launched(): Promise<Running> {
+    if (this.closed)
+      return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
+    if (this.running) return this.running
+    const running = launchChromium(this.options.executablePath, this.options.logger).then((launched) => {
+      this.current = launched
+      launched.browser.on('disconnected', () => {
+        if (this.running === running) {
+          this.running = undefined
+          this.current = undefined
+          this.spares = []
+        }
+        this.exited(launched)
+      })
+      return launched
+    })
+    this.running = running
+    running.catch(() => {
+      if (this.running === running) this.running = undefined
+    })
+    return running
+  }
+
+  private exited(running: Running): void {
+    if (!this.closed)
+      this.options.logger.warn({ pid: running.pid }, 'Chromium exited; the next render relaunches it')
+    this.options.onBrowserExit?.()
+  }
+}

@@ -1,0 +1,114 @@
+// POST /v1/submissions/from_docx through the real app, mammoth and Chromium: a Word contract built
+// with the `docx` package (headings, emphasis, lists, a table, an image, a tag split over three
+// differently formatted runs) becomes a submission with its fields where the tags stood; hostile
+// and broken files are refused with the spec's codes.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { post } from '../../test/documents.ts'
+import { contractDocx, minimalDocx, zipBombDocx } from '../../test/fixtures/docx.ts'
+import { pdfText } from '../../test/fixtures/poppler.ts'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closeDocxConverter } from '../render/docx-to-html.ts'
+
+describe('POST /v1/submissions/from_docx', () => {
+  let t: TestApp
+  let key: string
+  before(async () => {
+    t = await startTestApp()
+    key = (await t.account()).testKey
+  })
+  after(async () => {
+    closeDocxConverter()
+    closePdfFinalizer()
+    await t.close()
+  })
+  const create = (file: Buffer | string, extra: Record<string, unknown> = {}) =>
+    post(t, key, '/v1/submissions/from_docx', {
+      name: 'Service Agreement',
+      file: typeof file === 'string' ? file : file.toString('base64'),
+      submitters: [
+        { role: 'A', email: 'client@example.eu' },
+        { role: 'B', email: 'provider@example.eu' },
+      ],
+      send_email: false,
+      ...extra,
+    })
+
+  it('201: every tag a field, the one split over three runs too, the document text kept and the tags gone', async () => {
+    const res = await create(await contractDocx())
+    assert.equal(res.statusCode, 201, res.body)
+    const fields = res.json().fields as Array<{
+      name: string
+      role: string
+      type: string
+      areas: Array<{ page: number }>
+    }>
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.role, f.type]),
+      [
+        ['Name', 'A', 'signature'],
+        ['Initials', 'A', 'initials'],
+        ['Provider', 'B', 'signature'],
+        ['Date', 'A', 'date'],
+        ['Final', 'A', 'signature'],
+      ],
+    )
+    // Word's page breaks are kept: the last tags are on page 3, the first ones on page 1.
+    const pageOf = (name: string) => fields.find((f) => f.name === name)?.areas[0]?.page
+    assert.deepEqual([pageOf('Name'), pageOf('Provider'), pageOf('Date'), pageOf('Final')], [1, 1, 3, 3])
+    const documents = (
+      await t.request(key, { method: 'GET', url: `/v1/submissions/${res.json().id}/documents` })
+    ).json()
+    const pdf = (await t.app.inject({ method: 'GET', url: new URL(documents.original_pdf_url).pathname }))
+      .rawPayload
+    const text = await pdfText(pdf)
+    assert.ok(!text.includes('{{') && !text.includes('role='), text)
+    for (const kept of [
+      'Service Agreement',
+      'binding',
+      'confidential',
+      'Client signature:',
+      'Obligations',
+      'Provider',
+      'Signed on',
+    ])
+      assert.ok(text.includes(kept), `${kept} missing from: ${text}`)
+  })
+
+  it('a tag error names the text before the tag; a DOCX without tags is no_tags_found', async () => {
+    const bad = await create(
+      minimalDocx(
+        '<w:p><w:r><w:t xml:space="preserve">Agreed by the client: {{Sig;role=A;type=stamp}}</w:t></w:r></w:p>',
+      ),
+    )
+    assert.equal(bad.statusCode, 422, bad.body)
+    assert.equal(errorOf(bad).code, 'invalid_template_tag')
+    assert.match(
+      errorOf(bad).message,
+      /^file: the tag "\{\{Sig;role=A;type=stamp\}\}" \(after "Agreed by the client:"\): unsupported type "stamp"/,
+    )
+    const none = await create(minimalDocx('<w:p><w:r><w:t>No tags at all</w:t></w:r></w:p>'))
+    assert.equal(errorOf(none).code, 'no_tags_found')
+  })
+
+  it('422 invalid_docx for bad base64, a non-DOCX and a zip bomb (refused before anything is inflated)', async () => {
+    for (const file of [
+      'not base64!!',
+      Buffer.from('plain text, not a zip').toString('base64'),
+      await zipBombDocx(),
+    ]) {
+      const res = await create(file)
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(errorOf(res).code, 'invalid_docx')
+      assert.match(errorOf(res).message, /^file: /)
+    }
+  })
+
+  it('checks the submitters before converting anything', async () => {
+    const res = await create(await zipBombDocx(), {
+      submitters: [{ role: 'A', email: 'a@example.eu', require_phone_2fa: true }],
+    })
+    assert.equal(errorOf(res).code, 'phone_2fa_not_supported')
+  })
+})

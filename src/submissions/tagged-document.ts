@@ -1,0 +1,192 @@
+// A submission from a tagged HTML document (from_html; from_docx once its DOCX became HTML):
+// the tags are found and replaced by marker boxes (render/html-tags.ts), Chromium prints the
+// document and reports each marker's box (render/chromium-renderer.ts), and the PDF with the
+// fields placed on those boxes then goes the way of from_pdf: an internal archived template and
+// the submission pointing to it, in one transaction. The answer adds the tag report: each field
+// with the page and box where its tags landed.
+// Order of the checks, cheapest first: the options and submitters, the tags and their roles (no
+// rendering for a document that would be refused anyway), then the rendering.
+import type { Scope, Tx } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { type ReportedField, reportFields } from '../documents/field-report.ts'
+import type { DocumentInput, FieldDeclaration } from '../documents/field-schemas.ts'
+import { ApiError } from '../errors.ts'
+import { randomBase62 } from '../lib/ids.ts'
+import { type FieldMark, PAGE_SIZES, type PageFormat } from '../render/field-marks.ts'
+import { type FoundTag, markTags, type TagSource, TagSyntaxError } from '../render/html-tags.ts'
+import { buildTemplate, documentDeclarations } from '../templates/build-template.ts'
+import { insertTemplate } from '../templates/template-store.ts'
+import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
+import type { CommonOptions, CreatedSubmission, InlineSubmitter } from './creation-schemas.ts'
+import { recordNewSubmission } from './record-submission.ts'
+import { inlineRequests, toNewSubmitters } from './submitter-input.ts'
+
+export interface TaggedDocument {
+  name: string
+  html: string
+  size: PageFormat
+  source: TagSource
+  submitters: InlineSubmitter[]
+  options: CommonOptions
+}
+
+const MARK_HOST = 'https://fields.paraph.invalid/'
+
+const quote = (values: string[]) => values.map((v) => `"${v}"`).join(', ')
+
+/** The tags with their roles resolved: an omitted role is the first submitter's. */
+function resolveRoles(tags: FoundTag[], submitters: InlineSubmitter[], path: string): FoundTag[] {
+  const roles = submitters.map((s) => s.role)
+  const first = roles[0]!
+  return tags.map((tag) => {
+    const role = tag.spec.role ?? first
+    if (!roles.includes(role))
+      throw new ApiError(
+        'submitter_role_not_in_template',
+        `${path}: the tag "${tag.text}" (${tag.where}) is for role "${role}", which no submitter has (submitters' roles: ${quote(roles)}).`,
+      )
+    return { ...tag, spec: { ...tag.spec, role } }
+  })
+}
+
+/** Tags of one name are one field: they must agree on all but their size. */
+function groupByName(tags: FoundTag[], path: string): FoundTag[][] {
+  const groups = new Map<string, FoundTag[]>()
+  for (const tag of tags) {
+    const group = groups.get(tag.spec.name)
+    if (!group) {
+      groups.set(tag.spec.name, [tag])
+      continue
+    }
+    const a = group[0]!.spec
+    const b = tag.spec
+    const differs = (['role', 'type', 'required', 'readonly'] as const).find((k) => a[k] !== b[k])
+    const optionsDiffer = JSON.stringify(a.options) !== JSON.stringify(b.options)
+    if (differs || optionsDiffer)
+      throw new ApiError(
+        'invalid_template_tag',
+        `${path}: the tag "${tag.text}" (${tag.where}) repeats the field "${b.name}" of "${group[0]!.text}" with another ${differs ?? 'options'}; tags of one name are one field and must agree.`,
+      )
+    group.push(tag)
+  }
+  return [...groups.values()]
+}
+
+/** The field declarations of the rendered document, areas in points on its pages. */
+function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat, path: string) {
+  const page = PAGE_SIZES[size]
+  const byIndex = new Map(marks.map((m) => [m.index, m]))
+  return groups.map((group): FieldDeclaration => {
+    const spec = group[0]!.spec
+    const areas = group.map((tag) => {
+      const mark = byIndex.get(tag.index)
+      if (!mark || mark.w <= 0 || mark.h <= 0)
+        throw new ApiError(
+          'invalid_template_tag',
+          `${path}: the tag "${tag.text}" (${tag.where}) does not appear on the rendered pages (hidden by the document's CSS, or in an element with no box).`,
+        )
+      // Chromium rounds to its pixel grid: a box overhanging the page by a hair is brought in.
+      const x = Math.max(0, mark.x)
+      const y = Math.max(0, mark.y)
+      const w = Math.min(mark.w, page.width - x)
+      const h = Math.min(mark.h, page.height - y)
+      if (w < mark.w - 2 || h < mark.h - 2)
+        throw new ApiError(
+          'invalid_template_tag',
+          `${path}: the field of the tag "${tag.text}" (${tag.where}) is ${tag.spec.width}×${tag.spec.height} pt and does not fit on the page there; give it a smaller width= or height=.`,
+        )
+      return { page: mark.page, x, y, w, h }
+    })
+    return {
+      name: spec.name,
+      type: spec.type,
+      role: spec.role!,
+      required: spec.required,
+      readonly: spec.readonly,
+      ...(spec.options ? { options: spec.options } : {}),
+      areas,
+    }
+  })
+}
+
+/** The refusals that need no document: run before a DOCX is converted or any HTML rendered. */
+export function checkTaggedRequest(
+  deps: Pick<Deps, 'clock'>,
+  input: Pick<TaggedDocument, 'options' | 'submitters'>,
+): void {
+  checkCommonOptions(input.options, deps.clock.now())
+  checkSubmitterFlags(input.submitters)
+  for (const [i, s] of input.submitters.entries()) {
+    const j = (s.fields ?? []).findIndex((f) => 'areas' in f)
+    if (j >= 0)
+      throw new ApiError(
+        'invalid_request',
+        `submitters[${i}].fields[${j}]: the fields of an HTML or DOCX document are its {{…}} tags; a submitter's fields here are values ({ name, default_value }).`,
+      )
+  }
+}
+
+/** Creates the submission; the answer of §2.2 plus `fields`, the tag report. */
+export async function createFromTaggedHtml(
+  deps: Deps,
+  scope: Scope,
+  transaction: <T extends CreatedSubmission & { fields: ReportedField[] }>(
+    work: (tx: Tx) => Promise<T>,
+  ) => Promise<T>,
+  input: TaggedDocument,
+): Promise<CreatedSubmission & { fields: ReportedField[] }> {
+  const path = input.source.path
+  checkTaggedRequest(deps, input)
+  const prefix = `${MARK_HOST}${randomBase62(20)}/`
+  let found: ReturnType<typeof markTags>
+  try {
+    found = markTags(input.html, prefix, input.source)
+  } catch (error) {
+    if (error instanceof TagSyntaxError) throw new ApiError('invalid_template_tag', error.message)
+    throw error
+  }
+  if (found.tags.length === 0)
+    throw new ApiError(
+      'no_tags_found',
+      `${path}: no {{…}} tag found; mark where each party signs, e.g. {{Signature;role=${input.submitters[0]!.role}}}.`,
+    )
+  const groups = groupByName(resolveRoles(found.tags, input.submitters, path), path)
+  const unplaced = input.submitters.findIndex((s) => !groups.some((g) => g[0]!.spec.role === s.role))
+  if (unplaced >= 0)
+    throw new ApiError(
+      'submitter_role_not_in_template',
+      `submitters[${unplaced}].role: no tag of the document is for role "${input.submitters[unplaced]!.role}" (roles of the tags: ${quote([...new Set(groups.map((g) => g[0]!.spec.role!))])}).`,
+    )
+
+  const rendered = await deps.renderer.render(found.html, input.size, prefix)
+  const documents: DocumentInput[] = [
+    {
+      name: input.name,
+      pdf_base64: Buffer.from(rendered.pdf).toString('base64'),
+      fields: declarations(groups, rendered.marks, input.size, path),
+    },
+  ]
+  const template = await buildTemplate(
+    deps,
+    scope,
+    { name: input.name, internal: true },
+    documents,
+    documentDeclarations(documents),
+  )
+  try {
+    const requests = inlineRequests(input.submitters)
+    checkSubmittersAgainstFields(requests, template.fields)
+    return await transaction(async (tx) => {
+      await insertTemplate(tx, template)
+      const created = await recordNewSubmission(tx, deps, scope, {
+        templateId: template.id,
+        options: input.options,
+        submitters: toNewSubmitters(input.submitters, requests),
+      })
+      return { ...created, fields: reportFields(template.fields, template.documents) }
+    })
+  } catch (error) {
+    await Promise.allSettled(template.documents.map((d) => deps.blobs.delete(d.blob_key)))
+    throw error
+  }
+}
