@@ -4,14 +4,17 @@ import BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
   type Dialect,
   type Kysely,
   PostgresDialect,
+  PostgresIntrospector,
   type SelectQueryBuilder,
   type SqliteDatabase,
   SqliteDialect,
   SqliteDriver,
   sql,
+  type TableMetadata,
 } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.ts'
@@ -128,6 +131,44 @@ function sqliteDialect(path: string): EngineDialect {
   return { dialect, direct }
 }
 
+/**
+ * What the migrator asks of PostgreSQL, limited to the current schema. Kysely's own introspector
+ * reads every schema of the database and calls `has_schema_privilege` and `pg_get_serial_sequence`
+ * by name on each: when another schema is dropped meanwhile (another Paraph, another test, another
+ * application sharing the database) the query fails with `schema "…" does not exist` and the
+ * migration with it. It also read every column of every schema, which grows with the database.
+ * Only the tables' names and schema are returned; the migrator reads nothing else.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>
+  readonly #schemas: PostgresIntrospector
+  constructor(db: Kysely<unknown>) {
+    this.#db = db
+    this.#schemas = new PostgresIntrospector(db)
+  }
+  getSchemas() {
+    return this.#schemas.getSchemas()
+  }
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
+      order by c.relname`.execute(this.#db)
+    return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', columns: [] }))
+  }
+  async getMetadata() {
+    return { tables: await this.getTables() }
+  }
+}
+
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's own signature
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db)
+  }
+}
+
 /** A schema other than the default is chosen in the URL: `?options=-c%20search_path%3Dparaph`. */
 function postgresDialect(url: string): EngineDialect {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
@@ -151,7 +192,7 @@ function postgresDialect(url: string): EngineDialect {
       return result.rows.map(entry.toRow) as Row[]
     },
   }
-  return { dialect: new PostgresDialect({ pool }), direct }
+  return { dialect: new CurrentSchemaPostgresDialect({ pool }), direct }
 }
 
 export function createDialect(database: Config['database']): EngineDialect {
