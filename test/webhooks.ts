@@ -2,6 +2,7 @@
 // loopback) and a short retry schedule, an account whose owner has an e-mail address, endpoints
 // and submission events made through the API, and the worker and dispatcher run on demand.
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { createAccount } from '../src/accounts/create-account.ts'
 import { jobCatalogue } from '../src/job-catalogue.ts'
 import { drainJobs } from '../src/jobs/worker.ts'
@@ -16,6 +17,8 @@ export interface HookApp {
   key: string
   accountId: string
   dispatcher: WebhookDispatcher
+  /** A fresh account (own endpoints, own deliveries) with one endpoint to `url`. */
+  fresh(url: string, events?: string[]): Promise<{ key: string; endpoint: { id: string; secret: string } }>
   /** Creates an endpoint through the API; returns its id and secret. */
   endpoint(url: string, events?: string[], key?: string): Promise<{ id: string; secret: string }>
   /** A submission created through the API (events submission.created and .sent); returns its id. */
@@ -30,7 +33,7 @@ export async function startHookApp(options: TestAppOptions = {}): Promise<HookAp
     ...options,
     env: {
       ALLOW_PRIVATE_NETWORK_URLS: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0,30,300,1800,7200,21600,86400,259200',
+      WEBHOOK_RETRY_SCHEDULE: RETRY_SCHEDULE.join(','),
       RATE_LIMIT_TEST: '100000',
       ...options.env,
     },
@@ -38,7 +41,7 @@ export async function startHookApp(options: TestAppOptions = {}): Promise<HookAp
   const account = await createAccount(t.deps, { name: 'Hooks', ownerEmail: OWNER_EMAIL })
   const key = account.test_key
   const dispatcher = new WebhookDispatcher(t.deps)
-  return {
+  const hook: HookApp = {
     t,
     key,
     accountId: account.account_id,
@@ -51,6 +54,10 @@ export async function startHookApp(options: TestAppOptions = {}): Promise<HookAp
       })
       assert.equal(res.statusCode, 201, res.body)
       return { id: res.json().id, secret: res.json().secret }
+    },
+    async fresh(url, events) {
+      const other = await t.account()
+      return { key: other.testKey, endpoint: await hook.endpoint(url, events, other.testKey) }
     },
     async submission(k = key) {
       const tpl = await createTemplateFor(t, k)
@@ -71,12 +78,33 @@ export async function startHookApp(options: TestAppOptions = {}): Promise<HookAp
     },
     close: () => t.close(),
   }
+  return hook
 }
 
 /** The rows of the deliveries table, oldest first. */
 export function deliveries(t: TestApp) {
   return t.deps.db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute()
 }
+
+/** The deliveries to one endpoint, oldest first. */
+export async function deliveriesOf(t: TestApp, endpointId: string) {
+  return (await deliveries(t)).filter((d) => d.endpoint_id === endpointId)
+}
+
+/** The retry schedule the tests configure (api-v1 §6.4), in seconds after the event. */
+export const RETRY_SCHEDULE = [0, 30, 300, 1800, 7200, 21600, 86400, 259200]
+
+/** `t` and each `v1` of a Paraph-Signature header, asserted to have the header's exact shape. */
+export function parseSignature(header: string | string[] | undefined) {
+  assert.equal(typeof header, 'string')
+  const parts = (header as string).split(',')
+  assert.match(header as string, /^t=\d+(,v1=[0-9a-f]{64})+$/)
+  return { t: Number(parts[0]!.slice(2)), v1: parts.slice(1).map((p) => p.slice(3)) }
+}
+
+/** The `v1` a receiver expects: hex HMAC-SHA256 of `t.body` under `secret`. */
+export const signatureHex = (secret: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')
 
 export function attemptsOf(t: TestApp, deliveryId: string) {
   return t.deps.db
