@@ -18,6 +18,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import { BoundedMap } from '../lib/bounded-map.ts'
 import type { Tables } from './tables.ts'
 
 export type Engine = Config['database']['engine']
@@ -88,14 +89,6 @@ type RowBuilder = (values: unknown[]) => Record<string, unknown>
 function rowBuilder(columns: string[]): RowBuilder {
   const fields = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ')
   return new Function('values', `return { ${fields} }`) as RowBuilder
-}
-
-/** A Map that forgets its oldest entry past 1000: the hot SQL is a handful of texts. */
-class BoundedMap<K, V> extends Map<K, V> {
-  override set(key: K, value: V): this {
-    if (this.size >= 1000 && !this.has(key)) this.delete(this.keys().next().value as K)
-    return super.set(key, value)
-  }
 }
 
 function sqliteDialect(path: string): EngineDialect {
