@@ -31,6 +31,12 @@ export const LIMITS = {
   tagsPerDocument: 500,
   /** Pages an HTML document (from_html, from_docx) may render to: it is the caller's input (422). */
   htmlPages: 200,
+  /**
+   * Elements nested in one another in an HTML document (from_html, from_docx). Chromium's parser
+   * stops nesting at 512 too; deeper, the tag finder's walk and the serializer would overflow the
+   * stack (a 500 before this limit).
+   */
+  htmlDepth: 512,
   /** One HTML render, from taking a render slot to the finished PDF (html_render_failed beyond). */
   htmlRenderMs: 20_000,
   /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */
@@ -105,6 +111,7 @@ export function limitsMarkdown(): string {
       'a failed attempt (retried on schedule)',
     ],
     ['Pages of a rendered HTML or DOCX document', String(LIMITS.htmlPages), '422 `invalid_request`'],
+    ['Elements nested in one another, HTML or DOCX', String(LIMITS.htmlDepth), '422 `invalid_request`'],
     [
       'HTML rendering',
       `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,

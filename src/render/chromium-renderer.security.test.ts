@@ -100,34 +100,41 @@ describe('ChromiumRenderer: no local file and no script', () => {
 })
 
 describe('ChromiumRenderer: large and deep documents end within the timeout', () => {
-  /** Either a PDF, or html_render_failed / invalid_request: never a hang, never another error. */
-  async function endsCleanly(html: string): Promise<number> {
+  /**
+   * What became of `html` — a page count, or the refusal's code — asserted to end within the
+   * timeout and never with another error.
+   */
+  async function outcomeOf(html: string): Promise<number | string> {
     const started = performance.now()
+    let outcome: number | string
     try {
-      const rendered = await renderer.render(html, 'A4', markPrefix())
-      assert.ok(rendered.pages >= 1)
+      outcome = (await renderer.render(html, 'A4', markPrefix())).pages
     } catch (error) {
       assert.ok(error instanceof ApiError, String(error))
-      assert.ok(['html_render_failed', 'invalid_request'].includes(error.code), error.code)
+      outcome = error.code
     }
     const elapsed = performance.now() - started
     assert.ok(elapsed < TIMEOUT_MS + 1000, `${elapsed} ms`)
-    return elapsed
+    return outcome
   }
 
-  it('renders (or refuses) a 3 MB inline PNG', async () => {
+  it('renders a 3 MB inline PNG on one page', async () => {
     const width = 1000
     const rows = Array.from({ length: 1000 }, () => Buffer.concat([Buffer.of(0), randomBytes(width * 3)]))
     const image = pngOf(ihdr(width, 1000, 8, 2), Buffer.concat(rows))
     assert.ok(image.length > 3_000_000)
-    await endsCleanly(`<p>photo</p><img src="${dataUrl(image)}" style="width:400pt">`)
+    assert.equal(await outcomeOf(`<p>photo</p><img src="${dataUrl(image)}" style="width:400pt">`), 1)
   })
 
-  it('renders (or refuses) 50 000 nested elements', async () => {
-    await endsCleanly(`${'<div style="padding-left:1px">'.repeat(50_000)}deep${'</div>'.repeat(50_000)}`)
+  it('renders or stops 50 000 nested elements within the timeout', async () => {
+    // Here Chromium is still laying it out at 10 s and is stopped; a faster machine may finish.
+    const outcome = await outcomeOf(
+      `${'<div style="padding-left:1px">'.repeat(50_000)}deep${'</div>'.repeat(50_000)}`,
+    )
+    assert.ok(outcome === 'html_render_failed' || outcome === 1, String(outcome))
   })
 
-  it('renders (or refuses) a 5 MB single line of text', async () => {
-    await endsCleanly(`<p>${'word '.repeat(1_000_000)}</p>`)
+  it('refuses a 5 MB single line of text: past the page cap, found without printing it all', async () => {
+    assert.equal(await outcomeOf(`<p>${'word '.repeat(1_000_000)}</p>`), 'invalid_request')
   })
 })

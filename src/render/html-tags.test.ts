@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parse } from 'parse5'
+import type { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import { markTags, TagSyntaxError } from './html-tags.ts'
 
@@ -114,6 +115,26 @@ describe('markTags', () => {
   it(`refuses more than ${LIMITS.tagsPerDocument} tags`, () => {
     mark(`<p>${'{{A}} '.repeat(LIMITS.tagsPerDocument)}</p>`)
     refused(`<p>${'{{A}} '.repeat(LIMITS.tagsPerDocument + 1)}</p>`, /more than 500 tags/)
+  })
+
+  it(`refuses elements nested more than ${LIMITS.htmlDepth} deep (html and body count), saying where`, () => {
+    const nested = (n: number) => `<p>{{A}}</p>\n${'<div>'.repeat(n)}x${'</div>'.repeat(n)}`
+    assert.equal(mark(nested(LIMITS.htmlDepth - 2)).tags.length, 1)
+    assert.throws(
+      () => mark(nested(LIMITS.htmlDepth - 1)),
+      (e: ApiError) =>
+        e.code === 'invalid_request' &&
+        e.message ===
+          `html: elements are nested more than ${LIMITS.htmlDepth} deep (line 2); at most ${LIMITS.htmlDepth} are accepted.`,
+    )
+  })
+
+  it('refuses a deep document while parsing, before the stack of a walk could overflow', () => {
+    // 370 000 levels fill the 4 MB body; walking them recursively threw RangeError (a 500).
+    assert.throws(() => mark(`${'<div>'.repeat(370_000)}{{A}}`), /nested more than 512 deep/)
+    assert.throws(() => markTags(`${'<span>'.repeat(50_000)}{{A}}`, PREFIX, { path: 'file', lines: false }), {
+      message: 'file: elements are nested more than 512 deep; at most 512 are accepted.',
+    })
   })
 
   it('keeps the doctype and the rest of the document', () => {

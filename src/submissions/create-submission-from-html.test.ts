@@ -172,7 +172,7 @@ describe('POST /v1/submissions/from_html', () => {
       assert.match(idle.message, /^submitters\[1\]\.role: no tag of the document is for role "Seller"/)
     })
 
-    it('422 for field declarations on a submitter, and strict body keys; 413 above 4 MB', async () => {
+    it('422 for field declarations on a submitter, strict body keys and nesting past 512; 413 above 4 MB', async () => {
       const declared = await refusal({
         html: '<p>{{A;role=Buyer}} {{B;role=Seller}}</p>',
         submitters: [
@@ -188,6 +188,11 @@ describe('POST /v1/submissions/from_html', () => {
         declared.message,
         /^submitters\[0\]\.fields\[0\]: the fields of an HTML or DOCX document are its/,
       )
+      const deep = await refusal({
+        html: `<p>{{A;role=Buyer}} {{B;role=Seller}}</p>${'<div>'.repeat(50_000)}${'</div>'.repeat(50_000)}`,
+      })
+      assert.equal(deep.code, 'invalid_request')
+      assert.match(deep.message, /^html: elements are nested more than 512 deep/)
       const unknown = await refusal({ html: '<p>{{A}}</p>', colour: 'red' })
       assert.equal(unknown.code, 'invalid_request')
       const big = await create({
