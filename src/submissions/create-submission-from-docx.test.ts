@@ -1,8 +1,9 @@
 // POST /v1/submissions/from_docx through the real app, mammoth and Chromium: a Word contract built
 // with the `docx` package (headings, emphasis, lists, a table, an image, a tag split over three
-// differently formatted runs) becomes a submission with its fields where the tags stood; hostile
-// and broken files are refused with the spec's codes.
+// differently formatted runs), and one saved by LibreOffice, become submissions with their fields
+// where the tags stood; hostile and broken files are refused with the spec's codes.
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { post } from '../../test/documents.ts'
 import { contractDocx, minimalDocx, zipBombDocx } from '../../test/fixtures/docx.ts'
@@ -34,6 +35,55 @@ describe('POST /v1/submissions/from_docx', () => {
       send_email: false,
       ...extra,
     })
+
+  it('a contract saved by LibreOffice Writer: tags in a table and a list, split by bold and italic runs, after a page break', async () => {
+    // test/fixtures/files/libreoffice-agreement.docx: LibreOffice 7.4 (Debian 12) saved the HTML
+    // beside it as Word 2007 XML (soffice --headless --convert-to docx). A file no library of ours wrote.
+    const file = await readFile(
+      new URL('../../test/fixtures/files/libreoffice-agreement.docx', import.meta.url),
+    )
+    const res = await create(file, {
+      submitters: [
+        { role: 'Client', email: 'client@example.eu' },
+        { role: 'Provider', email: 'provider@example.eu' },
+      ],
+    })
+    assert.equal(res.statusCode, 201, res.body)
+    const fields = res.json().fields as Array<{
+      name: string
+      role: string
+      type: string
+      required: boolean
+      areas: Array<{ page: number; x: number; w: number; h: number }>
+    }>
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.role, f.type, f.required, f.areas.map((a) => a.page)]),
+      [
+        ['Client name', 'Client', 'text', true, [1]],
+        ['Start', 'Client', 'date', true, [1]],
+        ['Support', 'Client', 'checkbox', false, [1]],
+        ['Invoices', 'Client', 'checkbox', false, [1]],
+        ['Provider signature', 'Provider', 'signature', true, [2]],
+        ['Client signature', 'Client', 'signature', true, [2]],
+      ],
+    )
+    const signature = fields[5]!.areas[0]!
+    assert.ok(Math.abs(signature.w - 160) <= 2 && Math.abs(signature.h - 48) <= 2, JSON.stringify(signature))
+    const documents = (
+      await t.request(key, { method: 'GET', url: `/v1/submissions/${res.json().id}/documents` })
+    ).json()
+    const pdf = (await t.app.inject({ method: 'GET', url: new URL(documents.original_pdf_url).pathname }))
+      .rawPayload
+    const text = await pdfText(pdf)
+    for (const kept of [
+      'Service agreement',
+      'made between Acme SARL (the Provider)',
+      'Invoices by e-mail:',
+      'Signed for the Client:',
+    ])
+      assert.ok(text.includes(kept), `${kept} in ${text}`)
+    assert.ok(!text.includes('{{') && !text.includes('role='), text)
+  })
 
   it('201: every tag a field, the one split over three runs too, the document text kept and the tags gone', async () => {
     const res = await create(await contractDocx())
