@@ -37,6 +37,8 @@ export const LIMITS = {
    * stack (a 500 before this limit).
    */
   htmlDepth: 512,
+  /** Elements an HTML document (from_html, from_docx) may make once parsed. */
+  htmlElements: 100_000,
   /** One HTML render, from taking a render slot to the finished PDF (html_render_failed beyond). */
   htmlRenderMs: 20_000,
   /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */
@@ -112,6 +114,11 @@ export function limitsMarkdown(): string {
     ],
     ['Pages of a rendered HTML or DOCX document', String(LIMITS.htmlPages), '422 `invalid_request`'],
     ['Elements nested in one another, HTML or DOCX', String(LIMITS.htmlDepth), '422 `invalid_request`'],
+    [
+      'Elements of one HTML or DOCX document, once parsed',
+      String(LIMITS.htmlElements),
+      '422 `invalid_request`',
+    ],
     [
       'HTML rendering',
       `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,

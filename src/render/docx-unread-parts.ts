@@ -11,7 +11,7 @@ export function refuseTagsInUnreadParts(files: Map<string, Buffer>): void {
     const part = UNREAD_PART.exec(name)
     if (!part) continue
     // The text of the part: elements removed, so `{` and `{` in two runs meet again.
-    const text = xml.toString('utf8').replace(/<[^>]*>/g, '')
+    const text = xml.toString('utf8').replace(/<[^<>]*>/g, '')
     if (text.includes('{{')) {
       throw new ApiError(
         'invalid_docx',

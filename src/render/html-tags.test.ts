@@ -137,6 +137,48 @@ describe('markTags', () => {
     })
   })
 
+  it('says where each tag is by line and column, counting the newlines of a long text once', () => {
+    const { tags } = mark(`<p>\n\n  a {{A}}\n    b {{B}}</p>`)
+    assert.deepEqual(
+      tags.map((t) => t.where),
+      ['line 3, column 5, after "a"', 'line 4, column 7, after "a {{A}} b"'],
+    )
+    // 2 000 000 newlines and 500 tags in one text node: each tag's line used to recount them all.
+    const { tags: many } = mark(`<p>${'\n'.repeat(2_000_000)}${'{{A}} '.repeat(LIMITS.tagsPerDocument)}</p>`)
+    assert.equal(many.length, LIMITS.tagsPerDocument)
+    assert.match(many.at(-1)!.where, /^line 2000001, column 2995, /)
+  })
+
+  it('stops at the first tag past the limit, before working out where the others are', () => {
+    refused(`<p>${'{{a}}'.repeat(300_000)}</p>`, /more than 500 tags/)
+    assert.throws(
+      () => markTags(`<p>${'<b>{{a}}</b>'.repeat(60_000)}</p>`, PREFIX, { path: 'file', lines: false }),
+      /more than 500 tags/,
+    )
+  })
+
+  it(`refuses a document that makes more than ${LIMITS.htmlElements} elements`, () => {
+    // 400 <b> left open in a <div> (distinct, or the parser keeps only 3 alike) are rebuilt in
+    // every paragraph after it: 20 KB of input made 1.3 GB and 25 MB of HTML before this limit.
+    const open = Array.from({ length: 400 }, (_, i) => `<b id=${i}>`).join('')
+    const html = `<div>${open}</div>${'<p>x'.repeat(2_000)}{{A}}`
+    assert.ok(html.length < 30_000)
+    assert.throws(
+      () => mark(html),
+      (e: ApiError) =>
+        e.code === 'invalid_request' &&
+        e.message.startsWith(`html: the document makes more than ${LIMITS.htmlElements} elements`),
+    )
+  })
+
+  it('counts the depth of elements inside <template> from the template', () => {
+    assert.throws(() => mark(`${'<template>'.repeat(600)}{{A}}`), /nested more than 512 deep/)
+  })
+
+  it('reads tags in <noscript>, which Chromium shows with JavaScript off', () => {
+    assert.equal(mark('<noscript><p>Sign: {{A}}</p></noscript>').tags.length, 1)
+  })
+
   it('keeps the doctype and the rest of the document', () => {
     const { html } = mark(
       '<!DOCTYPE html><html lang="fr"><body><h1 class="t">Contrat</h1><p>{{A}}</p></body></html>',

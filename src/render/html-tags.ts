@@ -82,17 +82,7 @@ const INLINE = new Set([
   'var',
 ])
 // Never document text.
-const SKIPPED = new Set([
-  'head',
-  'script',
-  'style',
-  'template',
-  'textarea',
-  'noscript',
-  'title',
-  'svg',
-  'math',
-])
+const SKIPPED = new Set(['head', 'script', 'style', 'template', 'textarea', 'title', 'svg', 'math'])
 const MAX_TAG_LENGTH = 2000
 const CONTEXT = 40
 
@@ -114,15 +104,28 @@ function tooDeep(source: TagSource, line: number | undefined): ApiError {
  */
 function parseBounded(html: string, source: TagSource): T.Document {
   const depths = new WeakMap<object, number>()
+  let elements = 0
   const treeAdapter = {
     ...adapter,
+    createElement(tagName: string, namespaceURI: htmlNs.NS, attrs: T.Element['attrs']) {
+      // Misnested formatting elements are rebuilt in every new paragraph: 40 KB of input could
+      // make millions of elements (gigabytes, and HTML far past what Chromium should receive).
+      if (++elements > LIMITS.htmlElements)
+        throw new ApiError(
+          'invalid_request',
+          `${source.path}: the document makes more than ${LIMITS.htmlElements} elements (unclosed formatting elements such as <b> are repeated in every paragraph that follows them); at most ${LIMITS.htmlElements} are accepted.`,
+        )
+      return adapter.createElement(tagName, namespaceURI, attrs)
+    },
     onItemPush(element: T.Element) {
       const depth = (depths.get(element.parentNode as object) ?? 0) + 1
       if (depth > LIMITS.htmlDepth) throw tooDeep(source, element.sourceCodeLocation?.startLine)
       depths.set(element, depth)
+      if (element.tagName === 'template') depths.set(adapter.getTemplateContent(element as T.Template), depth)
     },
   }
-  const document = parse(html, { sourceCodeLocationInfo: source.lines, treeAdapter })
+  // scriptingEnabled: false parses <noscript> as markup, as Chromium does with JavaScript off.
+  const document = parse(html, { sourceCodeLocationInfo: source.lines, scriptingEnabled: false, treeAdapter })
   const stack: Array<[Parent, number]> = [[document, 0]]
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!
@@ -168,14 +171,51 @@ function segments(document: T.Document): T.TextNode[][] {
   return out
 }
 
-function lineAndColumn(node: T.TextNode, offset: number): string {
-  const location = node.sourceCodeLocation
-  if (!location) return ''
-  const before = node.value.slice(0, offset)
-  const newlines = before.split('\n')
-  const line = location.startLine + newlines.length - 1
-  const column = newlines.length > 1 ? newlines.at(-1)!.length + 1 : location.startCol + offset
-  return `line ${line}, column ${column}`
+/**
+ * Line and column of offsets in text nodes, for messages. Tags are met in document order, so the
+ * newlines of a node are counted once, forward from the last place asked (a 2 MB text node with
+ * 500 tags was 500 counts of its whole prefix).
+ */
+class LineCounter {
+  #node: T.TextNode | undefined
+  #offset = 0
+  #newlines = 0
+  #lastNewline = -1
+
+  at(node: T.TextNode, offset: number): string {
+    const location = node.sourceCodeLocation
+    if (!location) return ''
+    if (node !== this.#node || offset < this.#offset) {
+      this.#node = node
+      this.#offset = 0
+      this.#newlines = 0
+      this.#lastNewline = -1
+    }
+    for (
+      let i = node.value.indexOf('\n', this.#offset);
+      i >= 0 && i < offset;
+      i = node.value.indexOf('\n', i + 1)
+    ) {
+      this.#newlines++
+      this.#lastNewline = i
+    }
+    this.#offset = offset
+    const line = location.startLine + this.#newlines
+    const column = this.#newlines > 0 ? offset - this.#lastNewline : location.startCol + offset
+    return `line ${line}, column ${column}`
+  }
+}
+
+/** Index of the node holding `position` of the segment's text: the last offset at or before it. */
+function nodeAt(offsets: number[], position: number): number {
+  let low = 0
+  let high = offsets.length - 1
+  while (low < high) {
+    const middle = (low + high + 1) >> 1
+    if (offsets[middle]! <= position) low = middle
+    else high = middle - 1
+  }
+  return low
 }
 
 function quoteBefore(text: string, start: number): string {
@@ -215,13 +255,28 @@ interface Match {
   where: string
 }
 
-/** The `{{…}}` spans of one segment's text, or a TagSyntaxError for one left open. */
-function matches(text: string, nodes: T.TextNode[], offsets: number[], source: TagSource): Match[] {
+function tooManyTags(source: TagSource): TagSyntaxError {
+  return new TagSyntaxError(
+    `${source.path}: more than ${LIMITS.tagsPerDocument} tags; a document takes at most ${LIMITS.tagsPerDocument} (tags with one name are one field with an area each).`,
+  )
+}
+
+/**
+ * The `{{…}}` spans of one segment's text, or a TagSyntaxError for one left open, or once more
+ * than `room` are found (before working out where each is).
+ */
+function matches(
+  text: string,
+  nodes: T.TextNode[],
+  offsets: number[],
+  source: TagSource,
+  room: number,
+): Match[] {
   const found: Match[] = []
+  const lines = new LineCounter()
   const where = (start: number) => {
-    let i = offsets.length - 1
-    while (i > 0 && offsets[i]! > start) i--
-    const place = source.lines ? lineAndColumn(nodes[i]!, start - offsets[i]!) : ''
+    const i = nodeAt(offsets, start)
+    const place = source.lines ? lines.at(nodes[i]!, start - offsets[i]!) : ''
     return [place, quoteBefore(text, start)].filter(Boolean).join(', ')
   }
   let from = 0
@@ -241,6 +296,7 @@ function matches(text: string, nodes: T.TextNode[], offsets: number[], source: T
       throw new TagSyntaxError(
         `${source.path}: the tag at ${where(start)} is longer than ${MAX_TAG_LENGTH} characters.`,
       )
+    if (found.length === room) throw tooManyTags(source)
     found.push({ start, end, text: text.slice(start, end), where: where(start) })
     from = end
   }
@@ -249,10 +305,11 @@ function matches(text: string, nodes: T.TextNode[], offsets: number[], source: T
 /** Removes [start, end) of the segment's text from its nodes and puts `element` where it began. */
 function replace(nodes: T.TextNode[], offsets: number[], start: number, end: number, element: T.Element) {
   let placed = false
-  for (const [i, node] of nodes.entries()) {
+  for (let i = nodeAt(offsets, start); i < nodes.length && offsets[i]! < end; i++) {
+    const node = nodes[i]!
     const nodeStart = offsets[i]!
     const nodeEnd = nodeStart + node.value.length
-    if (nodeEnd <= start || nodeStart >= end) continue
+    if (nodeEnd <= start) continue
     const from = Math.max(start, nodeStart) - nodeStart
     const to = Math.min(end, nodeEnd) - nodeStart
     const after = node.value.slice(to)
@@ -297,7 +354,7 @@ export function markTags(
       text += node.value
     }
     if (!text.includes('{{')) continue
-    const found = matches(text, nodes, offsets, source)
+    const found = matches(text, nodes, offsets, source, LIMITS.tagsPerDocument - tags.length)
     const specs = found.map((m) => {
       try {
         return parseTag(m.text.slice(2, -2))
@@ -306,10 +363,6 @@ export function markTags(
         throw new TagSyntaxError(`${source.path}: the tag "${m.text}" (${m.where}): ${error.message}.`)
       }
     })
-    if (tags.length + found.length > LIMITS.tagsPerDocument)
-      throw new TagSyntaxError(
-        `${source.path}: more than ${LIMITS.tagsPerDocument} tags; a document takes at most ${LIMITS.tagsPerDocument} (tags with one name are one field with an area each).`,
-      )
     const first = tags.length
     found.forEach((m, k) => {
       tags.push({ index: first + k, spec: specs[k]!, text: m.text, where: m.where })

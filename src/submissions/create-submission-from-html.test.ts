@@ -137,6 +137,32 @@ describe('POST /v1/submissions/from_html', () => {
   })
 
   describe('errors', () => {
+    it('a 1 × 1 pt tag in the corner of a page without margins stays 1 × 1 pt (not read as fractions of the page)', async () => {
+      const res = await create({
+        html: '<style>@page{margin:0}body{margin:0}</style><div style="line-height:0">{{Tick;role=Buyer;type=checkbox;width=1;height=1}}</div>',
+        submitters: [{ role: 'Buyer', email: 'buyer@example.eu' }],
+      })
+      assert.equal(res.statusCode, 201, res.body)
+      const [area] = res.json().fields[0].areas
+      assert.ok(area.x <= 1 && area.y <= 1 && area.w <= 2 && area.h <= 2, JSON.stringify(area))
+    })
+
+    it('a tag in a table header printed on every page is an area on each', async () => {
+      const rows = Array.from({ length: 120 }, (_, i) => `<tr><td>Row ${i + 1}</td></tr>`).join('')
+      const res = await create({
+        html: `<table><thead><tr><th>Initials: {{Initials;role=Buyer;type=initials}}</th></tr></thead><tbody>${rows}</tbody></table>`,
+        submitters: [{ role: 'Buyer', email: 'buyer@example.eu' }],
+      })
+      assert.equal(res.statusCode, 201, res.body)
+      const [field] = res.json().fields
+      const pages = field.areas.map((a: { page: number }) => a.page)
+      assert.ok(pages.length >= 2, JSON.stringify(field.areas))
+      assert.deepEqual(
+        pages,
+        Array.from({ length: pages.length }, (_, i) => i + 1),
+      )
+    })
+
     it('422 invalid_template_tag quoting the tag and where it is', async () => {
       const bad = await refusal({ html: '<p>one</p>\n<p>Sign here: {{Sig;role=Buyer;colour=red}}</p>' })
       assert.equal(bad.code, 'invalid_template_tag')

@@ -12,6 +12,7 @@ import { type ReportedField, reportFields } from '../documents/field-report.ts'
 import type { DocumentInput, FieldDeclaration } from '../documents/field-schemas.ts'
 import { ApiError } from '../errors.ts'
 import { randomBase62 } from '../lib/ids.ts'
+import { LIMITS } from '../limits.ts'
 import { type FieldMark, PAGE_SIZES, type PageFormat } from '../render/field-marks.ts'
 import { type FoundTag, markTags, type TagSource, TagSyntaxError } from '../render/html-tags.ts'
 import { buildTemplate, documentDeclarations } from '../templates/build-template.ts'
@@ -72,30 +73,48 @@ function groupByName(tags: FoundTag[], path: string): FoundTag[][] {
   return [...groups.values()]
 }
 
-/** The field declarations of the rendered document, areas in points on its pages. */
+/** The field declarations of the rendered document, areas as fractions of its pages. */
 function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat, path: string) {
   const page = PAGE_SIZES[size]
-  const byIndex = new Map(marks.map((m) => [m.index, m]))
+  // A tag's box printed on several pages (in a repeated table header, a fixed element) is an
+  // area on each of them.
+  const byIndex = new Map<number, FieldMark[]>()
+  for (const m of marks) byIndex.set(m.index, [...(byIndex.get(m.index) ?? []), m])
+  if (marks.length > LIMITS.tagsPerDocument)
+    throw new ApiError(
+      'invalid_template_tag',
+      `${path}: the tags are printed ${marks.length} times (a tag in a table header or a fixed element repeats on every page); a document takes at most ${LIMITS.tagsPerDocument} field areas.`,
+    )
   return groups.map((group): FieldDeclaration => {
     const spec = group[0]!.spec
-    const areas = group.map((tag) => {
-      const mark = byIndex.get(tag.index)
-      if (!mark || mark.w <= 0 || mark.h <= 0)
+    const areas = group.flatMap((tag) => {
+      const printed = (byIndex.get(tag.index) ?? []).filter((m) => m.w > 0 && m.h > 0)
+      if (printed.length === 0)
         throw new ApiError(
           'invalid_template_tag',
           `${path}: the tag "${tag.text}" (${tag.where}) does not appear on the rendered pages (hidden by the document's CSS, or in an element with no box).`,
         )
-      // Chromium rounds to its pixel grid: a box overhanging the page by a hair is brought in.
-      const x = Math.max(0, mark.x)
-      const y = Math.max(0, mark.y)
-      const w = Math.min(mark.w, page.width - x)
-      const h = Math.min(mark.h, page.height - y)
-      if (w < mark.w - 2 || h < mark.h - 2)
-        throw new ApiError(
-          'invalid_template_tag',
-          `${path}: the field of the tag "${tag.text}" (${tag.where}) is ${tag.spec.width}×${tag.spec.height} pt and does not fit on the page there; give it a smaller width= or height=.`,
-        )
-      return { page: mark.page, x, y, w, h }
+      return printed.map((mark) => {
+        // Chromium rounds to its pixel grid: a box overhanging the page by a hair is brought in.
+        const x = Math.max(0, mark.x)
+        const y = Math.max(0, mark.y)
+        const w = Math.min(mark.w, page.width - x)
+        const h = Math.min(mark.h, page.height - y)
+        if (w < mark.w - 2 || h < mark.h - 2)
+          throw new ApiError(
+            'invalid_template_tag',
+            `${path}: the field of the tag "${tag.text}" (${tag.where}) is ${tag.spec.width}×${tag.spec.height} pt and does not fit on the page there; give it a smaller width= or height=.`,
+          )
+        // As fractions: in points, a 1×1 pt tag in the page's corner would read as a whole page
+        // (placement tells the units apart by whether any value is above 1).
+        return {
+          page: mark.page,
+          x: x / page.width,
+          y: y / page.height,
+          w: w / page.width,
+          h: h / page.height,
+        }
+      })
     })
     return {
       name: spec.name,
