@@ -31,13 +31,14 @@ async function bundle(entryPoint, outputName) {
   return output
 }
 
-// The PDF reader, the final-PDF maker and the DOCX converter run in child processes
+// The PDF reader, the final-PDF maker, the DOCX converter and the tag finder run in child processes
 // (src/pdf/child-pool.ts), which start from their own small bundles, found beside the main one.
 const [output] = await Promise.all([
   bundle('src/cli/main.ts', 'paraph.mjs'),
   bundle('src/pdf/inspector-child.ts', 'pdf-inspector.mjs'),
   bundle('src/pdf/finalizer-child.ts', 'pdf-finalizer.mjs'),
   bundle('src/render/docx-child.ts', 'docx-converter.mjs'),
+  bundle('src/render/html-tag-child.ts', 'html-tagger.mjs'),
 ])
 // esbuild's service process would otherwise stay alive, idle, beside the server for its lifetime.
 await stop()

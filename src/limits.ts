@@ -39,6 +39,8 @@ export const LIMITS = {
   htmlDepth: 512,
   /** Elements an HTML document (from_html, from_docx) may make once parsed. */
   htmlElements: 100_000,
+  /** Finding the tags of one document, in a child process (html_render_failed beyond). */
+  htmlTagMs: 10_000,
   /** One HTML render, from taking a render slot to the finished PDF (html_render_failed beyond). */
   htmlRenderMs: 20_000,
   /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */

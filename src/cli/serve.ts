@@ -7,6 +7,7 @@ import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { closePdfInspector } from '../pdf/inspect-pdf.ts'
 import { closeDocxConverter } from '../render/docx-to-html.ts'
+import { closeHtmlTagger } from '../render/html-tagger.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
 
@@ -64,6 +65,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     closePdfInspector()
     closePdfFinalizer()
     closeDocxConverter()
+    closeHtmlTagger()
     await deps.close()
   }
   process.once('SIGINT', () => void shutdown('SIGINT'))

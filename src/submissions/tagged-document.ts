@@ -14,7 +14,8 @@ import { ApiError } from '../errors.ts'
 import { randomBase62 } from '../lib/ids.ts'
 import { LIMITS } from '../limits.ts'
 import { type FieldMark, PAGE_SIZES, type PageFormat } from '../render/field-marks.ts'
-import { type FoundTag, markTags, type TagSource, TagSyntaxError } from '../render/html-tags.ts'
+import { findTags } from '../render/html-tagger.ts'
+import type { FoundTag, TagSource } from '../render/html-tags.ts'
 import { buildTemplate, documentDeclarations } from '../templates/build-template.ts'
 import { insertTemplate } from '../templates/template-store.ts'
 import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
@@ -157,13 +158,7 @@ export async function createFromTaggedHtml(
   const path = input.source.path
   checkTaggedRequest(deps, input)
   const prefix = `${MARK_HOST}${randomBase62(20)}/`
-  let found: ReturnType<typeof markTags>
-  try {
-    found = markTags(input.html, prefix, input.source)
-  } catch (error) {
-    if (error instanceof TagSyntaxError) throw new ApiError('invalid_template_tag', error.message)
-    throw error
-  }
+  const found = await findTags(input.html, prefix, input.source)
   if (found.tags.length === 0)
     throw new ApiError(
       'no_tags_found',
