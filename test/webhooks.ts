@@ -3,11 +3,13 @@
 // and submission events made through the API, and the worker and dispatcher run on demand.
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
+import { after, afterEach, before, beforeEach } from 'node:test'
 import { createAccount } from '../src/accounts/create-account.ts'
 import { jobCatalogue } from '../src/job-catalogue.ts'
 import { drainJobs } from '../src/jobs/worker.ts'
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.ts'
 import { createTemplateFor, post } from './documents.ts'
+import { WebhookReceiver } from './fixtures/webhook-receiver.ts'
 import { startTestApp, type TestApp, type TestAppOptions } from './harness.ts'
 
 export const OWNER_EMAIL = 'owner@example.eu'
@@ -113,4 +115,31 @@ export function attemptsOf(t: TestApp, deliveryId: string) {
     .where('delivery_id', '=', deliveryId)
     .orderBy('number')
     .execute()
+}
+
+export interface DeliveryContext {
+  /** The app of the test file (started in `before`). */
+  h: HookApp
+  /** A fresh receiver on loopback for each test. */
+  receiver: WebhookReceiver
+  /** A fresh account with one endpoint, to this test's receiver unless `url` says otherwise. */
+  fresh(url?: string, events?: string[]): ReturnType<HookApp['fresh']>
+  deliveriesTo(endpointId: string): ReturnType<typeof deliveriesOf>
+}
+
+/** The delivery tests' set-up: one app per file (1 s webhook deadline), one receiver per test. */
+export function useDeliveryApp(): DeliveryContext {
+  const c = {
+    fresh: (url?: string, events?: string[]) => c.h.fresh(url ?? c.receiver.url(), events),
+    deliveriesTo: (endpointId: string) => deliveriesOf(c.h.t, endpointId),
+  } as DeliveryContext
+  before(async () => {
+    c.h = await startHookApp({ webhookTimeoutMs: 1000 })
+  })
+  after(() => c.h.close())
+  beforeEach(async () => {
+    c.receiver = await WebhookReceiver.start()
+  })
+  afterEach(() => c.receiver.close())
+  return c
 }

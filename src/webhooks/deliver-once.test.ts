@@ -2,46 +2,26 @@
 // signature, headers), the submission as it was at the event, event subsets, slow and huge answers.
 // Failures, retries and the SSRF check at connect time: deliver-retries.test.ts.
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
-import {
-  attemptsOf,
-  deliveriesOf,
-  type HookApp,
-  signatureHex as hmac,
-  parseSignature,
-  startHookApp,
-} from '../../test/webhooks.ts'
+import { attemptsOf, signatureHex as hmac, parseSignature, useDeliveryApp } from '../../test/webhooks.ts'
 
 describe('webhook deliveries', () => {
-  let h: HookApp
-  let receiver: WebhookReceiver
-
-  before(async () => {
-    h = await startHookApp({ webhookTimeoutMs: 1000 })
-  })
-  after(() => h.close())
-  beforeEach(async () => {
-    receiver = await WebhookReceiver.start()
-  })
-  afterEach(() => receiver.close())
-
-  const fresh = (url = receiver.url(), events?: string[]) => h.fresh(url, events)
-  const deliveriesTo = (endpointId: string) => deliveriesOf(h.t, endpointId)
+  const c = useDeliveryApp()
 
   describe('happy', () => {
     it('POSTs the §6.3 body, signed, with JSON and Paraph user agent; the delivery is delivered', async () => {
-      const { key, endpoint } = await fresh()
-      const subId = await h.submission(key)
-      await h.work()
-      assert.equal(receiver.received.length, 1)
-      const hook = receiver.received[0]!
+      const { key, endpoint } = await c.fresh()
+      const subId = await c.h.submission(key)
+      await c.h.work()
+      assert.equal(c.receiver.received.length, 1)
+      const hook = c.receiver.received[0]!
       assert.equal(hook.method, 'POST')
       assert.equal(hook.path, '/hook')
       assert.equal(hook.headers['content-type'], 'application/json')
       assert.match(String(hook.headers['user-agent']), /^Paraph-Webhooks\//)
       const { t, v1 } = parseSignature(hook.headers['paraph-signature'])
-      assert.equal(t, Math.floor(h.t.clock.epochMs() / 1000))
+      assert.equal(t, Math.floor(c.h.t.clock.epochMs() / 1000))
       assert.deepEqual(v1, [hmac(endpoint.secret, t, hook.body)])
       const body = JSON.parse(hook.body)
       assert.deepEqual(Object.keys(body), ['id', 'type', 'created_at', 'data'])
@@ -69,46 +49,46 @@ describe('webhook deliveries', () => {
         ],
       )
       // The journal's event is the one delivered.
-      const journal = await h.t.request(key, { method: 'GET', url: `/v1/events?submission_id=${subId}` })
+      const journal = await c.h.t.request(key, { method: 'GET', url: `/v1/events?submission_id=${subId}` })
       assert.equal(journal.json().data[0].id, body.id)
-      const [delivery] = await deliveriesTo(endpoint.id)
+      const [delivery] = await c.deliveriesTo(endpoint.id)
       assert.equal(delivery?.state, 'delivered')
       assert.equal(delivery?.event_id, body.id)
       assert.equal(delivery?.body, hook.body)
       const health = (
-        await h.t.request(key, { method: 'GET', url: `/v1/webhook_endpoints/${endpoint.id}` })
+        await c.h.t.request(key, { method: 'GET', url: `/v1/webhook_endpoints/${endpoint.id}` })
       ).json().health
       assert.equal(health.last_success_status, 200)
       assert.equal(health.consecutive_failures, 0)
     })
 
     it('data.object is the submission as it was at the event, not as it is at delivery', async () => {
-      const { key, endpoint } = await fresh()
-      const subId = await h.submission(key)
-      const cancel = await h.t.request(key, { method: 'DELETE', url: `/v1/submissions/${subId}` })
+      const { key, endpoint } = await c.fresh()
+      const subId = await c.h.submission(key)
+      const cancel = await c.h.t.request(key, { method: 'DELETE', url: `/v1/submissions/${subId}` })
       assert.equal(cancel.statusCode, 200)
-      await h.work()
-      const bodies = receiver.received.map((r) => JSON.parse(r.body))
+      await c.h.work()
+      const bodies = c.receiver.received.map((r) => JSON.parse(r.body))
       const byType = Object.fromEntries(bodies.map((b) => [b.type, b.data.object.status]))
       assert.deepEqual(byType, { 'submission.created': 'created', 'submission.cancelled': 'cancelled' })
-      assert.equal((await deliveriesTo(endpoint.id)).length, 2)
+      assert.equal((await c.deliveriesTo(endpoint.id)).length, 2)
     })
 
     it('each endpoint gets only its own subset of events', async () => {
-      const account = await h.t.account()
+      const account = await c.h.t.account()
       const other = await WebhookReceiver.start()
       try {
-        await h.endpoint(receiver.url('/created'), ['submission.created'], account.testKey)
-        await h.endpoint(
+        await c.h.endpoint(c.receiver.url('/created'), ['submission.created'], account.testKey)
+        await c.h.endpoint(
           other.url('/cancelled'),
           ['submission.cancelled', 'submission.completed'],
           account.testKey,
         )
-        const subId = await h.submission(account.testKey)
-        await h.t.request(account.testKey, { method: 'DELETE', url: `/v1/submissions/${subId}` })
-        await h.work()
+        const subId = await c.h.submission(account.testKey)
+        await c.h.t.request(account.testKey, { method: 'DELETE', url: `/v1/submissions/${subId}` })
+        await c.h.work()
         assert.deepEqual(
-          receiver.received.map((r) => JSON.parse(r.body).type),
+          c.receiver.received.map((r) => JSON.parse(r.body).type),
           ['submission.created'],
         )
         assert.deepEqual(
@@ -121,27 +101,27 @@ describe('webhook deliveries', () => {
     })
 
     it('a slow answer within the deadline is delivered', async () => {
-      const { key, endpoint } = await fresh()
-      receiver.otherwise = (_req, res) => {
+      const { key, endpoint } = await c.fresh()
+      c.receiver.otherwise = (_req, res) => {
         setTimeout(() => res.writeHead(204).end(), 200)
       }
-      await h.submission(key)
-      await h.work()
-      const [delivery] = await deliveriesTo(endpoint.id)
+      await c.h.submission(key)
+      await c.h.work()
+      const [delivery] = await c.deliveriesTo(endpoint.id)
       assert.equal(delivery?.state, 'delivered')
-      const [attempt] = await attemptsOf(h.t, delivery!.id)
+      const [attempt] = await attemptsOf(c.h.t, delivery!.id)
       assert.equal(attempt?.status, 204)
       assert.ok(attempt!.duration_ms >= 150, String(attempt?.duration_ms))
     })
 
     it('a huge 2xx answer is delivered; only its first 64 KB are kept', async () => {
-      const { key, endpoint } = await fresh()
-      receiver.otherwise = answers.huge(5 * 1024 * 1024)
-      await h.submission(key)
-      await h.work()
-      const [delivery] = await deliveriesTo(endpoint.id)
+      const { key, endpoint } = await c.fresh()
+      c.receiver.otherwise = answers.huge(5 * 1024 * 1024)
+      await c.h.submission(key)
+      await c.h.work()
+      const [delivery] = await c.deliveriesTo(endpoint.id)
       assert.equal(delivery?.state, 'delivered')
-      const [attempt] = await attemptsOf(h.t, delivery!.id)
+      const [attempt] = await attemptsOf(c.h.t, delivery!.id)
       assert.equal(attempt?.response_body?.length, 64 * 1024)
     })
   })
