@@ -142,35 +142,25 @@ export const fromDocxScenario: LimitScenario = {
     try {
       const rows = [await docxAgainstHtml(server)]
       const tags = `<p>${Array.from({ length: 10_000 }, (_, i) => `{{F${i};role=Provider}}`).join(' ')}</p>`
-      rows.push(
-        await hostile(
-          server,
-          '10 000-tag HTML',
-          '/v1/submissions/from_html',
-          { name: 'Tags', html: tags, submitters: TAGGED_SUBMITTERS },
-          422,
-        ),
-      )
       const line = `<p>${'word '.repeat(1_000_000)}{{S;role=Provider}} {{C;role=Client}}</p>`
-      rows.push(
-        await hostile(
-          server,
+      const bomb = (await zipBombDocx()).toString('base64')
+      const cases: Array<[string, string, Record<string, unknown>, number]> = [
+        ['10 000-tag HTML', 'from_html', { name: 'Tags', html: tags, submitters: TAGGED_SUBMITTERS }, 422],
+        [
           '5 MB single-line HTML',
-          '/v1/submissions/from_html',
+          'from_html',
           { name: 'Line', html: line, submitters: TAGGED_SUBMITTERS },
           413,
-        ),
-      )
-      const bomb = (await zipBombDocx()).toString('base64')
-      rows.push(
-        await hostile(
-          server,
+        ],
+        [
           'DOCX zip bomb (200 MiB of zeros)',
-          '/v1/submissions/from_docx',
+          'from_docx',
           { name: 'Bomb', file: bomb, submitters: SUBMITTERS },
           422,
-        ),
-      )
+        ],
+      ]
+      for (const [name, route, body, status] of cases)
+        rows.push(await hostile(server, name, `/v1/submissions/${route}`, body, status))
       return rows
     } finally {
       await server.stop()
