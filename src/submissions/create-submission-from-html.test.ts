@@ -163,6 +163,17 @@ describe('POST /v1/submissions/from_html', () => {
       )
     })
 
+    it('422 invalid_template_tag when repeated headers print the tags more than 500 times', async () => {
+      const boxes = Array.from({ length: 200 }, (_, i) => `{{I${i};role=Buyer;type=checkbox;required=false}}`)
+      const rows = Array.from({ length: 150 }, (_, i) => `<tr><td>Row ${i + 1}</td></tr>`).join('')
+      const refused = await refusal({
+        html: `<table><thead><tr><th>${boxes.join(' ')}</th></tr></thead><tbody>${rows}</tbody></table>`,
+        submitters: [{ role: 'Buyer', email: 'buyer@example.eu' }],
+      })
+      assert.equal(refused.code, 'invalid_template_tag')
+      assert.match(refused.message, /^html: the tags are printed \d+ times .*at most 500 field areas\.$/)
+    })
+
     it('422 invalid_template_tag quoting the tag and where it is', async () => {
       const bad = await refusal({ html: '<p>one</p>\n<p>Sign here: {{Sig;role=Buyer;colour=red}}</p>' })
       assert.equal(bad.code, 'invalid_template_tag')

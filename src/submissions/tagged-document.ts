@@ -77,15 +77,19 @@ function groupByName(tags: FoundTag[], path: string): FoundTag[][] {
 /** The field declarations of the rendered document, areas as fractions of its pages. */
 function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat, path: string) {
   const page = PAGE_SIZES[size]
-  // A tag's box printed on several pages (in a repeated table header, a fixed element) is an
-  // area on each of them.
-  const byIndex = new Map<number, FieldMark[]>()
-  for (const m of marks) byIndex.set(m.index, [...(byIndex.get(m.index) ?? []), m])
   if (marks.length > LIMITS.tagsPerDocument)
     throw new ApiError(
       'invalid_template_tag',
       `${path}: the tags are printed ${marks.length} times (a tag in a table header or a fixed element repeats on every page); a document takes at most ${LIMITS.tagsPerDocument} field areas.`,
     )
+  // A tag's box printed on several pages (in a repeated table header, a fixed element) is an
+  // area on each of them.
+  const byIndex = new Map<number, FieldMark[]>()
+  for (const m of marks) {
+    const printed = byIndex.get(m.index)
+    if (printed) printed.push(m)
+    else byIndex.set(m.index, [m])
+  }
   return groups.map((group): FieldDeclaration => {
     const spec = group[0]!.spec
     const areas = group.flatMap((tag) => {
