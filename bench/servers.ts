@@ -82,8 +82,9 @@ export async function startParaph(
   const { server, dir, stop } = await started(
     'paraph',
     [...nodeFlags, 'bin/paraph.mjs', 'serve', ...(worker ? [] : ['--no-worker'])],
-    (dir) => ({
+    (dir, port) => ({
       HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dir,
       DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'paraph.db')}`,
       PARAPH_SECRET: randomBytes(20).toString('hex'),

@@ -2,11 +2,12 @@
 // one list below. It never listens: the CLI does, tests use app.inject().
 
 import type { Socket } from 'node:net'
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { getHealth } from './accounts/get-health.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
+import { authenticate } from './http/auth.ts'
 import type { AnyRoute } from './http/define-route.ts'
 import { errorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './http/error-handler.ts'
 import { getLiveness, getReadiness } from './http/health.ts'
@@ -124,6 +125,24 @@ function unparsableRequest(_error: Error, socket: Socket): void {
   }
 }
 
+/**
+ * An unknown route. Under /v1 with an Authorization header, the key is checked and counted first, as
+ * on every API route (issue #19: the X-RateLimit-* headers on every authenticated answer, a 404
+ * included): a wrong key is 401, a right one gets its 404 with its quota. Without a key, a plain
+ * 404 tells a developer the URL is wrong (GitHub's API answers the same way).
+ */
+function unknownRoute(deps: Deps) {
+  const authenticateRequest = authenticate(deps)
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url
+    const api = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
+    if (!api || request.headers.authorization === undefined) return notFoundHandler(request, reply)
+    authenticateRequest(request, reply, (error) =>
+      error ? errorHandler(error, request, reply) : notFoundHandler(request, reply),
+    )
+  }
+}
+
 export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -158,7 +177,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     done(null, parseJsonBody(body as Buffer)),
   )
   app.setErrorHandler(errorHandler)
-  app.setNotFoundHandler(notFoundHandler)
+  app.setNotFoundHandler(unknownRoute(deps))
 
   // One structured line per request (Fastify's two default lines cost throughput and say less).
   app.addHook('onResponse', (request, reply, done) => {

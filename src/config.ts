@@ -8,6 +8,8 @@ export const Config = Type.Object({
   port: Type.Integer(),
   host: Type.String(),
   publicUrl: Type.String(),
+  /** PUBLIC_URL was given, not defaulted from PORT (the split commands require it, issue #19). */
+  publicUrlSet: Type.Boolean(),
   signingUrl: Type.String(),
   dataDir: Type.String(),
   database: Type.Union([
@@ -185,6 +187,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     port,
     host: read(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
+    publicUrlSet: read(env, 'PUBLIC_URL') !== undefined,
     signingUrl: httpUrl(env, 'SIGNING_URL', publicUrl),
     dataDir,
     database: database(env, dataDir),

@@ -17,6 +17,7 @@ import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
 import { type IdGenerator, randomIds } from './lib/ids.ts'
 import { batchedStdout } from './lib/log-stream.ts'
+import { Outage } from './lib/outage.ts'
 import { guardedAgent } from './lib/safe-fetch.ts'
 import { loadOrCreateSecret } from './lib/secret-file.ts'
 import { LIMITS } from './limits.ts'
@@ -45,6 +46,11 @@ export interface Deps {
   jobBell: JobBell
   /** Wakes this process's webhook dispatcher when events.publish has made deliveries. */
   webhookBell: JobBell
+  /**
+   * The database as the background loops (worker, dispatcher, housekeeping) meet it: one line when
+   * it goes away, one when it is back, and their back-off meanwhile (issue #19).
+   */
+  dbOutage: Outage
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
   trustedCa?: string
   /** DNS for user-supplied URLs (webhook endpoints): the system's; tests inject names of their own. */
@@ -128,11 +134,34 @@ async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Red
   return redis
 }
 
+/**
+ * Connections the database server closed (a restart, a failover, `pg_terminate_backend`,
+ * `idle_session_timeout`): the pool has dropped them and opens new ones on the next query. Said at
+ * most once a minute, with how many were lost meanwhile.
+ */
+function connectionLossLog(logger: FastifyBaseLogger, clock: Clock) {
+  let lastAt = Number.NEGATIVE_INFINITY
+  let unreported = 0
+  return {
+    onConnectionLost(error: Error) {
+      unreported++
+      const now = clock.epochMs()
+      if (now - lastAt < 60_000) return
+      logger.warn(
+        { err: error, connections_lost: unreported },
+        'database connection closed by the server; the pool opens a new one on the next query',
+      )
+      lastAt = now
+      unreported = 0
+    },
+  }
+}
+
 export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<Deps> {
   const { logger, accessLog } = createLogging(config.logLevel, overrides.logDestination)
   const clock = overrides.clock ?? systemClock
   const secret = config.paraphSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
-  const database: Database = openDatabase(config.database)
+  const database: Database = openDatabase(config.database, connectionLossLog(logger, clock))
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
   const resolve = overrides.resolve ?? systemResolve
   const webhookTimeoutMs = overrides.webhookTimeoutMs ?? LIMITS.webhookTotalMs
@@ -169,6 +198,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     keyCache: new KeyCache(database.db, clock),
     jobBell: new JobBell(),
     webhookBell: new JobBell(),
+    dbOutage: new Outage({ logger, clock, what: 'database' }),
     trustedCa: overrides.trustedCa,
     resolve,
     webhookTimeoutMs,

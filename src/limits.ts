@@ -57,6 +57,18 @@ export const LIMITS = {
   /** Converting one DOCX to HTML (mammoth, in a child process), and the HTML handed to Chromium. */
   docxConvertMs: 20_000,
   docxHtmlBytes: 8 * 1024 * 1024,
+  /**
+   * Opening one PostgreSQL connection (beyond: 500 db_error), and waiting for a free pooled one
+   * under load. Issue #19: while the database is away, requests answer within a second.
+   */
+  dbConnectMs: 1000,
+  /**
+   * The rest of a refused request's body read and thrown away before its error is sent, so the
+   * client can read the answer (issue #19, http/drain-body.ts); past these, sent anyway and closed.
+   */
+  drainBodyBytes: 64 * 1024 * 1024,
+  drainBodyMs: 30_000,
+  dbPoolWaitMs: 10_000,
 } as const
 
 /** The limits as a Markdown table, for the API description. */

@@ -95,6 +95,8 @@ export function testEnv(dataDir: string, schema: string | undefined, extra: Reco
     DATA_DIR: dataDir,
     DATABASE_URL: schema ? pgUrlForSchema(schema) : `sqlite:${join(dataDir, 'paraph.db')}`,
     PARAPH_SECRET: randomBase62(40),
+    // The default's value, given explicitly: `paraph worker` and `serve --no-worker` require it.
+    PUBLIC_URL: 'http://127.0.0.1:8080',
     ...extra,
   }
 }

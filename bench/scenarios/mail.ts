@@ -98,6 +98,7 @@ async function runEngine(sink: SmtpSink, databaseUrl: string | null, engine: str
     const queued = await outbox(paraph.databaseUrl!)
     if (queued.length !== MESSAGES) throw new Error(`${queued.length} mail jobs queued, expected ${MESSAGES}`)
     const worker = await drain(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
+      PUBLIC_URL: 'http://127.0.0.1:8080',
       DATA_DIR: dir,
       DATABASE_URL: paraph.databaseUrl!,
       PARAPH_SECRET: randomBytes(20).toString('hex'),

@@ -114,6 +114,7 @@ async function throughput(sink: HookSink, databaseUrl: string | null, engine: st
     }
     await submissions(paraph, SUBMISSIONS)
     const worker = await drain(sink, dir, 'paraph-worker', ['bin/paraph.mjs', 'worker'], {
+      PUBLIC_URL: 'http://127.0.0.1:8080',
       DATA_DIR: dir,
       DATABASE_URL: paraph.databaseUrl!,
       PARAPH_SECRET: secret,

@@ -28,6 +28,20 @@ export async function withDeps<T>(run: (deps: Deps) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Issue #19: in a split deployment (`paraph worker`, `paraph serve --no-worker`) one process writes
+ * links that others serve: a worker has no port of its own, and an API process behind a load
+ * balancer is not reached at its own address. The default (`http://127.0.0.1:$PORT`) would point
+ * every completion notice, webhook payload and signing link at nothing, so these commands refuse
+ * to start without PUBLIC_URL.
+ */
+export function requirePublicUrl(config: Readonly<Config>, command: string): void {
+  if (config.publicUrlSet) return
+  throw new CliError(
+    `PUBLIC_URL is not set: \`${command}\` runs beside other Paraph processes and writes links (signing pages, files, audit_log_url) that clients must reach; set PUBLIC_URL to the address the API is reached at, the same on every process (e.g. PUBLIC_URL=https://sign.example.com).`,
+  )
+}
+
 export function warnAboutConfig(deps: Deps): void {
   if (deps.config.allowPrivateNetworkUrls) {
     deps.logger.warn(

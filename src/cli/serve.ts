@@ -9,7 +9,7 @@ import { closePdfInspector } from '../pdf/inspect-pdf.ts'
 import { closeDocxConverter } from '../render/docx-to-html.ts'
 import { closeHtmlTagger } from '../render/html-tagger.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
+import { loadConfig, prepareSealingIdentity, requirePublicUrl, warnAboutConfig } from './context.ts'
 
 function printDefaultAccount(
   account: { account_id: string; test_key: string; live_key: string },
@@ -31,6 +31,7 @@ function printDefaultAccount(
 /** `paraph serve [--no-worker]`: API and signing pages, plus the job worker unless told otherwise. */
 export async function serve(options: { worker: boolean }): Promise<void> {
   const config = loadConfig()
+  if (!options.worker) requirePublicUrl(config, 'paraph serve --no-worker')
   const deps = await createDeps(config)
   warnAboutConfig(deps)
   // Chromium starts beside migrations, so the first from_html does not wait for it; a missing

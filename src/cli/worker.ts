@@ -4,11 +4,13 @@ import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { loadConfig, prepareSealingIdentity, warnAboutConfig } from './context.ts'
+import { loadConfig, prepareSealingIdentity, requirePublicUrl, warnAboutConfig } from './context.ts'
 
 /** `paraph worker`: only the background jobs, for deployments that scale API and workers apart. */
 export async function worker(): Promise<void> {
-  const deps = await createDeps(loadConfig())
+  const config = loadConfig()
+  requirePublicUrl(config, 'paraph worker')
+  const deps = await createDeps(config)
   warnAboutConfig(deps)
   await migrate(deps.db, deps.engine)
   await prepareSealingIdentity(deps)

@@ -1,6 +1,12 @@
 import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
 import type { Config } from '../config.ts'
-import { createDialect, currentSchema, type DirectReader, type Engine } from './dialect.ts'
+import {
+  type ConnectionEvents,
+  createDialect,
+  currentSchema,
+  type DirectReader,
+  type Engine,
+} from './dialect.ts'
 import * as foundation from './migrations/0001-foundation.ts'
 import * as documents from './migrations/0002-documents.ts'
 import * as signing from './migrations/0003-signing.ts'
@@ -27,8 +33,15 @@ export interface Database {
 
 const directReaders = new WeakMap<Db, DirectReader>()
 
-export function openDatabase(database: Config['database']): Database {
-  const { dialect, direct } = createDialect(database)
+/**
+ * Opens the pool (PostgreSQL) or the file (SQLite). A connection the server closes is reported to
+ * `events` and never kills the process; without `events` (tools, tests) it is dropped silently.
+ */
+export function openDatabase(
+  database: Config['database'],
+  events: ConnectionEvents = { onConnectionLost: () => {} },
+): Database {
+  const { dialect, direct } = createDialect(database, events)
   const db = new Kysely<import('./tables.ts').Tables>({ dialect })
   directReaders.set(db, direct)
   return { db, engine: database.engine, close: () => db.destroy() }

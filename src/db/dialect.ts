@@ -19,6 +19,7 @@ import {
 import pg from 'pg'
 import type { Config } from '../config.ts'
 import { BoundedMap } from '../lib/bounded-map.ts'
+import { LIMITS } from '../limits.ts'
 import type { Tables } from './tables.ts'
 
 export type Engine = Config['database']['engine']
@@ -162,9 +163,39 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
+/** What the engine tells its owner: a connection the server closed (restart, failover, termination). */
+export interface ConnectionEvents {
+  onConnectionLost(error: Error): void
+}
+
+/**
+ * A client whose own connect attempt gives up after `LIMITS.dbConnectMs` (issue #19: while the
+ * database is unreachable a request answers 500 `db_error` within a second instead of hanging).
+ * The pool's `connectionTimeoutMillis` stays longer: it also bounds the wait for a free pooled
+ * client under load, which is not an outage.
+ */
+class QuickConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: LIMITS.dbConnectMs, keepAlive: true })
+  }
+}
+
 /** A schema other than the default is chosen in the URL: `?options=-c%20search_path%3Dparaph`. */
-function postgresDialect(url: string): EngineDialect {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+function postgresDialect(url: string, events: ConnectionEvents): EngineDialect {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: LIMITS.dbPoolWaitMs,
+    Client: QuickConnectClient,
+  })
+  // security-notes "Surviving the database": an idle pooled connection that the server closes is
+  // reported on the pool (which has already dropped it); with no listener Node throws and the
+  // process dies. A client checked out at that moment (inside a transaction) reports on itself, and
+  // the pool listens only to idle ones: every client gets a listener of ours for its whole life. Its
+  // query fails (the request answers db_error, the job is retried), and the pool discards it on
+  // release because it is no longer queryable; the next query opens a new connection.
+  pool.on('error', (error) => events.onConnectionLost(error))
+  pool.on('connect', (client) => client.on('error', (error) => events.onConnectionLost(error)))
   // Named statements: each pooled connection parses and plans a hot read once. (A transaction-mode
   // connection pooler such as PgBouncer < 1.21 does not keep them; point DATABASE_URL past it.)
   const statements = new BoundedMap<string, { name: string; toRow?: RowBuilder }>()
@@ -188,8 +219,45 @@ function postgresDialect(url: string): EngineDialect {
   return { dialect: new CurrentSchemaPostgresDialect({ pool }), direct }
 }
 
-export function createDialect(database: Config['database']): EngineDialect {
-  return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url)
+export function createDialect(database: Config['database'], events: ConnectionEvents): EngineDialect {
+  return database.engine === 'sqlite' ? sqliteDialect(database.path) : postgresDialect(database.url, events)
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+
+// node-postgres and pg-pool say it in words only.
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended/i
+
+/**
+ * The database is away or refusing for now (not a bug of ours, not bad input): requests answer 500
+ * `db_error`, workers back off and retry. Class 08 is PostgreSQL's connection exceptions.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  const text = typeof code === 'string' ? code : ''
+  return (
+    UNAVAILABLE_CODES.has(text) ||
+    text.startsWith('08') ||
+    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message))
+  )
 }
 
 /** Job claims: PostgreSQL lets several workers skip each other's locked rows; SQLite has one writer. */

@@ -1,9 +1,11 @@
 // Every 4xx and 5xx leaves through here as `{ error: { type, code, message } }` (api-v1 §7.1),
 // including Fastify's own refusals (bad JSON, body too large, wrong content type, unknown route).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { isDatabaseUnavailable } from '../db/dialect.ts'
 import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import type { AnyRoute } from './define-route.ts'
+import { drainRequestBody } from './drain-body.ts'
 import { COMMON_HEADERS } from './register-route.ts'
 import { type ValidationPart, validationError } from './validation.ts'
 
@@ -12,25 +14,6 @@ export const MAX_PARAM_LENGTH = 4096
 
 export function envelope(error: ApiError) {
   return { error: { type: error.type, code: error.code, message: error.message } }
-}
-
-const DB_UNAVAILABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-  '57P01',
-  '57P03',
-])
-
-function isDatabaseUnavailable(error: { code?: unknown; message?: string }): boolean {
-  const code = typeof error.code === 'string' ? error.code : ''
-  return (
-    DB_UNAVAILABLE.has(code) ||
-    code.startsWith('08') ||
-    /Connection terminated|connection timeout/i.test(error.message ?? '')
-  )
 }
 
 function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiError | null {
@@ -87,13 +70,20 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error === null || typeof error !== 'object') return unexpected('handler_error', request.id)
   const known = frameworkError(error as FastifyError, request.route ?? undefined)
   if (known) return known
-  return unexpected(isDatabaseUnavailable(error as Error) ? 'db_error' : 'handler_error', request.id)
+  return unexpected(isDatabaseUnavailable(error) ? 'db_error' : 'handler_error', request.id)
 }
 
 /** The generic 500: the request id to quote, nothing internal. */
 function unexpected(code: 'db_error' | 'handler_error', requestId: string): ApiError {
   const what = code === 'db_error' ? 'The database is unavailable' : 'An unexpected error occurred'
   return new ApiError(code, `${what}; it has been logged. Quote request id ${requestId} when reporting it.`)
+}
+
+/** The answer of a refused request, once the rest of its body has been read (drain-body.ts). */
+function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError): void {
+  // Refusals before routing (a URL Fastify cannot parse) skipped the route's onRequest hook.
+  reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
+  reply.status(apiError.status).headers(apiError.headers).send(envelope(apiError))
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
@@ -112,9 +102,13 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     const err = logged instanceof Error ? logged : new Error(`a non-Error was thrown: ${String(logged)}`)
     request.log.error({ err, code: apiError.code, request_id: request.id }, 'request failed')
   }
-  // Refusals before routing (a URL Fastify cannot parse) skipped the route's onRequest hook.
-  reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
-  reply.status(apiError.status).headers(apiError.headers).send(envelope(apiError))
+  if (request.raw.complete !== false) return sendError(request, reply, apiError)
+  // The client is still sending: read the rest first, so that it reads this answer (drain-body.ts).
+  const bounds = { maxBytes: LIMITS.drainBodyBytes, maxMs: LIMITS.drainBodyMs }
+  void drainRequestBody(request.raw, bounds).then((ended) => {
+    if (!ended) reply.header('connection', 'close')
+    sendError(request, reply, apiError)
+  })
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {

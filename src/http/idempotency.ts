@@ -1,6 +1,13 @@
 // api-v1 §7.4 and security-notes "Idempotency": a reusable layer for routes marked `idempotent`.
 // The claim is one arbitrated INSERT … ON CONFLICT; the stored response commits in the handler's own
 // transaction; a failed request releases its claim so a retry runs again.
+//
+// A claim is a short lease renewed while its request runs (issue #19): when the process that holds
+// it dies (SIGKILL, a crash, a lost machine) nobody renews it, and the key is free again within
+// CLAIM_LEASE_MS. Until then a retry gets 409 idempotency_key_in_use with Retry-After. A request
+// that outlives its lease without renewing (an event loop stalled for seconds) cannot create twice:
+// its response is stored under its claim token in the transaction that creates, so if another
+// request took the key over, that transaction rolls back.
 import type { Executor, Scope, Tx } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
@@ -9,8 +16,10 @@ import { randomBase62 } from '../lib/ids.ts'
 
 const KEY_PATTERN = /^[A-Za-z0-9_\-+.:=]{1,255}$/
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000
-/** A request still "in flight" after this long is taken to have died; its key can be claimed again. */
-export const CLAIM_LEASE_MS = 5 * 60 * 1000
+/** A claim not renewed for this long is taken to have died with its process; its key is free again. */
+export const CLAIM_LEASE_MS = 6_000
+/** How often a running request renews its claim's lease: three chances before the lease lapses. */
+export const CLAIM_RENEW_MS = 2_000
 
 export function readIdempotencyKey(header: string | string[] | undefined): string {
   if (header === undefined || header === '') {
@@ -112,6 +121,29 @@ export async function claimIdempotencyKey(
     )
   }
   return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' }
+}
+
+/**
+ * Keeps the claim's lease from lapsing while its request runs, by renewing it every CLAIM_RENEW_MS
+ * (only requests that run longer than that write anything). Returns the function that stops it.
+ * A renewal that fails (the database away) is not retried: the request itself then fails or its
+ * completion finds its claim taken over, and the client retries with the same key.
+ */
+export function holdClaim(db: Executor, clock: Clock, claim: Claim): () => void {
+  const timer = setInterval(() => {
+    db.updateTable('idempotency_keys')
+      .set({ locked_until: toIso(new Date(clock.epochMs() + CLAIM_LEASE_MS)) })
+      .where('account_id', '=', claim.accountId)
+      .where('environment', '=', claim.environment)
+      .where('route', '=', claim.route)
+      .where('key', '=', claim.key)
+      .where('claim_token', '=', claim.token)
+      .where('state', '=', 'in_flight')
+      .execute()
+      .catch(() => {})
+  }, CLAIM_RENEW_MS)
+  timer.unref()
+  return () => clearInterval(timer)
 }
 
 /** Stores the response inside the transaction that created what it describes. */

@@ -10,6 +10,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   fingerprint,
+  holdClaim,
   readIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.ts'
@@ -124,6 +125,7 @@ async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, 
     }
     claim = outcome.claim
   }
+  const stopRenewing = claim ? holdClaim(deps.db, deps.clock, claim) : undefined
   let stored: string | undefined
   const transaction: Transaction = (work) =>
     deps.db.transaction().execute(async (tx) => {
@@ -152,6 +154,8 @@ async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, 
       )
     }
     throw error
+  } finally {
+    stopRenewing?.()
   }
 }
 

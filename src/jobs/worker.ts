@@ -1,8 +1,9 @@
 // Runs due jobs from the outbox: claim, look the kind up in the catalogue, run, complete or reschedule.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Engine } from '../db/dialect.ts'
+import { type Engine, isDatabaseUnavailable } from '../db/dialect.ts'
 import type { Db } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
+import { Outage } from '../lib/outage.ts'
 import { JobBell } from './job-bell.ts'
 import { type ClaimedJob, claimJob, completeJob, failJob } from './job-store.ts'
 
@@ -32,7 +33,15 @@ export interface WorkerContext {
   leaseMs?: number
   /** Rung by this process's app after a write: the idle wait ends at once (issue #11). */
   jobBell?: JobBell
+  /** The database's outage, shared with the process's other loops; the loop's own otherwise. */
+  dbOutage?: Outage
 }
+
+/**
+ * A job whose handler met the database away is tried again this soon, whatever its schedule: an
+ * outage is nobody's failure and must not use up its attempts or mark it dead (issue #19).
+ */
+export const DATABASE_RETRY_MS = 5000
 
 /** Runs one due job; false when none is due. */
 export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
@@ -51,9 +60,15 @@ export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
       log.warn('job finished after its lease lapsed; newer attempt kept')
   } catch (error) {
     const permanent = error instanceof PermanentJobError
-    const delay = permanent ? undefined : kind.retrySchedule[job.attempt - 1]
+    const outage = !permanent && isDatabaseUnavailable(error)
+    const delay = permanent
+      ? undefined
+      : outage
+        ? DATABASE_RETRY_MS / 1000
+        : kind.retrySchedule[job.attempt - 1]
     const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay * 1000)
     if (permanent) log.error({ err: error }, 'job failed permanently; not retried')
+    else if (outage) log.warn({ err: error, retry_at: retryAt }, 'job met the database away; will retry')
     else
       log.warn(
         { err: error, retry_at: retryAt },
@@ -88,20 +103,29 @@ export async function runWorker(
 ): Promise<void> {
   const lastRun = housekeeping.map(() => 0)
   const bell = ctx.jobBell ?? new JobBell()
+  const outage = ctx.dbOutage ?? new Outage({ logger: ctx.logger, clock: ctx.clock, what: 'database' })
   while (!signal.aborted) {
     const now = ctx.clock.now().getTime()
     for (const [i, task] of housekeeping.entries()) {
       if (now - lastRun[i]! < task.everyMs) continue
       lastRun[i] = now
-      await task.run().catch((error: unknown) => ctx.logger.error({ err: error }, 'housekeeping failed'))
+      await task.run().catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) outage.failed(error, 'housekeeping')
+        else ctx.logger.error({ err: error }, 'housekeeping failed')
+      })
     }
+    let wait = pollMs
     try {
-      if (await runOneJob(ctx)) continue
+      const ran = await runOneJob(ctx)
+      outage.recovered()
+      if (ran) continue
     } catch (error) {
-      ctx.logger.error({ err: error }, 'worker could not claim a job')
+      // Issue #19: the database away (or any failure to claim) is said once, not at every poll,
+      // and polled for less and less often until it answers.
+      wait = outage.failed(error, 'job worker')
     }
     // Issue #10: the idle wait's abort listener goes when the wait ends (one left behind per poll
     // made Node warn within seconds); an abort that came while a job ran ends the next wait at once.
-    await bell.wait(pollMs, signal)
+    await bell.wait(wait, signal)
   }
 }

@@ -18,10 +18,13 @@
 // Runs in `paraph serve` (with its worker) and `paraph worker`; on shutdown it claims nothing more,
 // hands its queued claims back (their attempt numbers restored) and waits for the attempts in
 // flight (each ends within the 10 s deadline).
+
+import { isDatabaseUnavailable } from '../db/dialect.ts'
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { JobBell } from '../jobs/job-bell.ts'
 import { toIso } from '../lib/clock.ts'
+import { Outage } from '../lib/outage.ts'
 import { type DeliveryDeps, deliverOnce } from './deliver-once.ts'
 import { claimDeliveries, dueDeliveries, releaseDeliveries } from './delivery-store.ts'
 import { endpointsByIds } from './endpoint-store.ts'
@@ -67,9 +70,16 @@ export class WebhookDispatcher {
   /** An endpoint's queue ran dry since the last claim (what rings the bell). */
   #wantsClaim = false
 
-  constructor(deps: DeliveryDeps & Partial<Pick<Deps, 'webhookBell'>>, options: DispatcherOptions = {}) {
+  /** The database's outage, shared with the process's worker (one line per outage, issue #19). */
+  readonly #outage: Outage
+
+  constructor(
+    deps: DeliveryDeps & Partial<Pick<Deps, 'webhookBell' | 'dbOutage'>>,
+    options: DispatcherOptions = {},
+  ) {
     this.#deps = deps
     this.#bell = deps.webhookBell ?? new JobBell()
+    this.#outage = deps.dbOutage ?? new Outage({ logger: deps.logger, clock: deps.clock, what: 'database' })
     this.#concurrency = options.concurrency ?? 32
     this.#perEndpoint = options.perEndpoint ?? 2
     this.#heldPerEndpoint = Math.max(this.#perEndpoint, options.heldPerEndpoint ?? this.#perEndpoint * 4)
@@ -184,12 +194,16 @@ export class WebhookDispatcher {
         if (failing) this.#pausedUntil.set(endpoint, this.#deps.clock.epochMs() + this.#failingPauseMs)
         else this.#pausedUntil.delete(endpoint)
       })
-      .catch((error: unknown) =>
-        this.#deps.logger.error(
-          { err: error, delivery_id: delivery.id },
-          'webhook attempt could not be recorded',
-        ),
-      )
+      .catch((error: unknown) => {
+        // Its lease lapses and the attempt is made again (at least once): a database away is said
+        // once for the whole outage, anything else for this delivery.
+        if (isDatabaseUnavailable(error)) this.#outage.failed(error, 'webhook dispatcher')
+        else
+          this.#deps.logger.error(
+            { err: error, delivery_id: delivery.id },
+            'webhook attempt could not be recorded',
+          )
+      })
       .finally(() => {
         const left = (this.#perEndpointInFlight.get(endpoint) ?? 1) - 1
         if (left === 0) this.#perEndpointInFlight.delete(endpoint)
@@ -228,12 +242,15 @@ export class WebhookDispatcher {
   /** Until `signal` aborts: fill the free slots, then wait for a ring (a new delivery, a freed slot) or the poll. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
+      let wait = this.#pollMs
       try {
         await this.fill()
+        this.#outage.recovered()
       } catch (error) {
-        this.#deps.logger.error({ err: error }, 'webhook dispatcher could not claim deliveries')
+        // Issue #19: one line per outage, and polled less and less often until the database is back.
+        wait = this.#outage.failed(error, 'webhook dispatcher')
       }
-      await this.#bell.wait(this.#pollMs, signal)
+      await this.#bell.wait(wait, signal)
     }
     this.#stopping = true
     await this.#release()

@@ -52,15 +52,15 @@ describe('POST /v1/webhook_endpoints/{id}/test', () => {
       assert.ok(!journal.body.includes(body.event_id))
     })
 
-    it('200 with delivered false, the status and body of a 500, or the error of a timeout', async () => {
+    it('200 with delivered false and error null for any answer (a 500, a 418), the error of a timeout', async () => {
       const endpoint = await h.endpoint(receiver.url())
-      receiver.queue.push(answers.status(500, 'down'), answers.hang())
+      receiver.queue.push(answers.status(500, 'down'), answers.status(418, 'teapot'), answers.hang())
       const failed = (await test(endpoint.id)).json()
       assert.equal(failed.delivered, false)
-      assert.deepEqual(
-        [failed.response.status, failed.response.body, failed.error],
-        [500, 'down', 'HTTP 500'],
-      )
+      // operations.md §4: the receiver answered, so there is no error to report, only its status.
+      assert.deepEqual([failed.response.status, failed.response.body, failed.error], [500, 'down', null])
+      const teapot = (await test(endpoint.id)).json()
+      assert.deepEqual([teapot.delivered, teapot.response.status, teapot.error], [false, 418, null])
       const timedOut = (await test(endpoint.id)).json()
       assert.equal(timedOut.delivered, false)
       assert.deepEqual(timedOut.response, { status: null, headers: {}, body: '' })

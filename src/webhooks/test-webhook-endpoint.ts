@@ -22,7 +22,12 @@ export const WebhookTestResult = Type.Object(
       body: Type.String({ description: 'The first 64 KB of the answer, as text' }),
     }),
     duration_ms: Type.Integer({ minimum: 0 }),
-    error: Nullable(Type.String({ description: 'Why it failed: the non-2xx status or the network error' })),
+    error: Nullable(
+      Type.String({
+        description:
+          'Why no answer came (refused, timed out, TLS failure, refused by the SSRF guard); null whenever the receiver answered, whatever its status',
+      }),
+    ),
   },
   { title: 'WebhookTestResult' },
 )
@@ -67,7 +72,8 @@ export const testWebhookEndpoint = defineRoute({
       event_id: eventId,
       response: { status: result.status, headers: result.headers, body: result.body },
       duration_ms: result.durationMs,
-      error: result.error,
+      // operations.md §4: a receiver that answered (a 418 included) is no error, only not delivered.
+      error: result.status === null ? result.error : null,
     }
   },
 })
