@@ -102,7 +102,10 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     const err = logged instanceof Error ? logged : new Error(`a non-Error was thrown: ${String(logged)}`)
     request.log.error({ err, code: apiError.code, request_id: request.id }, 'request failed')
   }
-  if (request.raw.complete !== false) return sendError(request, reply, apiError)
+  if (request.raw.complete !== false) {
+    sendError(request, reply, apiError)
+    return
+  }
   // The client is still sending: read the rest first, so that it reads this answer (drain-body.ts).
   const bounds = { maxBytes: LIMITS.drainBodyBytes, maxMs: LIMITS.drainBodyMs }
   void drainRequestBody(request.raw, bounds).then((ended) => {
