@@ -275,6 +275,16 @@ describe('paraph CLI', () => {
     }
   })
 
+  it('worker and serve --no-worker refuse to start without PUBLIC_URL, naming it', async () => {
+    for (const args of [['worker'], ['serve', '--no-worker']]) {
+      const result = await run(args, { PUBLIC_URL: '', PORT: '0' })
+      assert.equal(result.code, 1, result.stdout)
+      const lines = result.stderr.trim().split('\n')
+      assert.equal(lines.length, 1, result.stderr)
+      assert.match(lines[0]!, new RegExp(`^paraph: PUBLIC_URL is not set: \`paraph ${args.join(' ')}\``))
+    }
+  })
+
   it('worker starts and stops on SIGTERM', async () => {
     const output = { text: '' }
     const child = start(['worker'])

@@ -32,6 +32,33 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.match(String(res.headers['request-id']), /^req_/)
   })
 
+  it('404 for an unknown /v1 route with a key: the key is counted and the answer has X-RateLimit-*', async () => {
+    const first = await t.request(key, { method: 'GET', url: '/v1/nope' })
+    assert.equal(first.statusCode, 404)
+    assert.equal(errorOf(first).code, 'resource_not_found')
+    const second = await t.request(key, { method: 'POST', url: '/v1/submissions/x/y/z' })
+    assert.equal(second.statusCode, 404)
+    assert.equal(second.headers['x-ratelimit-limit'], first.headers['x-ratelimit-limit'])
+    assert.equal(
+      Number(second.headers['x-ratelimit-remaining']),
+      Number(first.headers['x-ratelimit-remaining']) - 1,
+      'each unknown-route call counts',
+    )
+    assert.ok(Number(second.headers['x-ratelimit-reset']) > 0)
+  })
+
+  it('401 for an unknown /v1 route with a wrong key; a plain 404 without any key', async () => {
+    const wrong = await t.request(`sk_test_${'z'.repeat(32)}`, { method: 'GET', url: '/v1/nope' })
+    assert.equal(wrong.statusCode, 401)
+    assert.equal(errorOf(wrong).code, 'invalid_api_key')
+    const none = await t.app.inject({ method: 'GET', url: '/v1/nope' })
+    assert.equal(none.statusCode, 404)
+    assert.equal(none.headers['x-ratelimit-limit'], undefined)
+    const outside = await t.request(key, { method: 'GET', url: '/nope' })
+    assert.equal(outside.statusCode, 404, 'outside /v1 no key is read')
+    assert.equal(outside.headers['x-ratelimit-limit'], undefined)
+  })
+
   it('400 envelope with a request id for a URL that cannot be decoded', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/events/%E0%A4%A' })
     assert.ok([400, 404].includes(res.statusCode), String(res.statusCode))

@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { Gate, gates, TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { fingerprint, purgeExpiredIdempotencyKeys } from './idempotency.ts'
+import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, fingerprint, purgeExpiredIdempotencyKeys } from './idempotency.ts'
 
 describe('idempotency (api-v1 §7.4)', () => {
   let t: TestApp
@@ -178,6 +178,38 @@ describe('idempotency (api-v1 §7.4)', () => {
       assert.equal(await widgetCount('stampede'), 1)
     })
 
+    it('renews the lease while the first request runs: still 409 long after the first lease would have lapsed', async () => {
+      const gate = new Gate()
+      gates.current = gate
+      const first = create(keys.testKey, { name: 'renewed' }, 'key-long')
+      await gate.waitForEntry()
+      const lease = async () =>
+        (
+          await t.deps.db
+            .selectFrom('idempotency_keys')
+            .select('locked_until')
+            .where('key', '=', 'key-long')
+            .executeTakeFirstOrThrow()
+        ).locked_until
+      const claimed = await lease()
+      assert.equal(claimed, new Date(t.clock.now().getTime() + CLAIM_LEASE_MS).toISOString())
+      t.clock.advance(CLAIM_LEASE_MS - 1000)
+      // A renewal comes every CLAIM_RENEW_MS of real time.
+      const deadline = Date.now() + CLAIM_RENEW_MS * 3
+      while ((await lease()) === claimed) {
+        assert.ok(Date.now() < deadline, 'renewed within three renewal periods')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      t.clock.advance(2000)
+      const second = await create(keys.testKey, { name: 'renewed' }, 'key-long')
+      assert.equal(second.statusCode, 409, 'the claim was renewed, so still in flight')
+      assert.equal(second.headers['retry-after'], '1')
+      gate.open()
+      assert.equal((await first).statusCode, 201)
+      assert.equal(gate.entered, 1)
+      assert.equal(await widgetCount('renewed'), 1)
+    })
+
     it('lets a retry take over a claim whose request died (lease lapsed)', async () => {
       await t.deps.db
         .insertInto('idempotency_keys')
@@ -189,7 +221,7 @@ describe('idempotency (api-v1 §7.4)', () => {
           fingerprint: fingerprint({ name: 'orphan' }),
           state: 'in_flight',
           claim_token: 'dead-process',
-          locked_until: new Date(t.clock.now().getTime() + 60_000).toISOString(),
+          locked_until: new Date(t.clock.now().getTime() + CLAIM_LEASE_MS).toISOString(),
           response_status: null,
           response_body: null,
           created_at: t.clock.now().toISOString(),
@@ -197,7 +229,7 @@ describe('idempotency (api-v1 §7.4)', () => {
         })
         .execute()
       assert.equal((await create(keys.testKey, { name: 'orphan' }, 'key-dead')).statusCode, 409)
-      t.clock.advance(61_000)
+      t.clock.advance(CLAIM_LEASE_MS)
       const res = await create(keys.testKey, { name: 'orphan' }, 'key-dead')
       assert.equal(res.statusCode, 201)
       assert.equal(await widgetCount('orphan'), 1)

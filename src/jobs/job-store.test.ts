@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { claimJob, completeJob, enqueueJob, failJob, findJob } from './job-store.ts'
-import { drainJobs, type JobCatalogue } from './worker.ts'
+import { DATABASE_RETRY_MS, drainJobs, type JobCatalogue } from './worker.ts'
 
 describe('jobs outbox', () => {
   let t: TestApp
@@ -68,6 +68,31 @@ describe('jobs outbox', () => {
     const row = await findJob(t.deps.db, id)
     assert.equal(row?.state, 'dead')
     assert.equal(row?.last_error, 'failure 2')
+    assert.deepEqual(attempts, [1, 2])
+  })
+
+  it('retries a job that met the database away in 5 s, even with no retry left in its schedule', async () => {
+    const id = await enqueue('outage', {})
+    const attempts: number[] = []
+    const lost = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    })
+    const catalogue: JobCatalogue = {
+      outage: {
+        retrySchedule: [],
+        handle: async (_payload, job) => {
+          attempts.push(job.attempt)
+          if (job.attempt === 1) throw lost
+        },
+      },
+    }
+    assert.equal(await drainJobs(ctx(catalogue)), 1)
+    const row = await findJob(t.deps.db, id)
+    assert.equal(row?.state, 'pending', 'not dead: nobody failed')
+    assert.equal(row?.run_at, new Date(t.clock.now().getTime() + DATABASE_RETRY_MS).toISOString())
+    t.clock.advance(DATABASE_RETRY_MS)
+    assert.equal(await drainJobs(ctx(catalogue)), 1)
+    assert.equal((await findJob(t.deps.db, id))?.state, 'done')
     assert.deepEqual(attempts, [1, 2])
   })
 
