@@ -99,6 +99,26 @@ export class ParaphProcess {
   }
 }
 
+/** Runs a command to its end: its exit code and what it printed on each stream. */
+export function runParaph(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d
+  })
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
 /** `paraph serve` (PORT=0) once it listens, with the address it bound. */
 export async function startServe(
   args: string[],

@@ -1,6 +1,5 @@
 // The paraph binary as an operator runs it: real processes, real database, real HTTP.
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import { fromPdfBody } from '../../test/documents.ts'
 import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import { createSchema, dropSchema, ENGINE, testEnv } from '../../test/harness.ts'
+import { ParaphProcess, runParaph } from '../../test/paraph-process.ts'
 import { findActiveKey } from '../accounts/account-store.ts'
 import { readConfig } from '../config.ts'
 import { openDatabase } from '../db/database.ts'
@@ -15,14 +15,6 @@ import { enqueueJob } from '../jobs/job-store.ts'
 import { systemClock } from '../lib/clock.ts'
 import { randomIds } from '../lib/ids.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
-
-const BIN = join(import.meta.dirname, '../../bin/paraph.mjs')
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
 describe('paraph CLI', () => {
   let dataDir: string
@@ -39,74 +31,10 @@ describe('paraph CLI', () => {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  function start(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
-    return spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-  }
-
-  function run(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-    const child = start(args, extraEnv)
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (d: Buffer) => (stdout += d))
-    child.stderr?.on('data', (d: Buffer) => (stderr += d))
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
-  }
-
-  /**
-   * Resolves with the first stdout match; rejects, with what the process printed, when it exits
-   * first or at the deadline. A first start bundles three entry points and makes the sealing key:
-   * on a loaded CI machine that has taken over 20 s, so the deadline is generous.
-   */
-  function waitFor(child: ChildProcess, pattern: RegExp, output: { text: string }, ms = 60_000) {
-    return new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no ${pattern} within ${ms} ms in:\n${output.text}`)),
-        ms,
-      )
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`exited (${code ?? signal}) before ${pattern}:\n${output.text}`))
-      })
-      const check = () => {
-        const match = output.text.match(pattern)
-        if (match) {
-          clearTimeout(timer)
-          resolve(match)
-        }
-      }
-      child.stdout?.on('data', (d: Buffer) => {
-        output.text += d
-        check()
-      })
-      child.stderr?.on('data', (d: Buffer) => {
-        output.text += d
-      })
-      check()
-    })
-  }
-
-  /**
-   * Stops the process and resolves with its exit code, also when it had already exited. One that
-   * has not exited 30 s after SIGTERM is killed and answers 'hung', so the test fails, not hangs.
-   */
-  function stop(child: ChildProcess): Promise<number | null | 'hung'> {
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
-    const closed = new Promise<number | null | 'hung'>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL')
-        resolve('hung')
-      }, 30_000)
-      child.once('exit', (code) => {
-        clearTimeout(timer)
-        resolve(code)
-      })
-    })
-    child.kill('SIGTERM')
-    return closed
-  }
+  const start = (args: string[], extraEnv: Record<string, string> = {}) =>
+    new ParaphProcess(args, { ...env, ...extraEnv })
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    runParaph(args, { ...env, ...extraEnv })
 
   async function keyIsActive(key: string) {
     const database = openDatabase(readConfig(env).database)
@@ -126,32 +54,30 @@ describe('paraph CLI', () => {
   })
 
   it('serve: first start creates the default account and prints its keys once; they work', async () => {
-    const output = { text: '' }
     const child = start(['serve'], { PORT: '0', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
     try {
-      const [, base] = await waitFor(child, /Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/, output)
-      const testKey = /test key {2}(sk_test_\w+)/.exec(output.text)?.[1]
-      const liveKey = /live key {2}(sk_live_\w+)/.exec(output.text)?.[1]
-      assert.ok(testKey && liveKey, output.text)
+      const [, base] = await child.waitFor(/Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/)
+      const testKey = /test key {2}(sk_test_\w+)/.exec(child.output)?.[1]
+      const liveKey = /live key {2}(sk_live_\w+)/.exec(child.output)?.[1]
+      assert.ok(testKey && liveKey, child.output)
       // The banner's example names the address actually bound, with the key to paste.
-      assert.ok(output.text.includes(`Bearer ${testKey}" ${base}/v1/health`), output.text)
-      assert.doesNotMatch(output.text, /FSTDEP|DeprecationWarning|FastifyWarning/, 'no warning at start')
+      assert.ok(child.output.includes(`Bearer ${testKey}" ${base}/v1/health`), child.output)
+      assert.doesNotMatch(child.output, /FSTDEP|DeprecationWarning|FastifyWarning/, 'no warning at start')
       const res = await fetch(`${base}/v1/health`, { headers: { authorization: `Bearer ${testKey}` } })
       assert.equal(res.status, 200)
       assert.equal(((await res.json()) as { environment: string }).environment, 'test')
-      const warning = output.text.split('\n').find((l) => l.includes('ALLOW_PRIVATE_NETWORK_URLS=true'))
+      const warning = child.output.split('\n').find((l) => l.includes('ALLOW_PRIVATE_NETWORK_URLS=true'))
       assert.ok(warning, 'the private-network switch is logged')
       assert.equal(JSON.parse(warning).level, 40, 'as a warning')
     } finally {
-      await stop(child)
+      await child.stop()
     }
-    const again = { text: '' }
     const second = start(['serve', '--no-worker'], { PORT: '0' })
     try {
-      await waitFor(second, /Paraph listening on/, again)
-      assert.ok(!again.text.includes('test key'), 'keys are printed only on the very first start')
+      await second.waitFor(/Paraph listening on/)
+      assert.ok(!second.output.includes('test key'), 'keys are printed only on the very first start')
     } finally {
-      await stop(second)
+      await second.stop()
     }
   })
 
@@ -244,10 +170,9 @@ describe('paraph CLI', () => {
     const { test_key: key } = JSON.parse(
       (await run(['accounts', 'create', '--name', 'Hooks', '--json'])).stdout,
     ) as { test_key: string }
-    const output = { text: '' }
     const child = start(['serve'], { PORT: '0', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
     try {
-      const [, base] = await waitFor(child, /Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/, output)
+      const [, base] = await child.waitFor(/Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/)
       const call = (path: string, body: unknown, extra: Record<string, string> = {}) =>
         fetch(`${base}${path}`, {
           method: 'POST',
@@ -269,9 +194,9 @@ describe('paraph CLI', () => {
       assert.equal(hook.type, 'submission.created')
       assert.equal(hook.data.object.id, id)
     } finally {
-      const code = await stop(child)
+      const code = await child.stop()
       await receiver.close()
-      assert.equal(code, 0, output.text.slice(-2000))
+      assert.equal(code, 0, child.output.slice(-2000))
     }
   })
 
@@ -286,10 +211,9 @@ describe('paraph CLI', () => {
   })
 
   it('worker starts and stops on SIGTERM', async () => {
-    const output = { text: '' }
     const child = start(['worker'])
-    await waitFor(child, /paraph worker started/, output)
-    assert.equal(await stop(child), 0)
-    assert.match(output.text, /paraph worker stopped/)
+    await child.waitFor(/paraph worker started/)
+    assert.equal(await child.stop(), 0)
+    assert.match(child.output, /paraph worker stopped/)
   })
 })

@@ -1,49 +1,25 @@
 // security-notes "Jobs, crashes and fences": a worker process killed (SIGKILL) while it makes a final
 // PDF, then a new worker once the job's lease has lapsed, finishes the submission exactly once.
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { base64 } from '../documents.ts'
 import { hundredPages } from '../fixtures/pdfs.ts'
 import { startTestApp, type TestApp } from '../harness.ts'
+import { ParaphProcess, until } from '../paraph-process.ts'
 import { createSubmission, eventsOf, SIGNATURE, signer, submissionRow } from '../signing.ts'
 
-const BIN = join(import.meta.dirname, '../../bin/paraph.mjs')
-
-function startWorker(t: TestApp): ChildProcess {
-  return spawn(process.execPath, [BIN, 'worker'], {
-    env: { PATH: process.env.PATH ?? '', ...t.env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    assert.ok(Date.now() < deadline, `${what} within ${ms / 1000} s`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.once('exit', () => resolve()))
+const startWorker = (t: TestApp) => new ParaphProcess(['worker'], { ...t.env, LOG_LEVEL: 'info' })
 
 describe('finalization survives a worker killed mid-way', () => {
   let t: TestApp
   let key: string
-  const children: ChildProcess[] = []
+  const children: ParaphProcess[] = []
   before(async () => {
     t = await startTestApp()
     key = (await t.account()).testKey
   })
   after(async () => {
-    for (const child of children) child.kill('SIGKILL')
-    await Promise.all(children.map(exited))
+    await Promise.all(children.map((child) => child.kill()))
     await t.close()
   })
 
@@ -76,8 +52,7 @@ describe('finalization survives a worker killed mid-way', () => {
     await until('the first worker claims the job', async () =>
       (await job()).state === 'running' ? true : undefined,
     )
-    first.kill('SIGKILL')
-    await exited(first)
+    await first.kill()
     assert.notEqual(
       (await submissionRow(t, created.id)).status,
       'completed',
@@ -95,8 +70,7 @@ describe('finalization survives a worker killed mid-way', () => {
     await until('the second worker completes the submission', async () =>
       (await submissionRow(t, created.id)).status === 'completed' ? true : undefined,
     )
-    second.kill('SIGTERM')
-    await exited(second)
+    await second.stop()
     const done = await job()
     assert.equal(done.state, 'done')
     assert.equal(done.attempt, 2)
