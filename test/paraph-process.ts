@@ -3,6 +3,10 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { createAccount } from '../src/accounts/create-account.ts'
+import { readConfig } from '../src/config.ts'
+import { migrate } from '../src/db/database.ts'
+import { createDeps } from '../src/deps.ts'
 
 export const BIN = join(import.meta.dirname, '../bin/paraph.mjs')
 
@@ -117,6 +121,17 @@ export function runParaph(
     stderr += d
   })
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+/** Migrates the database of `env` and creates an account in it; returns its test key. */
+export async function prepareDatabase(env: Record<string, string>): Promise<string> {
+  const deps = await createDeps(readConfig(env))
+  try {
+    await migrate(deps.db, deps.engine)
+    return (await createAccount(deps, { name: 'Processes' })).test_key
+  } finally {
+    await deps.close()
+  }
 }
 
 /** `paraph serve` (PORT=0) once it listens, with the address it bound. */

@@ -123,6 +123,17 @@ export async function claimIdempotencyKey(
   return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' }
 }
 
+/** The key's row, as long as this claim still holds it (the token fences a takeover). */
+function heldBy(claim: Claim) {
+  return {
+    account_id: claim.accountId,
+    environment: claim.environment,
+    route: claim.route,
+    key: claim.key,
+    claim_token: claim.token,
+  }
+}
+
 /**
  * Keeps the claim's lease from lapsing while its request runs, by renewing it every CLAIM_RENEW_MS
  * (only requests that run longer than that write anything). Returns the function that stops it.
@@ -133,12 +144,7 @@ export function holdClaim(db: Executor, clock: Clock, claim: Claim): () => void 
   const timer = setInterval(() => {
     db.updateTable('idempotency_keys')
       .set({ locked_until: toIso(new Date(clock.epochMs() + CLAIM_LEASE_MS)) })
-      .where('account_id', '=', claim.accountId)
-      .where('environment', '=', claim.environment)
-      .where('route', '=', claim.route)
-      .where('key', '=', claim.key)
-      .where('claim_token', '=', claim.token)
-      .where('state', '=', 'in_flight')
+      .where((eb) => eb.and({ ...heldBy(claim), state: 'in_flight' }))
       .execute()
       .catch(() => {})
   }, CLAIM_RENEW_MS)
@@ -156,11 +162,7 @@ export async function completeIdempotencyKey(
   const result = await tx
     .updateTable('idempotency_keys')
     .set({ state: 'completed', response_status: status, response_body: body })
-    .where('account_id', '=', claim.accountId)
-    .where('environment', '=', claim.environment)
-    .where('route', '=', claim.route)
-    .where('key', '=', claim.key)
-    .where('claim_token', '=', claim.token)
+    .where((eb) => eb.and(heldBy(claim)))
     .executeTakeFirst()
   // Our lease lapsed and another request took the key over: roll back rather than create twice.
   if (Number(result.numUpdatedRows) !== 1) {
@@ -174,12 +176,7 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Executor, claim: Claim): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
-    .where('account_id', '=', claim.accountId)
-    .where('environment', '=', claim.environment)
-    .where('route', '=', claim.route)
-    .where('key', '=', claim.key)
-    .where('claim_token', '=', claim.token)
-    .where('state', '=', 'in_flight')
+    .where((eb) => eb.and({ ...heldBy(claim), state: 'in_flight' }))
     .execute()
 }
 

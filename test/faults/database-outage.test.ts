@@ -9,15 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
-import { createAccount } from '../../src/accounts/create-account.ts'
-import { readConfig } from '../../src/config.ts'
-import { migrate } from '../../src/db/database.ts'
-import { createDeps } from '../../src/deps.ts'
 import { randomBase62 } from '../../src/lib/ids.ts'
 import { base64, fromPdfBody } from '../documents.ts'
 import { hundredPages } from '../fixtures/pdfs.ts'
 import { createSchema, dropSchema, ENGINE, PG_URL, testEnv } from '../harness.ts'
-import { ParaphProcess, startServe, until } from '../paraph-process.ts'
+import { ParaphProcess, prepareDatabase, startServe, until } from '../paraph-process.ts'
 import { SIGNATURE } from '../signing.ts'
 import { TcpProxy } from '../tcp-proxy.ts'
 
@@ -83,13 +79,7 @@ describe('processes outlive their PostgreSQL connections', { skip: postgresOnly 
     url.port = String(proxy.port)
     url.searchParams.set('application_name', application)
     const env = { ...direct, DATABASE_URL: url.toString(), LOG_LEVEL: 'info', RATE_LIMIT_TEST: '100000' }
-    const deps = await createDeps(readConfig(direct))
-    try {
-      await migrate(deps.db, deps.engine)
-      key = (await createAccount(deps, { name: 'Outage' })).test_key
-    } finally {
-      await deps.close()
-    }
+    key = await prepareDatabase(direct)
     apis = await Promise.all([startServe(['--no-worker'], env), startServe(['--no-worker'], env)])
     worker = new ParaphProcess(['worker'], env)
     await worker.waitFor(/paraph worker started/)

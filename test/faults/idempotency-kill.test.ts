@@ -10,14 +10,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { createAccount } from '../../src/accounts/create-account.ts'
-import { readConfig } from '../../src/config.ts'
-import { migrate } from '../../src/db/database.ts'
-import { createDeps } from '../../src/deps.ts'
 import { randomBase62 } from '../../src/lib/ids.ts'
 import { a4 } from '../fixtures/pdfs.ts'
 import { createSchema, dropSchema, ENGINE, testEnv } from '../harness.ts'
-import { type ParaphProcess, startServe, until } from '../paraph-process.ts'
+import { type ParaphProcess, prepareDatabase, startServe, until } from '../paraph-process.ts'
 
 const ROUNDS = 5
 
@@ -54,13 +50,7 @@ describe('an API process killed during a creation frees its Idempotency-Key with
     })
     await new Promise<void>((resolve) => pdfServer.listen(0, '127.0.0.1', resolve))
     pdfUrl = `http://127.0.0.1:${(pdfServer.address() as AddressInfo).port}/contract.pdf`
-    const deps = await createDeps(readConfig(env))
-    try {
-      await migrate(deps.db, deps.engine)
-      key = (await createAccount(deps, { name: 'Kill' })).test_key
-    } finally {
-      await deps.close()
-    }
+    key = await prepareDatabase(env)
     survivor = await startServe(['--no-worker'], env)
   })
 
