@@ -148,7 +148,7 @@ describe('processes outlive their PostgreSQL connections', { skip: postgresOnly 
       ms,
     )
 
-  it('two rounds of terminating every backend under load: no process lost, envelopes meanwhile, 200 again within 5 s', async () => {
+  it('two rounds of terminating every backend under load: no process lost, envelopes meanwhile, 200 again within 5 s', async (t) => {
     const load = new LightLoad(
       apis.map((a) => a.base),
       key,
@@ -168,11 +168,13 @@ describe('processes outlive their PostgreSQL connections', { skip: postgresOnly 
         assert.ok(terminated >= 3, `round ${round}: ${terminated} backends terminated`)
         const at = Date.now()
         for (const api of [0, 1]) {
-          await until(
+          const first = await until(
             `API ${api} answers 200 after round ${round}`,
-            async () =>
-              load.answers.some((a) => a.api === api && a.at > at && a.outcome === '200') ? true : undefined,
+            async () => load.answers.find((a) => a.api === api && a.at > at && a.outcome === '200'),
             5000,
+          )
+          t.diagnostic(
+            `round ${round}: ${terminated} backends terminated; API ${api} answered 200 ${first.at + first.ms - at} ms later`,
           )
         }
         allAlive()
@@ -189,7 +191,7 @@ describe('processes outlive their PostgreSQL connections', { skip: postgresOnly 
     allAlive()
   })
 
-  it('PostgreSQL away: db_error within 1 s and /readyz 503; back: 200 within 5 s; the worker says it once', async () => {
+  it('PostgreSQL away: db_error within 1 s and /readyz 503; back: 200 within 5 s; the worker says it once', async (t) => {
     const unavailableBefore = worker.logLines(/^database unavailable/).length
     const backBefore = worker.logLines(/^database is back/).length
     await proxy.down()
@@ -219,6 +221,7 @@ describe('processes outlive their PostgreSQL connections', { skip: postgresOnly 
       )
     }
     const ms = Date.now() - back
+    t.diagnostic(`both APIs answered 200 ${ms} ms after the database was back`)
     assert.ok(ms < 5000, `both APIs answered 200 ${ms} ms after the database was back`)
     await until('the worker says the database is back', async () =>
       worker.logLines(/^database is back/).length > backBefore ? true : undefined,
