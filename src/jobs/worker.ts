@@ -43,6 +43,12 @@ export interface WorkerContext {
  */
 export const DATABASE_RETRY_MS = 5000
 
+/** The kind's wait before the next attempt after this one failed; undefined when none is left. */
+function scheduledDelayMs(kind: JobKind, job: ClaimedJob): number | undefined {
+  const seconds = kind.retrySchedule[job.attempt - 1]
+  return seconds === undefined ? undefined : seconds * 1000
+}
+
 /** Runs one due job; false when none is due. */
 export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
   const job = await claimJob(ctx.db, ctx.engine, ctx.clock, ctx.leaseMs ?? 60_000)
@@ -61,12 +67,8 @@ export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
   } catch (error) {
     const permanent = error instanceof PermanentJobError
     const outage = !permanent && isDatabaseUnavailable(error)
-    const delay = permanent
-      ? undefined
-      : outage
-        ? DATABASE_RETRY_MS / 1000
-        : kind.retrySchedule[job.attempt - 1]
-    const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay * 1000)
+    const delayMs = outage ? DATABASE_RETRY_MS : permanent ? undefined : scheduledDelayMs(kind, job)
+    const retryAt = delayMs === undefined ? null : new Date(ctx.clock.now().getTime() + delayMs)
     if (permanent) log.error({ err: error }, 'job failed permanently; not retried')
     else if (outage) log.warn({ err: error, retry_at: retryAt }, 'job met the database away; will retry')
     else
@@ -120,9 +122,10 @@ export async function runWorker(
       outage.recovered()
       if (ran) continue
     } catch (error) {
-      // Issue #19: the database away (or any failure to claim) is said once, not at every poll,
-      // and polled for less and less often until it answers.
-      wait = outage.failed(error, 'job worker')
+      // Issue #19: the database away is said once, not at every poll, and polled for less and less
+      // often until it answers. Anything else is a fault of ours, logged each time.
+      if (isDatabaseUnavailable(error)) wait = outage.failed(error, 'job worker')
+      else ctx.logger.error({ err: error }, 'worker could not claim a job')
     }
     // Issue #10: the idle wait's abort listener goes when the wait ends (one left behind per poll
     // made Node warn within seconds); an abort that came while a job ran ends the next wait at once.

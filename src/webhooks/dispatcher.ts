@@ -18,7 +18,6 @@
 // Runs in `paraph serve` (with its worker) and `paraph worker`; on shutdown it claims nothing more,
 // hands its queued claims back (their attempt numbers restored) and waits for the attempts in
 // flight (each ends within the 10 s deadline).
-
 import { isDatabaseUnavailable } from '../db/dialect.ts'
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -248,7 +247,8 @@ export class WebhookDispatcher {
         this.#outage.recovered()
       } catch (error) {
         // Issue #19: one line per outage, and polled less and less often until the database is back.
-        wait = this.#outage.failed(error, 'webhook dispatcher')
+        if (isDatabaseUnavailable(error)) wait = this.#outage.failed(error, 'webhook dispatcher')
+        else this.#deps.logger.error({ err: error }, 'webhook dispatcher could not claim deliveries')
       }
       await this.#bell.wait(wait, signal)
     }
