@@ -3,6 +3,7 @@
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
+import type { StoredDocument } from '../documents/document-model.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { CONSENT_TEXT } from './consent.ts'
@@ -109,15 +110,7 @@ export async function signingForm(
     },
     submission: { id: submission.id, status: submission.status, expires_at: submission.expires_at },
     state,
-    documents: withheld
-      ? []
-      : await Promise.all(
-          template.documents.map(async (d) => ({
-            name: d.name,
-            pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
-            pages: d.pages,
-          })),
-        ),
+    documents: withheld ? [] : await documentsOf(deps, template.documents, expiresAt),
     fields: withheld ? [] : template.fields.map((f) => ({ ...f, value: values.get(f.name) ?? null })),
     redirect_url: ended ? null : submission.redirect_url,
     consent_text: CONSENT_TEXT,
@@ -127,6 +120,16 @@ export async function signingForm(
         : null,
     current_pdf_url: withheld ? null : currentPdfUrl(deps, submitter, expiresAt),
   }
+}
+
+function documentsOf(deps: Deps, documents: StoredDocument[], expiresAt: Date) {
+  return Promise.all(
+    documents.map(async (d) => ({
+      name: d.name,
+      pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
+      pages: d.pages,
+    })),
+  )
 }
 
 /** issue #20 item 2: the download of the document as it stands (get-current-pdf.ts), valid 1 hour. */
