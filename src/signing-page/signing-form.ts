@@ -97,6 +97,10 @@ export async function signingForm(
   const ended = hasEnded(state)
   // Whatever the state: a link alone never shows a guarded signer's document, even once it ended.
   const withheld = ended || (submitter.require_email_2fa === 1 && !verified)
+  // issue #20 item 3: a file URL given before the submission ended stays valid until it expires
+  // (1 hour): refusing it sooner would cost a database read per file, and an S3 presigned URL cannot
+  // be taken back at all. What must die at once is read through Paraph: the form, page images and
+  // the document as it stands (get-current-pdf.ts).
   const expiresAt = new Date(deps.clock.now().getTime() + FILE_URL_TTL_MS)
   const visible = withheld ? [] : visibleValues(template.fields, submitter, everyone)
   const values = await formValues(deps, visible, expiresAt)
