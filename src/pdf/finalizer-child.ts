@@ -1,9 +1,9 @@
 // A long-lived maker of final PDFs, started by child-pool.ts under an OS memory limit: for each
 // request it merges the documents, draws the values, adds the footers and seals the result, then
 // draws up the audit trail with the final PDF's hash and seals it too. Asked for the document as
-// it stands (issue #20), it does the same merge and drawing under another footer, and stops there. Stored documents were
-// accepted at intake but are still untrusted (a compressed object stream may inflate to
-// gigabytes): here, a hostile one fails its own finalization and never the server.
+// it stands (issue #20), it does the same merge and drawing under another footer, and stops there.
+// Stored documents were accepted at intake but are still untrusted (a compressed object stream may
+// inflate to gigabytes): here, a hostile one fails its own finalization and never the server.
 import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'

@@ -60,19 +60,37 @@ export function currentPdfOf(
 
 const making = new Map<string, Promise<void>>()
 
-/**
- * The document as it stands, made and stored unless it already is; its key and name. At most
- * `queue` versions are made or waiting at once (503 `current_pdf_busy` beyond).
- */
+// A version the child could not make (too long, too much memory) is not tried again for a while:
+// downloading its link in a loop must not keep a child busy. The oldest failures are forgotten first.
+const failures = new Map<string, { until: number; error: ApiError }>()
+const FAILURE_KEPT_MS = 10 * 60 * 1000
+const FAILURES_KEPT = 256
+
+function remember(key: string, error: ApiError, now: Date): void {
+  failures.delete(key)
+  failures.set(key, { until: now.getTime() + FAILURE_KEPT_MS, error })
+  if (failures.size > FAILURES_KEPT) failures.delete(failures.keys().next().value!)
+}
+
+export interface MakeOptions {
+  /** Versions made or waiting at once, beyond which 503 `current_pdf_busy`. */
+  queue?: number
+  /** Time allowed to the child for one version. */
+  timeoutMs?: number
+}
+
+/** The document as it stands, made and stored unless it already is; its key and name. */
 export async function ensureCurrentPdf(
   deps: Deps,
   submission: Submission,
   template: Documents,
   visible: VisibleValue[],
-  queue: number = LIMITS.currentPdfQueue,
+  { queue = LIMITS.currentPdfQueue, timeoutMs = LIMITS.currentPdfMs }: MakeOptions = {},
 ): Promise<CurrentPdf> {
   const pdf = currentPdfOf(submission, template, visible)
   if (await deps.blobs.exists(pdf.key)) return pdf
+  const failed = failures.get(pdf.key)
+  if (failed && failed.until > deps.clock.now().getTime()) throw failed.error
   let job = making.get(pdf.key)
   if (!job) {
     if (making.size >= queue) {
@@ -82,7 +100,7 @@ export async function ensureCurrentPdf(
         { 'retry-after': '10' },
       )
     }
-    job = make(deps, submission, template, visible, pdf).finally(() => making.delete(pdf.key))
+    job = make(deps, submission, template, visible, pdf, timeoutMs).finally(() => making.delete(pdf.key))
     making.set(pdf.key, job)
   }
   await job
@@ -100,6 +118,7 @@ async function make(
   template: Documents,
   visible: VisibleValue[],
   pdf: CurrentPdf,
+  timeoutMs: number,
 ): Promise<void> {
   await inWorkDirectory('paraph-current-', async (dir, write) => {
     const outPath = join(dir, 'current.pdf')
@@ -112,10 +131,15 @@ async function make(
       outPath,
     }
     try {
-      await makeCurrentPdf(request, { timeoutMs: LIMITS.currentPdfMs })
+      await makeCurrentPdf(request, { timeoutMs })
     } catch (error) {
       if (!(error instanceof FinalizeError)) throw error
-      throw new ApiError('current_pdf_failed', `The document could not be prepared: ${error.message}.`)
+      const refusal = new ApiError(
+        'current_pdf_failed',
+        `The document could not be prepared: ${error.message}.`,
+      )
+      remember(pdf.key, refusal, deps.clock.now())
+      throw refusal
     }
     await deps.blobs.putFile(pdf.key, outPath, 'application/pdf')
   })

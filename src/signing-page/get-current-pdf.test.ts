@@ -15,9 +15,10 @@ import {
   SIGNATURE,
   signer,
 } from '../../test/signing.ts'
+import type { ApiError } from '../errors.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import type { FsBlobStore } from '../storage/fs-blob-store.ts'
-import { ensureCurrentPdf } from './current-pdf.ts'
+import { ensureCurrentPdf, type MakeOptions } from './current-pdf.ts'
 import { signerView } from './signer-view.ts'
 import { visibleValues } from './visible-values.ts'
 
@@ -52,6 +53,17 @@ describe('GET /files/current/{grant}', () => {
     const res = await signer(t, s, 'form')
     assert.equal(res.statusCode, 200, res.body)
     return res.json()
+  }
+  /** The first signer's document as it stands, made directly with these options. */
+  const ensure = async (created: Created, options: MakeOptions) => {
+    const row = await t.deps.db
+      .selectFrom('submitters')
+      .selectAll()
+      .where('id', '=', created.submitters[0]!.id)
+      .executeTakeFirstOrThrow()
+    const view = await signerView(t.deps, row, true)
+    const visible = visibleValues(view.template.fields, row, view.everyone)
+    return ensureCurrentPdf(t.deps, view.submission, view.template, visible, options)
   }
   const download = (url: string) => t.app.inject({ method: 'GET', url: new URL(url).pathname })
   const textOf = async (url: string) => {
@@ -143,26 +155,31 @@ describe('GET /files/current/{grant}', () => {
     it('503 current_pdf_busy with Retry-After beyond the versions made at once', async () => {
       const a = await createSubmission(t, key, await body())
       const b = await createSubmission(t, key, await body())
-      const ensure = async (created: Created) => {
-        const row = await t.deps.db
-          .selectFrom('submitters')
-          .selectAll()
-          .where('id', '=', created.submitters[0]!.id)
-          .executeTakeFirstOrThrow()
-        const view = await signerView(t.deps, row, true)
-        const visible = visibleValues(view.template.fields, row, view.everyone)
-        return ensureCurrentPdf(t.deps, view.submission, view.template, visible, 1)
-      }
       // Whichever reaches the queue first is made; the other finds it full.
-      const outcomes = await Promise.allSettled([ensure(a), ensure(b)])
+      const outcomes = await Promise.allSettled([ensure(a, { queue: 1 }), ensure(b, { queue: 1 })])
       assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected'])
       const error = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason
       assert.equal(error.code, 'current_pdf_busy')
       assert.equal(error.status, 503)
       assert.equal(error.headers['retry-after'], '10')
       // Once the first is made, the queue is free again for the other.
-      await ensure(a)
-      await ensure(b)
+      await ensure(a, { queue: 1 })
+      await ensure(b, { queue: 1 })
+    })
+
+    it('500 current_pdf_failed past its time, then refused at once for 10 minutes rather than tried again', async () => {
+      const created = await createSubmission(t, key, await body())
+      await assert.rejects(ensure(created, { timeoutMs: 1 }), (error: ApiError) => {
+        assert.equal(error.code, 'current_pdf_failed')
+        assert.match(error.message, /took longer than/)
+        return true
+      })
+      // Through the route, with all the time it allows: not tried again yet.
+      const url = (await formOf(created.submitters[0]!)).current_pdf_url
+      refused(await download(url), 500, 'current_pdf_failed', /took longer than/)
+      t.clock.advance(10 * 60 * 1000 + 1000)
+      const res = await download((await formOf(created.submitters[0]!)).current_pdf_url)
+      assert.equal(res.statusCode, 200, res.body)
     })
   })
 
