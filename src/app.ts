@@ -18,6 +18,7 @@ import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
+import { getCurrentPdf } from './signing-page/get-current-pdf.ts'
 import { getPageAsset } from './signing-page/get-page-asset.ts'
 import { PAGE_IMAGE_ROUTES } from './signing-page/get-page-image.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
@@ -98,6 +99,7 @@ export const API_ROUTES: AnyRoute[] = [
   ...PAGE_IMAGE_ROUTES,
   getPageAsset,
   getFile,
+  getCurrentPdf,
 ]
 
 /** Routes outside /v1: probes and the API description. */

@@ -122,6 +122,15 @@ const CATALOGUE = {
     description: 'A document page could not be rendered for the signing page.',
   },
   docx_convert_failed: { status: 500, description: 'DOCX could not be converted.' },
+  current_pdf_failed: {
+    status: 500,
+    description:
+      "The signer's document as it stands could not be made (too long, too much memory, or unreadable).",
+  },
+  current_pdf_busy: {
+    status: 503,
+    description: 'Too many documents as they stand are being made at once; see `Retry-After`.',
+  },
   db_insert_failed: { status: 500, description: 'Database insert failed.' },
   db_update_failed: { status: 500, description: 'Database update failed.' },
   db_error: { status: 500, description: 'Database unavailable or failing.' },

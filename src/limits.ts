@@ -69,6 +69,13 @@ export const LIMITS = {
   drainBodyBytes: 64 * 1024 * 1024,
   drainBodyMs: 30_000,
   dbPoolWaitMs: 10_000,
+  /**
+   * A signer's document as it stands (issue #20): made in one child process per server process,
+   * one at a time, each within this time; this many made or waiting at once per process (beyond:
+   * 503 `current_pdf_busy`). Each version of the values is made once, then served from storage.
+   */
+  currentPdfMs: 60_000,
+  currentPdfQueue: 8,
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -137,6 +144,11 @@ export function limitsMarkdown(): string {
       'HTML rendering',
       `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,
       '500 `html_render_failed`',
+    ],
+    [
+      "A signer's document as it stands (`current_pdf_url`)",
+      `${LIMITS.currentPdfMs / 1000} s to make; ${LIMITS.currentPdfQueue} made or waiting at once per process, more refused`,
+      '500 `current_pdf_failed`; 503 `current_pdf_busy`',
     ],
     [
       '`limit` and other integer query parameters',

@@ -61,3 +61,10 @@ export function signedPdfName(documents: Array<{ name: string }>): string {
 export function pdfName(name: string): string {
   return name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`
 }
+
+/** The download name of the document as it stands (issue #20): `Contract (as of 2026-11-26).pdf`. */
+export function currentPdfName(documents: Array<{ name: string }>, asOf: Date): string {
+  const first = documents[0]?.name.replace(/\.pdf$/i, '') ?? 'document'
+  const day = asOf.toISOString().slice(0, 10)
+  return `${first}${documents.length > 1 ? ' and others' : ''} (as of ${day}).pdf`
+}

@@ -5,8 +5,11 @@ import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { fromPdfBody, post } from '../../test/documents.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
+import { pdfText } from '../../test/fixtures/poppler.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../../test/s3-server.ts'
+import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
+import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 
 describe('documents on S3 storage', () => {
   let s3: TestS3Server
@@ -22,6 +25,7 @@ describe('documents on S3 storage', () => {
     key = (await t.account()).testKey
   })
   after(async () => {
+    closePdfFinalizer()
     await t.close()
     await s3.close()
   })
@@ -53,5 +57,19 @@ describe('documents on S3 storage', () => {
     const slug = new URL(created.json().submitters[0].signing_url).pathname.split('/').pop()
     const form = (await t.app.inject({ method: 'GET', url: `/s/${slug}/form` })).json()
     assert.equal((await fetch(form.documents[0].pdf_url)).status, 200)
+  })
+
+  it("issue #20: another signer's image from the bucket, the document as it stands through Paraph", async () => {
+    const created = await createSubmission(t, key, await everyTypeBody(['first', 'second']))
+    await signer(t, created.submitters[0]!, 'sign', { values: FIRST_VALUES })
+    const form = (await signer(t, created.submitters[1]!, 'form')).json()
+    const signature = form.fields.find((f: { name: string }) => f.name === 'Signature').value
+    assert.equal(new URL(signature).origin, new URL(s3.endpoint).origin)
+    assert.equal((await fetch(signature)).status, 200)
+    // Not presigned: every download checks that the submission is still active.
+    assert.equal(new URL(form.current_pdf_url).origin, t.config.publicUrl)
+    const pdf = await t.app.inject({ method: 'GET', url: new URL(form.current_pdf_url).pathname })
+    assert.equal(pdf.statusCode, 200, pdf.body)
+    assert.ok((await pdfText(pdf.rawPayload)).includes(FIRST_VALUES.Name))
   })
 })

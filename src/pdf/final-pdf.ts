@@ -3,7 +3,7 @@
 // on these bytes, with the parsed document handed along so the seal need not parse them again.
 import { type PDFDict, PDFDocument, type PDFFont } from 'pdf-lib'
 import { embedFont } from './fonts.ts'
-import { addFooters, sesFooter } from './footer.ts'
+import { addFooters, type FooterSegments, sesFooter } from './footer.ts'
 import { type Stamp, stampFields } from './stamp-fields.ts'
 
 export interface DocumentStamp extends Stamp {
@@ -16,6 +16,8 @@ export interface FinalPdfInput {
   /** `page` is 1-indexed within the stamp's own document. */
   stamps: DocumentStamp[]
   submissionId: string
+  /** The footer on every page; the SES statement of the final PDF (sesFooter) when absent. */
+  footer?: FooterSegments
   /** Where DejaVu lives; fonts.ts DEFAULT_FONT_DIR when absent. */
   fontDir?: string
 }
@@ -83,12 +85,12 @@ export function mergedStamps(stamps: DocumentStamp[], offsets: number[], pageCou
 export async function finishDocument(
   doc: PDFDocument,
   stamps: Stamp[],
-  submissionId: string,
+  footer: FooterSegments,
   font?: PDFFont,
 ): Promise<void> {
   const sans = font ?? (await embedFont(doc, 'sans'))
   await stampFields(doc, stamps, sans)
-  addFooters(doc, sans, sesFooter(submissionId))
+  addFooters(doc, sans, footer)
 }
 
 /**
@@ -100,6 +102,7 @@ export async function buildFinalPdf(input: FinalPdfInput): Promise<{ bytes: Uint
   const total = doc.getPageCount()
   const pageCounts = offsets.map((offset, i) => (offsets[i + 1] ?? total) - offset)
   const stamps = mergedStamps(input.stamps, offsets, pageCounts)
-  await finishDocument(doc, stamps, input.submissionId, await embedFont(doc, 'sans', input.fontDir))
+  const footer = input.footer ?? sesFooter(input.submissionId)
+  await finishDocument(doc, stamps, footer, await embedFont(doc, 'sans', input.fontDir))
   return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
 }

@@ -1,8 +1,17 @@
 // Makes a submission's sealed final PDF and sealed audit PDF in a warm child process
 // (finalizer-child.ts) under a memory limit and a timeout, as intake reads uploads: one hostile
-// stored document fails its own finalization, cleanly, and never takes the server down.
+// stored document fails its own finalization, cleanly, and never takes the server down. The
+// document as it stands (issue #20) is made by the same child code in a pool of its own, so a
+// signer's download never waits behind a finalization, nor the other way round.
 import { PoolsByLimits } from './child-pool.ts'
-import type { FinalizeAnswer, FinalizeRequest, FinalizeTimings, MadeFile } from './finalizer-protocol.ts'
+import type {
+  CurrentPdfAnswer,
+  CurrentPdfRequest,
+  FinalizeAnswer,
+  FinalizeRequest,
+  FinalizeTimings,
+  MadeFile,
+} from './finalizer-protocol.ts'
 
 const MiB = 1024 * 1024
 // RLIMIT_DATA of the child. A 500-page 50 MB document is parsed whole by pdf-lib and copied into
@@ -49,7 +58,36 @@ export async function finalizePdf(
   }
 }
 
-/** Kills the finalizers, for a graceful shutdown; a later finalization starts a new one. */
+// issue #20: one child per process makes the documents as they stand, one at a time, so signers'
+// downloads take at most one core whatever their number; the callers bound the queue.
+const currentPools = new PoolsByLimits<CurrentPdfRequest, CurrentPdfAnswer>(
+  {
+    name: 'current-PDF maker',
+    script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
+    recycleAfter: (answer) => !answer.ok || answer.current.bytes > RECYCLE_AFTER_BYTES,
+  },
+  { size: 1, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },
+)
+
+/** The hash and size of the document as it stands, written to `request.outPath`; FinalizeError otherwise. */
+export async function makeCurrentPdf(
+  request: CurrentPdfRequest,
+  options: FinalizeOptions & { timeoutMs: number },
+): Promise<MadeFile> {
+  const outcome = await currentPools.get(options).run(request, options.timeoutMs)
+  if (outcome.ok) return outcome.current
+  switch (outcome.reason) {
+    case 'timeout':
+      throw new FinalizeError(`making the document took longer than ${options.timeoutMs / 1000} s`)
+    case 'crashed':
+      throw new FinalizeError('making the document exhausted the memory allowed or crashed')
+    case 'failed':
+      throw new FinalizeError(outcome.cause)
+  }
+}
+
+/** Kills the finalizers and the current-PDF makers, for a graceful shutdown; later work starts new ones. */
 export function closePdfFinalizer(): void {
   pools.close()
+  currentPools.close()
 }

@@ -1,8 +1,9 @@
 // A long-lived maker of final PDFs, started by child-pool.ts under an OS memory limit: for each
 // request it merges the documents, draws the values, adds the footers and seals the result, then
-// draws up the audit trail with the final PDF's hash and seals it too. Stored documents were
-// accepted at intake but are still untrusted (a compressed object stream may inflate to
-// gigabytes): here, a hostile one fails its own finalization and never the server.
+// draws up the audit trail with the final PDF's hash and seals it too. Asked for the document as
+// it stands (issue #20), it does the same merge and drawing under another footer, and stops there.
+// Stored documents were accepted at intake but are still untrusted (a compressed object stream may
+// inflate to gigabytes): here, a hostile one fails its own finalization and never the server.
 import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
@@ -11,12 +12,15 @@ import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
 import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import type {
+  CurrentPdfAnswer,
+  CurrentPdfRequest,
   FinalizeAnswer,
   FinalizeRequest,
   FinalizeStamp,
   FinalizeTimings,
   MadeFile,
 } from './finalizer-protocol.ts'
+import { interimFooter } from './footer.ts'
 import { sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
 
@@ -87,6 +91,18 @@ async function finalize(
   return { final, audit: made(auditSealed), timings }
 }
 
+/** The document as it stands: built like the final PDF, under the interim footer, not sealed. */
+async function current(request: CurrentPdfRequest): Promise<MadeFile> {
+  const { bytes } = await buildFinalPdf({
+    documents: await Promise.all(request.documents.map((path) => readFile(path))),
+    stamps: await Promise.all(request.stamps.map(stampOf)),
+    submissionId: request.submissionId,
+    footer: interimFooter(request.submissionId, request.asOf),
+  })
+  await writeFile(request.outPath, bytes, { mode: 0o600 })
+  return made(bytes)
+}
+
 /** One line of at most 160 characters, without a path or a stack: it is shown on the submission. */
 function causeOf(error: unknown): string {
   if (error instanceof RangeError && /call stack/i.test(error.message))
@@ -100,8 +116,13 @@ function causeOf(error: unknown): string {
   return line.slice(0, 160) || 'the final PDF could not be made'
 }
 
-serveRequests<FinalizeRequest & { id: number }>(async (request): Promise<FinalizeAnswer> => {
+type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }
+
+serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswer> => {
   try {
+    if ('kind' in request) {
+      return { id: request.id, ok: true, current: await current(request) }
+    }
     return { id: request.id, ok: true, ...(await finalize(request)) }
   } catch (error) {
     return { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }

@@ -62,3 +62,24 @@ export type FinalizeAnswer = { id: number } & (
   /** `cause`: one line without paths or stack, fit to show on the submission. */
   | { ok: false; reason: 'failed'; cause: string }
 )
+
+/**
+ * The document as it stands (issue #20), made by the same child: the documents merged and the
+ * values entered so far drawn, with a footer saying it is an unsealed copy. No seal, no audit trail.
+ */
+export interface CurrentPdfRequest {
+  kind: 'current'
+  submissionId: string
+  /** Absolute paths of the documents as sent, in order. */
+  documents: string[]
+  stamps: FinalizeStamp[]
+  /** Until when the values drawn were entered, as the footer states it. */
+  asOf: string
+  /** Where the child writes the PDF. */
+  outPath: string
+}
+
+export type CurrentPdfAnswer = { id: number } & (
+  | { ok: true; current: MadeFile }
+  | { ok: false; reason: 'failed'; cause: string }
+)

@@ -16,6 +16,15 @@ export function sesFooter(submissionId: string): FooterSegments {
   return (n, m) => [SES_STATEMENT, submissionId, `page ${n} of ${m}`]
 }
 
+/**
+ * The footer of the document as it stands (issue #20): a copy for the signer to read or keep, which
+ * says it is not the sealed final PDF, and since when its values have been as drawn.
+ */
+export function interimFooter(submissionId: string, asOf: string): FooterSegments {
+  const statement = `Copy with the values entered until ${asOf} — unsealed, not the final signed document`
+  return (n, m) => [statement, submissionId, `page ${n} of ${m}`]
+}
+
 export interface FooterOptions {
   /** Preferred size in points (7); on narrow pages one line shrinks to `minSize` (5), then wraps. */
   size?: number

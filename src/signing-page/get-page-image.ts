@@ -9,9 +9,10 @@ import { ApiError } from '../errors.ts'
 import { type AnyRoute, defineRoute } from '../http/define-route.ts'
 import { PageImageError, renderPageImage } from '../pdf/page-image.ts'
 import { findSubmissionOfSubmitter } from '../submissions/submission-store.ts'
-import { findTemplate } from '../templates/template-store.ts'
+import { findTemplateLayout } from '../templates/template-store.ts'
 import { bySlug, byToken, type Signer } from './signer-routes.ts'
 import { hasVerifiedSession, presentedSessions } from './signer-session.ts'
+import { endedError, hasEnded, signerState } from './signer-state.ts'
 
 /** Pixel widths offered (srcset): enough for a page column on a desktop, doubled for dense screens. */
 export const PAGE_IMAGE_WIDTHS = [800, 1200, 1600] as const
@@ -36,9 +37,13 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
   const { submitter } = signer
   const scope = { accountId: submitter.account_id, environment: submitter.environment }
   const submission = await findSubmissionOfSubmitter(deps.db, submitter)
-  const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
+  const template = submission && (await findTemplateLayout(deps.db, scope, submission.template_id))
   if (!submission || !template)
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
+  // issue #20 item 3, operations.md §3: an ended submission's link shows nothing more (the other
+  // signers' statuses play no part in whether it ended).
+  const state = signerState(submission, submitter, [], deps.clock.now(), true)
+  if (hasEnded(state)) throw endedError(state)
   // Withheld like the form's documents: in every state, until the e-mail code was verified.
   if (submitter.require_email_2fa === 1 && !hasVerifiedSession(deps, signer.sessions, submitter)) {
     throw new ApiError('email_2fa_required', 'Enter the code sent by e-mail to see the document.')
@@ -77,7 +82,7 @@ function imageRoute(via: Signer['via']) {
     url: link ? '/s/:slug/pages/:document/:page' : '/embed/:token/pages/:document/:page',
     summary: `One document page as a JPEG, by ${link ? 'signing-URL slug' : 'embed token'}`,
     description:
-      "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents.",
+      "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents; 410 `submission_not_active` once the submission is cancelled, expired or declined. `Cache-Control: no-store` for a signer asked for an e-mail code and on every refusal, `private, max-age=3600` otherwise.",
     tag: 'Signing page',
     auth: 'none',
     produces: 'image/jpeg',
@@ -96,11 +101,14 @@ function imageRoute(via: Signer['via']) {
     errors: [
       'resource_not_found',
       'email_2fa_required',
+      'submission_not_active',
       'page_render_failed',
       ...(link ? [] : (['invalid_signing_token'] as const)),
     ],
     // biome-ignore lint/suspicious/noExplicitAny: the params differ by credential only
     handler: async ({ params, query, reply, headers }: any, deps: Deps) => {
+      // issue #20 item 3: refusals (an ended submission, a code not verified) are never cached.
+      reply.header('cache-control', 'no-store')
       const resolved = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
       const signer: Signer = { ...resolved, sessions: presentedSessions(headers) }
       const image = await pageImage(
@@ -111,7 +119,9 @@ function imageRoute(via: Signer['via']) {
         Number(query.w ?? 800),
       )
       reply.header('content-type', 'image/jpeg')
-      reply.header('cache-control', 'private, max-age=3600')
+      // A guarded signer's page stays out of every cache: the session that unlocked it may end.
+      const guarded = signer.submitter.require_email_2fa === 1
+      reply.header('cache-control', guarded ? 'no-store' : 'private, max-age=3600')
       reply.header('x-content-type-options', 'nosniff')
       return image
     },

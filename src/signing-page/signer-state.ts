@@ -1,6 +1,7 @@
 // operations.md §3 `state`: what the signer's page shows, from the submission, the signer and the
 // others before them. Pure.
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import { ApiError } from '../errors.ts'
 
 export const SIGNER_STATES = [
   'ready',
@@ -34,4 +35,25 @@ export function signerState(
   const earlierPending = submitters.some((s) => s.position < submitter.position && !DONE.has(s.status))
   if (submission.signing_order === 'preserved' && earlierPending) return 'waiting_for_others'
   return 'ready'
+}
+
+/** operations.md §3, issue #20 item 3: once the submission ended, its links reveal nothing more. */
+const ENDED: ReadonlySet<SignerState> = new Set(['cancelled', 'expired', 'declined'])
+
+export function hasEnded(state: SignerState): boolean {
+  return ENDED.has(state)
+}
+
+/** 410 `submission_not_active` for what an ended link asks to see. */
+export function endedError(state: SignerState): ApiError {
+  const why =
+    state === 'cancelled'
+      ? 'was cancelled by the sender'
+      : state === 'expired'
+        ? 'has expired'
+        : 'was declined'
+  return new ApiError(
+    'submission_not_active',
+    `This document ${why}; it can no longer be viewed with this link.`,
+  )
 }

@@ -3,16 +3,16 @@
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
+import type { StoredDocument } from '../documents/document-model.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
-import { parseStoredValues, readableValues } from '../documents/stored-values.ts'
-import { ApiError } from '../errors.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
-import { own } from '../lib/own.ts'
-import { findSubmissionOfSubmitter, submittersOf } from '../submissions/submission-store.ts'
-import { findTemplate } from '../templates/template-store.ts'
 import { CONSENT_TEXT } from './consent.ts'
+import { issueCurrentPdfGrant } from './current-pdf-grant.ts'
+import { formValues } from './form-values.ts'
 import { hasVerifiedSession } from './signer-session.ts'
-import { SIGNER_STATES, signerState } from './signer-state.ts'
+import { hasEnded, SIGNER_STATES } from './signer-state.ts'
+import { signerView } from './signer-view.ts'
+import { visibleValues } from './visible-values.ts'
 
 export const SigningForm = Type.Object(
   {
@@ -33,7 +33,7 @@ export const SigningForm = Type.Object(
       }),
       {
         description:
-          'Withheld (empty) for a signer asked for an e-mail code until the request presents their verified session, whatever the state',
+          'Withheld (empty) for a signer asked for an e-mail code until the request presents their verified session, whatever the state; empty once the submission is cancelled, expired or declined (the link reveals nothing more)',
       },
     ),
     fields: Type.Array(
@@ -56,17 +56,28 @@ export const SigningForm = Type.Object(
         options: Nullable(Type.Array(Type.String())),
         value: Type.Unsafe<string | number | boolean | null>({
           type: ['string', 'number', 'boolean', 'null'],
+          description:
+            "The signer's own value, or one already entered by a signer who signed (or was pre-signed), or set by the sender in a read-only field; a signature or initials of another signer is the signed URL of its PNG (valid 1 hour); null otherwise",
         }),
       }),
       { description: 'Withheld (empty) like `documents`' },
     ),
-    redirect_url: Nullable(Type.String()),
+    redirect_url: Nullable(
+      Type.String({ description: 'Null once the submission is cancelled, expired or declined' }),
+    ),
     consent_text: Type.String({
       description: 'What signing means, shown above the sign button and quoted in the audit trail',
     }),
     signed_pdf_url: Nullable(
       Type.String({
-        description: 'The sealed final PDF (signed URL, valid 1 hour) once `state` is `completed`',
+        description:
+          'The sealed final PDF (signed URL, valid 1 hour) once `state` is `completed`; withheld (null) like `documents`',
+      }),
+    ),
+    current_pdf_url: Nullable(
+      Type.String({
+        description:
+          "The document with every value entered so far stamped on it (not sealed): to read before signing, and the signer's own copy right after they signed. Valid 1 hour; null while withheld (e-mail code not verified) or once the submission is cancelled, expired or declined",
       }),
     ),
   },
@@ -80,19 +91,19 @@ export async function signingForm(
   submitter: SubmittersTable,
   sessions: readonly string[],
 ): Promise<SigningForm> {
-  const scope = { accountId: submitter.account_id, environment: submitter.environment }
-  const submission = await findSubmissionOfSubmitter(deps.db, submitter)
-  const template = submission && (await findTemplate(deps.db, scope, submission.template_id))
-  if (!submission || !template)
-    throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
-  const now = deps.clock.now()
-  const everyone = await submittersOf(deps.db, scope, [submission.id])
   const verified = hasVerifiedSession(deps, sessions, submitter)
-  const state = signerState(submission, submitter, everyone, now, verified)
+  const { submission, template, everyone, state } = await signerView(deps, submitter, verified)
+  // operations.md §3, issue #20 item 3: an ended submission's link reveals nothing more.
+  const ended = hasEnded(state)
   // Whatever the state: a link alone never shows a guarded signer's document, even once it ended.
-  const withheld = submitter.require_email_2fa === 1 && !verified
-  const expiresAt = new Date(now.getTime() + FILE_URL_TTL_MS)
-  const values = await readableValues(deps, parseStoredValues(submitter.values), expiresAt)
+  const withheld = ended || (submitter.require_email_2fa === 1 && !verified)
+  // issue #20 item 3: a file URL given before the submission ended stays valid until it expires
+  // (1 hour): refusing it sooner would cost a database read per file, and an S3 presigned URL cannot
+  // be taken back at all. What must die at once is read through Paraph: the form, page images and
+  // the document as it stands (get-current-pdf.ts).
+  const expiresAt = new Date(deps.clock.now().getTime() + FILE_URL_TTL_MS)
+  const visible = withheld ? [] : visibleValues(template.fields, submitter, everyone)
+  const values = await formValues(deps, visible, expiresAt)
   return {
     submitter: {
       id: submitter.id,
@@ -103,26 +114,30 @@ export async function signingForm(
     },
     submission: { id: submission.id, status: submission.status, expires_at: submission.expires_at },
     state,
-    documents: withheld
-      ? []
-      : await Promise.all(
-          template.documents.map(async (d) => ({
-            name: d.name,
-            pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
-            pages: d.pages,
-          })),
-        ),
-    fields: withheld
-      ? []
-      : template.fields.map((f) => ({
-          ...f,
-          value: f.role === submitter.role ? (own(values, f.name) ?? null) : null,
-        })),
-    redirect_url: submission.redirect_url,
+    documents: withheld ? [] : await documentsOf(deps, template.documents, expiresAt),
+    fields: withheld ? [] : template.fields.map((f) => ({ ...f, value: values.get(f.name) ?? null })),
+    redirect_url: ended ? null : submission.redirect_url,
     consent_text: CONSENT_TEXT,
     signed_pdf_url:
-      state === 'completed' && submission.final_pdf_key
+      !withheld && state === 'completed' && submission.final_pdf_key
         ? await downloadUrl(deps, submission.final_pdf_key, signedPdfName(template.documents), expiresAt)
         : null,
+    current_pdf_url: withheld ? null : currentPdfUrl(deps, submitter, expiresAt),
   }
+}
+
+function documentsOf(deps: Deps, documents: StoredDocument[], expiresAt: Date) {
+  return Promise.all(
+    documents.map(async (d) => ({
+      name: d.name,
+      pdf_url: await downloadUrl(deps, d.blob_key, pdfName(d.name), expiresAt),
+      pages: d.pages,
+    })),
+  )
+}
+
+/** issue #20 item 2: the download of the document as it stands (get-current-pdf.ts), valid 1 hour. */
+function currentPdfUrl(deps: Deps, submitter: SubmittersTable, expiresAt: Date): string {
+  const grant = issueCurrentPdfGrant(deps.keys.signerSession, submitter, expiresAt)
+  return `${deps.config.publicUrl}/files/current/${grant}`
 }

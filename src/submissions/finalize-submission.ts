@@ -7,29 +7,22 @@
 // to another removes the files it stored). The completion notices are queued with the move. A
 // document that cannot be finalized shows why on the submission (`finalization_error`) and is
 // retried a bounded number of times.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
-import type { StoredField } from '../documents/document-model.ts'
-import { pngDataUrlBytes } from '../documents/field-values.ts'
-import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
 import { eventsOfSubmission } from '../events/event-store.ts'
 import type { ClaimedJob } from '../jobs/job-store.ts'
 import type { JobKind } from '../jobs/worker.ts'
 import { toIso } from '../lib/clock.ts'
-import { sha256Hex } from '../lib/crypto.ts'
-import { own } from '../lib/own.ts'
 import { applySubmissionMove, FINALIZE_MAX_ATTEMPTS } from '../lifecycle/apply-move.ts'
 import { withFinalPdf } from '../pdf/audit-record.ts'
 import { finalizePdf } from '../pdf/finalize-pdf.ts'
-import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer-protocol.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { auditRecordOf } from './audit-trail.ts'
 import { queueCompletionMails } from './completion-mails.ts'
+import { inWorkDirectory, stampsOf, valuesOfSubmitters, writeDocuments } from './pdf-inputs.ts'
 import {
   findSubmissionForJob,
   lockSubmission,
@@ -41,42 +34,6 @@ import {
 // that fails every time stops after FINALIZE_MAX_ATTEMPTS attempts.
 const RETRY_SCHEDULE = [10, 60, 300, 1800].slice(0, FINALIZE_MAX_ATTEMPTS - 1)
 
-type Writer = (name: string, bytes: Uint8Array) => Promise<string>
-
-/** What a value looks like drawn: formatted text, a check mark, or the PNG (written for the child). */
-async function stampValue(
-  field: StoredField,
-  value: StoredValue,
-  deps: Deps,
-  write: Writer,
-): Promise<FinalizeStampValue | null> {
-  if (isStoredImage(value)) {
-    const png = await deps.blobs.get(value.image)
-    if (!png) throw new Error(`the signed image of field "${field.name}" is missing from storage`)
-    return { kind: 'image', path: await write(`${value.sha256}.png`, png) }
-  }
-  const png = field.type === 'signature' || field.type === 'initials' ? pngDataUrlBytes(value) : null
-  if (png) return { kind: 'image', path: await write(`${sha256Hex(png)}.png`, png) }
-  if (field.type === 'checkbox') return value === true ? { kind: 'check', checked: true } : null
-  return { kind: 'text', text: String(value) }
-}
-
-async function stampsOf(fields: StoredField[], submitters: SubmittersTable[], deps: Deps, write: Writer) {
-  const stamps: FinalizeStamp[] = []
-  for (const submitter of submitters) {
-    const values = parseStoredValues(submitter.values)
-    for (const field of fields.filter((f) => f.role === submitter.role)) {
-      const value = own(values, field.name)
-      const drawn = value === undefined ? null : await stampValue(field, value, deps, write)
-      if (!drawn) continue
-      for (const { document, page, x, y, w, h } of field.areas) {
-        stamps.push({ document, page, area: { x, y, w, h }, value: drawn })
-      }
-    }
-  }
-  return stamps
-}
-
 /** Writes the finalization's inputs to a private directory, runs the child, stores what it made. */
 async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: number, signedAt: string) {
   const scope = { accountId: submission.account_id, environment: submission.environment }
@@ -84,25 +41,13 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
   if (!template) throw new Error('the template of the submission is missing')
   const submitters = (await submittersOf(deps.db, scope, [submission.id])) as SubmittersTable[]
   const events = await eventsOfSubmission(deps.db, scope, submission.id)
-  const dir = await mkdtemp(join(tmpdir(), 'paraph-final-'))
-  try {
-    const write: Writer = async (name, bytes) => {
-      const path = join(dir, name)
-      await writeFile(path, bytes, { mode: 0o600 })
-      return path
-    }
-    const documents = await Promise.all(
-      template.documents.map(async (d, i) => {
-        const bytes = await deps.blobs.get(d.blob_key)
-        if (!bytes) throw new Error(`document ${i + 1} is missing from storage`)
-        return write(`document-${i}.pdf`, bytes)
-      }),
-    )
+  return inWorkDirectory('paraph-final-', async (dir, write) => {
+    const documents = await writeDocuments(deps, template.documents, dir)
     const audit = auditRecordOf(submission, template, submitters, events, signedAt)
     const made = await finalizePdf({
       submissionId: submission.id,
       documents,
-      stamps: await stampsOf(template.fields, submitters, deps, write),
+      stamps: await stampsOf(valuesOfSubmitters(template.fields, submitters), deps, write),
       audit,
       signedAt,
       identity: identitySource(deps),
@@ -133,9 +78,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
       'final PDF and audit trail sealed and stored',
     )
     return { ...keys, final_pdf_sha256: made.final.sha256 }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+  })
 }
 
 export function identitySource({ config }: Pick<Deps, 'config'>) {
