@@ -2,40 +2,8 @@
 // text part saying the same, in that language, and the French ones free of English.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { renderCompleted } from './completed.ts'
-import type { RenderedMail } from './layout.ts'
-import { renderSigningRequest } from './signing-request.ts'
-import { renderSigningRequestCopy } from './signing-request-copy.ts'
-import { MAIL_LANGUAGES, type MailTexts, mailTexts } from './texts.ts'
-import { renderWebhookFailing } from './webhook-failing.ts'
-
-const URL = 'https://sign.example.eu/s/AbC123'
-const sender = { account: 'Acme Ltd', replyTo: 'sales@acme.example' }
-const signer = { name: 'Ann', email: 'ann@example.eu' }
-const expiresAt = '2026-11-30T17:30:00.000Z'
-
-/** Every mail kind, rendered with `texts`. */
-export function everyMail(texts: MailTexts): Record<string, RenderedMail> {
-  const common = { documentName: 'Contract', submissionId: 'sub_4f9XqK2mR8sT1vW3yZ5bC7dE', expiresAt, sender }
-  return {
-    signing_request: renderSigningRequest(
-      { ...common, signer, signingUrl: URL, message: { subject: null, body: null } },
-      texts,
-    ),
-    signing_request_copy: renderSigningRequestCopy({ ...common, signer }, texts),
-    completed: renderCompleted({ documentName: 'Contract', signer, signingUrl: URL, sender }, texts),
-    webhook_failing: renderWebhookFailing(
-      {
-        url: 'https://hooks.acme.example/paraph',
-        endpointId: 'whk_4f9XqK2mR8sT1vW3yZ5bC7dE',
-        failures: 8,
-        lastError: 'HTTP 503',
-        disableAfterDays: 3,
-      },
-      texts,
-    ),
-  }
-}
+import { everyMail, SAMPLE_URL } from '../../../test/fixtures/mails.ts'
+import { MAIL_LANGUAGES, mailTexts } from './texts.ts'
 
 /** Words of the English mails that no French mail may keep. */
 const ENGLISH_WORDS =
@@ -69,7 +37,7 @@ describe('every mail in every language', () => {
     )
     assert.ok(request.text.includes('Nous vous invitons à relire et à signer «\u00a0Contract\u00a0».'))
     assert.ok(request.text.includes('Ce lien expire le 30 novembre 2026 à 17:30 UTC.'))
-    assert.ok(request.text.includes(`Relire et signer\u00a0:\n${URL}\n`))
+    assert.ok(request.text.includes(`Relire et signer\u00a0:\n${SAMPLE_URL}\n`))
     assert.equal(request.subject, 'Document à signer : « Contract »')
   })
 })
