@@ -58,7 +58,7 @@ describe('refuseDtdDeclarations', () => {
     )
   })
 
-  it('reads UTF-16 parts (with or without a byte-order mark)', () => {
+  it('reads UTF-16 parts, little- or big-endian, with or without a byte-order mark', () => {
     const xml = DOCUMENT.replace(
       XML_DECLARATION,
       '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE w:document>',
@@ -69,5 +69,7 @@ describe('refuseDtdDeclarations', () => {
       'word/numbering.xml',
       /DOCTYPE/,
     )
+    const bigEndian = Buffer.from(`\ufeff${xml}`, 'utf16le').swap16()
+    refusedFor(new Map([['word/footnotes.xml', bigEndian]]), 'word/footnotes.xml', /DOCTYPE/)
   })
 })

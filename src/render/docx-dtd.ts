@@ -6,22 +6,37 @@
 // through relationships, which may name any entry. Pure.
 import { ApiError } from '../errors.ts'
 
-const DECLARATION = /<!(DOCTYPE|ENTITY)/i
+const KEYWORDS = ['DOCTYPE', 'ENTITY'] as const
 
-/** The entry as text for the search: UTF-16 (ECMA-376 Part 2 [M1.17] allows it) loses its NUL bytes. */
+/** The entry as text: UTF-16 (ECMA-376 Part 2 [M1.17] allows it, with or without a BOM) decoded. */
 function searchable(bytes: Buffer): string {
-  const utf16 =
-    bytes.length >= 2 && (bytes[0] === 0 || bytes[1] === 0 || (bytes[0]! >= 0xfe && bytes[1]! >= 0xfe))
-  return utf16 ? Buffer.from(bytes.filter((byte) => byte !== 0)).toString('latin1') : bytes.toString('latin1')
+  const even = bytes.subarray(0, bytes.length - (bytes.length % 2))
+  if (bytes.length >= 2 && (bytes[1] === 0 || (bytes[0] === 0xff && bytes[1] === 0xfe))) {
+    return even.toString('utf16le')
+  }
+  if (bytes.length >= 2 && (bytes[0] === 0 || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return Buffer.from(even).swap16().toString('utf16le')
+  }
+  return bytes.toString('latin1')
+}
+
+/** `DOCTYPE` or `ENTITY` when the text declares one (in any case, as a lenient parser reads it). */
+function declarationIn(text: string): (typeof KEYWORDS)[number] | undefined {
+  // indexOf, not a case-insensitive pattern: 50 MiB are scanned in about 50 ms rather than 600.
+  for (let at = text.indexOf('<!'); at >= 0; at = text.indexOf('<!', at + 2)) {
+    const word = text.slice(at + 2, at + 9).toUpperCase()
+    const found = KEYWORDS.find((keyword) => word.startsWith(keyword))
+    if (found) return found
+  }
+  return undefined
 }
 
 /** Refuses the first entry holding `<!DOCTYPE` or `<!ENTITY`, naming it. */
 export function refuseDtdDeclarations(files: Map<string, Buffer>): void {
   for (const [name, bytes] of files) {
-    const found = DECLARATION.exec(searchable(bytes))
+    const found = declarationIn(searchable(bytes))
     if (!found) continue
-    const what =
-      found[1]!.toUpperCase() === 'DOCTYPE' ? 'a document type (<!DOCTYPE)' : 'an entity (<!ENTITY)'
+    const what = found === 'DOCTYPE' ? 'a document type (<!DOCTYPE)' : 'an entity (<!ENTITY)'
     throw new ApiError(
       'invalid_docx',
       `file: ${name} declares ${what}; a DOCX may not (ECMA-376 Part 2 forbids DTDs in its XML). Save it again from Word, or send it as PDF`,
