@@ -73,7 +73,9 @@ export function renderSigningRequest(input: SigningRequestInput, texts = MAIL_TE
     action: { label: t.button, url: input.signingUrl },
     notes: input.expiresAt ? [t.expires(texts.formatDate(input.expiresAt))] : [],
     replyToSender: input.sender.replyTo !== null,
-    byline: t.requestedBy(input.sender.account, input.sender.replyTo),
+    byline: input.sender.account.trim()
+      ? t.requestedBy(input.sender.account, input.sender.replyTo)
+      : undefined,
     onBehalfOf: input.sender.account,
   })
 }
