@@ -86,4 +86,12 @@ describe('readConfig', () => {
       }
     }
   })
+
+  it('MAIL_LANGUAGE: English by default, French on request, anything else stops with one line (issue #20)', () => {
+    assert.equal(readConfig({}).mailLanguage, 'en')
+    assert.equal(readConfig({ MAIL_LANGUAGE: 'fr' }).mailLanguage, 'fr')
+    assert.equal(readConfig({ MAIL_LANGUAGE: ' FR ' }).mailLanguage, 'fr')
+    failsOn({ MAIL_LANGUAGE: 'klingon' }, 'MAIL_LANGUAGE')
+    failsOn({ MAIL_LANGUAGE: 'fr-FR' }, 'MAIL_LANGUAGE')
+  })
 })

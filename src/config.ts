@@ -2,6 +2,7 @@
 // start; a bad value stops the process with one line naming the variable.
 import { resolve } from 'node:path'
 import { type Static, Type } from 'typebox'
+import { MAIL_LANGUAGES, type MailLanguage } from './mail/messages/texts.ts'
 import { parseS3StorageUrl } from './storage/storage-url.ts'
 
 export const Config = Type.Object({
@@ -19,6 +20,8 @@ export const Config = Type.Object({
   storageUrl: Type.String(),
   smtpUrl: Type.Optional(Type.String()),
   mailFrom: Type.String(),
+  /** issue #20: the language of every mail (MAIL_LANGUAGE), English by default. */
+  mailLanguage: Type.Unsafe<MailLanguage>(Type.String({ enum: [...MAIL_LANGUAGES] })),
   redisUrl: Type.Optional(Type.String()),
   paraphSecret: Type.Optional(Type.String()),
   signingCertP12: Type.Optional(Type.String()),
@@ -164,6 +167,14 @@ function mailFrom(env: Env): string {
   return raw
 }
 
+function mailLanguage(env: Env): MailLanguage {
+  const raw = read(env, 'MAIL_LANGUAGE') ?? 'en'
+  const language = MAIL_LANGUAGES.find((l) => l === raw.toLowerCase())
+  if (!language)
+    throw new ConfigError('MAIL_LANGUAGE', `must be one of ${MAIL_LANGUAGES.join(', ')} (got "${raw}")`)
+  return language
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
@@ -194,6 +205,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     storageUrl: storageUrl(env, dataDir),
     smtpUrl: parseUrlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: mailFrom(env),
+    mailLanguage: mailLanguage(env),
     redisUrl: parseUrlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
     paraphSecret: secret,
     signingCertP12: certP12,

@@ -36,7 +36,9 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
     )
     assert.equal(res.statusCode, 201, res.body)
     const { id, submitters } = res.json()
-    const [job] = (await jobsOf(m.t, MAIL_JOB)).filter((j) => j.payload.submission_id === id)
+    const [job] = (await jobsOf(m.t, MAIL_JOB)).filter(
+      (j) => j.payload.submission_id === id && j.payload.kind === 'signing_request',
+    )
     assert.ok(job, 'a mail job is queued with the submission')
     return { id, url: submitters[0].signing_url as string, jobId: job.id }
   }
@@ -44,7 +46,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
   const logged = (msg: string) => m.t.logs.entries().filter((e) => e.msg === msg)
 
   describe('happy', () => {
-    it('hands over MAIL_FROM, the named recipient, Reply-To, the bcc in the envelope only, text and HTML, the Message-ID of the job', async () => {
+    it('hands over MAIL_FROM, the named recipient, Reply-To, text and HTML, the Message-ID of the job; the bcc gets a mail of its own', async () => {
       const { url, jobId } = await requestTo('ann@example.eu', {
         reply_to: 'sales@acme.example',
         bcc_email: 'archive@acme.example',
@@ -53,10 +55,11 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       const [mail, ...more] = m.smtp.to('ann@example.eu')
       assert.ok(mail)
       assert.equal(more.length, 0)
-      assert.deepEqual(mail.envelope, {
-        from: 'contracts@acme.example',
-        to: ['ann@example.eu', 'archive@acme.example'],
-      })
+      // issue #20: the bcc is never a recipient of the signer's mail, whose link is a credential.
+      assert.deepEqual(mail.envelope, { from: 'contracts@acme.example', to: ['ann@example.eu'] })
+      const [copy, ...moreCopies] = m.smtp.to('archive@acme.example')
+      assert.deepEqual([copy?.envelope.to, moreCopies.length], [['archive@acme.example'], 0])
+      assert.ok(!copy!.text.includes(url) && !copy!.html.includes(url), 'the copy holds no signing link')
       assert.deepEqual(addresses(mail.parsed.from), [
         { address: 'contracts@acme.example', name: 'Acme Contracts' },
       ])
@@ -160,16 +163,21 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       }
     })
 
-    it('the bcc refused for good: the signer got the mail, the job is done and the refusal logged', async () => {
+    it('the bcc refused for good: the signer got the mail, their job is done, the copy is dead and logged', async () => {
       m.smtp.refuse = (to) =>
         to === 'old-archive@acme.example' ? { code: 550, message: 'No such user' } : null
       try {
-        const { jobId } = await requestTo('kept@example.eu', { bcc_email: 'old-archive@acme.example' })
+        const { id, jobId } = await requestTo('kept@example.eu', { bcc_email: 'old-archive@acme.example' })
         await m.work()
         assert.equal(m.smtp.to('kept@example.eu').length, 1)
         assert.equal((await job(jobId)).state, 'done')
-        const [line] = logged('the SMTP server refused some recipients of a mail; the others got it')
-        assert.deepEqual(line?.rejected, ['old-archive@acme.example'])
+        // issue #20: the bcc's notice is a job of its own.
+        const copy = (await jobsOf(m.t, MAIL_JOB)).find(
+          (j) => j.payload.submission_id === id && j.payload.kind === 'signing_request_copy',
+        )
+        assert.deepEqual([copy?.state, copy?.attempt], ['dead', 1])
+        const lines = logged('mail rejected permanently by the SMTP server; it will not be retried')
+        assert.ok(lines.some((line) => line.to === 'old-archive@acme.example' && line.submission_id === id))
       } finally {
         m.smtp.refuse = () => null
       }

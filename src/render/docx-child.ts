@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import mammoth from 'mammoth'
 import { ApiError } from '../errors.ts'
 import { serveRequests } from '../pdf/child-loop.ts'
+import { refuseDtdDeclarations } from './docx-dtd.ts'
 import { markImageSizes, readImageMark } from './docx-image-sizes.ts'
 import { tidyFragment } from './docx-page.ts'
 import type { Conversion, ConvertAnswer, ConvertRequest } from './docx-protocol.ts'
@@ -23,6 +24,8 @@ const STYLE_MAP = ["br[type='page'] => hr.page-break"]
 async function convert({ input, output, maxHtmlBytes }: ConvertRequest): Promise<Conversion> {
   const upload = await readFile(input)
   const files = inflateZipEntries(upload, readZipDirectory(upload))
+  // issue #20: a DTD is bad input (422), refused before mammoth's XML parser sees it.
+  refuseDtdDeclarations(files)
   refuseTagsInUnreadParts(files)
   const document = files.get('word/document.xml')!
   // Word writes UTF-8; a document in another encoding keeps its images' pixel sizes.

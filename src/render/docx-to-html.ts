@@ -84,7 +84,7 @@ export function decodeBase64Docx(data: string): Buffer {
 
 /**
  * A DOCX (base64 as sent, or bytes) as a whole HTML document. Throws ApiError `invalid_docx`
- * (422) for a file refused (base64, zip gate, not Word, HTML past LIMITS.docxHtmlBytes) and
+ * (422) for a file refused (base64, zip gate, a DTD in a part, not Word, HTML past LIMITS.docxHtmlBytes) and
  * `docx_convert_failed` (500) when mammoth throws, times out or crashes. Rejects with a plain
  * Error only on a server fault (no converter could start).
  */

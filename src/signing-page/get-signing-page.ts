@@ -6,22 +6,25 @@ import { Type } from 'typebox'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { type AnyRoute, defineRoute, type HandlerInput } from '../http/define-route.ts'
+import { embedOriginOf } from './embed-origin.ts'
 import { pickLanguage } from './page/texts.ts'
 import { pageAssets } from './page-assets.ts'
-import { linkErrorHtml, setPageHeaders, signingPageHtml } from './page-html.ts'
+import { linkErrorHtml, type PageConfig, setPageHeaders, signingPageHtml } from './page-html.ts'
 import { bySlug, byToken, type Signer, SlugParams, TokenParams } from './signer-routes.ts'
+import { verifyEmbedToken } from './signing-credentials.ts'
 
 const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
 
 async function answerPage(
   input: Pick<HandlerInput<never>, 'headers' | 'reply'>,
   mode: Signer['via'],
-  resolve: () => Promise<unknown>,
+  resolve: () => Promise<Pick<PageConfig, 'embed_origin'>>,
 ): Promise<string> {
   const lang = pickLanguage(input.headers['accept-language'])
   const assets = await pageAssets()
+  let extra: Pick<PageConfig, 'embed_origin'>
   try {
-    await resolve()
+    extra = await resolve()
   } catch (error) {
     if (!(error instanceof ApiError) || !wantsHtml(input.headers.accept)) throw error
     setPageHeaders(input.reply, mode)
@@ -30,7 +33,7 @@ async function answerPage(
     return linkErrorHtml(assets, lang, status === 401 ? 'invalid' : 'unknown')
   }
   setPageHeaders(input.reply, mode)
-  return signingPageHtml(assets, { lang, mode })
+  return signingPageHtml(assets, { lang, mode, ...extra })
 }
 
 const HtmlPage = Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/html' })
@@ -48,7 +51,11 @@ export const getSigningPage = defineRoute({
   produces: 'text/html',
   schema: { params: SlugParams, response: { 200: HtmlPage } },
   errors: ['resource_not_found'],
-  handler: (input, deps: Deps) => answerPage(input, 'link', () => bySlug(deps, input.params.slug)),
+  handler: (input, deps: Deps) =>
+    answerPage(input, 'link', async () => {
+      await bySlug(deps, input.params.slug)
+      return {}
+    }),
 })
 
 export const getEmbedSigningPage = defineRoute({
@@ -62,7 +69,14 @@ export const getEmbedSigningPage = defineRoute({
   produces: 'text/html',
   schema: { params: TokenParams, response: { 200: HtmlPage } },
   errors: ['invalid_signing_token', 'resource_not_found'],
-  handler: (input, deps: Deps) => answerPage(input, 'embed', () => byToken(deps, input.params.token)),
+  handler: (input, deps: Deps) =>
+    answerPage(input, 'embed', async () => {
+      const { token } = input.params
+      await byToken(deps, token)
+      // issue #20: the origin the page posts its messages to (embed-origin.ts).
+      const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
+      return { embed_origin: embedOriginOf(claims.allowed_origin, input.headers.referer) }
+    }),
 })
 
 export const SIGNING_PAGE_ROUTES: AnyRoute[] = [getSigningPage, getEmbedSigningPage]

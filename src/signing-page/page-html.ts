@@ -15,6 +15,8 @@ export interface PageHeaders {
 export interface PageConfig {
   lang: Language
   mode: Signer['via']
+  /** issue #20: embed mode only, the one origin the page posts its messages to (embed-origin.ts); null: none. */
+  embed_origin?: string | null
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

@@ -51,4 +51,33 @@ describe('signing credentials', () => {
     await refused(noExpiry)
     await refused('not.a.jwt')
   })
+
+  it('carries allowed_origin when issued with one, and only then', async () => {
+    const claims = { sub: 'sbm_1', sid: 'sub_1', allowed_origin: 'https://app.example.eu' }
+    const token = await issueEmbedToken(key, claims, later, now)
+    assert.deepEqual(await verifyEmbedToken(key, token, now), claims)
+    const plain = await issueEmbedToken(key, { sub: 'sbm_1', sid: 'sub_1' }, later, now)
+    assert.equal('allowed_origin' in (await verifyEmbedToken(key, plain, now)), false)
+  })
+
+  // issue #20: jose decodes all three spellings of the same signature bytes; only the canonical one passes.
+  it('refuses a genuine token respelled: a trailing "=", or the unused low bits of the last character changed', async () => {
+    const token = await issueEmbedToken(key, { sub: 'sbm_1', sid: 'sub_1' }, later, now)
+    const [, , signature] = token.split('.')
+    // HS256: 32 bytes in 43 characters, so the last one carries 2 unused low bits.
+    assert.equal(signature!.length, 43)
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const last = ALPHABET.indexOf(token.at(-1)!)
+    const lowBits = `${token.slice(0, -1)}${ALPHABET[last ^ 1]}`
+    for (const respelled of [`${token}=`, lowBits]) {
+      assert.deepEqual(
+        Buffer.from(respelled.split('.')[2]!.replace(/=$/, ''), 'base64url'),
+        Buffer.from(signature!, 'base64url'),
+        'the same signature bytes',
+      )
+      await refused(respelled)
+    }
+    await refused(`${token.split('.')[0]}=.${token.split('.').slice(1).join('.')}`)
+    assert.deepEqual(await verifyEmbedToken(key, token, now), { sub: 'sbm_1', sid: 'sub_1' })
+  })
 })

@@ -22,6 +22,11 @@ export interface EmbedClaims {
   sub: string
   /** Submission id. */
   sid: string
+  /**
+   * issue #20: the origin of the page that frames the embed (`allowed_origin` of the embed_token
+   * request), to which the page posts its messages; absent when the token was issued without one.
+   */
+  allowed_origin?: string
 }
 
 const ISSUER = 'paraph'
@@ -33,7 +38,8 @@ export async function issueEmbedToken(
   expiresAt: Date,
   now: Date,
 ): Promise<string> {
-  return new SignJWT({ sid: claims.sid })
+  const extra = claims.allowed_origin ? { allowed_origin: claims.allowed_origin } : {}
+  return new SignJWT({ sid: claims.sid, ...extra })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuer(ISSUER)
@@ -43,8 +49,23 @@ export async function issueEmbedToken(
     .sign(key)
 }
 
-/** The claims of a genuine, unexpired token; 401 for anything else (forged, `alg: none`, expired). */
+/**
+ * RFC 7515 §2: a JWS segment is base64url without padding. Decoders (jose's too) also read a
+ * trailing `=` and ignore the unused low bits of the last character, so one genuine token has
+ * several spellings; issue #20: only the one the encoder writes is accepted, like any other edit.
+ */
+function isCanonicalBase64url(segment: string): boolean {
+  return (
+    /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment
+  )
+}
+
+const invalidToken = () => new ApiError('invalid_signing_token', 'This signing link is not valid.')
+
+/** The claims of a genuine, unexpired token; 401 for anything else (forged, `alg: none`, expired, respelled). */
 export async function verifyEmbedToken(key: Uint8Array, token: string, now: Date): Promise<EmbedClaims> {
+  if (!token.split('.').every(isCanonicalBase64url)) throw invalidToken()
+  let claims: EmbedClaims
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
@@ -53,16 +74,16 @@ export async function verifyEmbedToken(key: Uint8Array, token: string, now: Date
       requiredClaims: ['exp', 'sub', 'sid'],
       currentDate: now,
     })
-    return { sub: String(payload.sub), sid: String(payload.sid) }
+    claims = { sub: String(payload.sub), sid: String(payload.sid) }
+    if (typeof payload.allowed_origin === 'string') claims.allowed_origin = payload.allowed_origin
   } catch (error) {
-    const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED'
+    if ((error as { code?: string }).code !== 'ERR_JWT_EXPIRED') throw invalidToken()
     throw new ApiError(
       'invalid_signing_token',
-      expired
-        ? 'This signing link has expired; ask the sender for a new one.'
-        : 'This signing link is not valid.',
+      'This signing link has expired; ask the sender for a new one.',
     )
   }
+  return claims
 }
 
 /** Default lifetime of the embed token in a creation response: until the submission expires, else 30 days. */

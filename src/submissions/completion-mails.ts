@@ -7,8 +7,9 @@ import type { Deps } from '../deps.ts'
 import { enqueueJob } from '../jobs/job-store.ts'
 import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
 import { renderCompleted } from '../mail/messages/completed.ts'
+import { mailTexts } from '../mail/messages/texts.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
-import { documentNameOf } from './signing-requests.ts'
+import { accountNameOf, documentNameOf } from './signing-requests.ts'
 
 /** Queues one notice per submitter with e-mail on (pre-signed ones too: they are parties); returns how many. */
 export async function queueCompletionMails(
@@ -27,6 +28,7 @@ export async function queueCompletionMails(
     .execute()
   if (submitters.length === 0) return 0
   const documentName = await documentNameOf(tx, submission)
+  const sender = { account: await accountNameOf(tx, submission), replyTo: submission.reply_to }
   for (const submitter of submitters) {
     const message: MailMessage = {
       kind: 'completed',
@@ -34,12 +36,15 @@ export async function queueCompletionMails(
       to_name: submitter.name,
       bcc: null,
       reply_to: submission.reply_to,
-      ...renderCompleted({
-        documentName,
-        signer: { name: submitter.name },
-        signingUrl: signingUrl(deps.config.signingUrl, submitter.signing_slug),
-        hasReplyTo: submission.reply_to !== null,
-      }),
+      ...renderCompleted(
+        {
+          documentName,
+          signer: { name: submitter.name },
+          signingUrl: signingUrl(deps.config.signingUrl, submitter.signing_slug),
+          sender,
+        },
+        mailTexts(deps.config.mailLanguage),
+      ),
       submission_id: submission.id,
       submitter_id: submitter.id,
     }

@@ -11,6 +11,18 @@ import { pdfText } from '../../test/fixtures/poppler.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { closeDocxConverter } from '../render/docx-to-html.ts'
+import { inflateZipEntries, readZipDirectory } from '../render/zip-gate.ts'
+import { storedZip } from '../render/zip-store.ts'
+
+/** The Word contract with one part edited (a stored ZIP, as a tool that rewrote it would save). */
+async function contractWith(part: string, edit: (xml: string) => string): Promise<Buffer> {
+  const docx = await contractDocx()
+  const files = inflateZipEntries(docx, readZipDirectory(docx))
+  files.set(part, Buffer.from(edit(files.get(part)!.toString('utf8'))))
+  return storedZip(files)
+}
+const afterXmlDeclaration = (insert: string) => (xml: string) =>
+  xml.replace(/^(<\?xml[^>]*\?>)/, `$1${insert}`)
 
 describe('POST /v1/submissions/from_docx', () => {
   let t: TestApp
@@ -153,6 +165,43 @@ describe('POST /v1/submissions/from_docx', () => {
       assert.equal(errorOf(res).code, 'invalid_docx')
       assert.match(errorOf(res).message, /^file: /)
     }
+  })
+
+  // issue #20: before, the first was 201 (mammoth's parser let it through) and the second a 500
+  // docx_convert_failed logged with its stack.
+  it('422 invalid_docx naming the part for a DOCTYPE or an entity declaration, refused before mammoth, nothing logged as an error', async () => {
+    const laughs =
+      '<!DOCTYPE w:document [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    const cases: Array<[Buffer, RegExp]> = [
+      [
+        await contractWith('word/document.xml', afterXmlDeclaration('<!DOCTYPE w:document>')),
+        /^file: word\/document\.xml declares a document type \(<!DOCTYPE\)/,
+      ],
+      [
+        await contractWith('word/document.xml', (xml) =>
+          afterXmlDeclaration(laughs)(xml).replace('<w:t', '<w:t>&b;</w:t></w:r><w:r><w:t'),
+        ),
+        /^file: word\/document\.xml declares a document type/,
+      ],
+      [
+        await contractWith('[Content_Types].xml', afterXmlDeclaration('<!DOCTYPE Types [<!ENTITY x "y">]>')),
+        /^file: \[Content_Types\]\.xml declares a document type/,
+      ],
+      [
+        await contractWith('word/styles.xml', (xml) => xml.replace('<w:styles', '<!ENTITY x "y"><w:styles')),
+        /^file: word\/styles\.xml declares an entity \(<!ENTITY\)/,
+      ],
+    ]
+    const errorsBefore = t.logs.entries().filter((e) => Number(e.level) >= 50).length
+    for (const [file, message] of cases) {
+      const res = await create(file)
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(errorOf(res).code, 'invalid_docx')
+      assert.match(errorOf(res).message, message)
+    }
+    assert.equal(t.logs.entries().filter((e) => Number(e.level) >= 50).length, errorsBefore)
+    // The same contract, unedited and rewritten the same way, is accepted.
+    assert.equal((await create(await contractWith('word/styles.xml', (xml) => xml))).statusCode, 201)
   })
 
   it('checks the submitters before converting anything', async () => {

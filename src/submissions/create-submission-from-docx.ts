@@ -27,7 +27,7 @@ export const createSubmissionFromDocx = defineRoute({
   url: '/v1/submissions/from_docx',
   summary: 'Create a submission from a Word document with tags',
   description:
-    'The DOCX is checked before it is opened (a ZIP with at most 1 000 entries, 50 MiB inflated in all, no entry inflating more than 100 times, no ZIP64 or encryption, and each entry really inflating to its declared size), converted to HTML with its headings, emphasis, lists, tables and inline images, then handled as `from_html`: each `{{…}}` tag, even one Word split over differently formatted runs, becomes a field where it stood. A tag error names the text before the tag.',
+    'The DOCX is checked before it is opened (a ZIP with at most 1 000 entries, 50 MiB inflated in all, no entry inflating more than 100 times, no ZIP64 or encryption, and each entry really inflating to its declared size, and no part declaring a document type or an entity, `<!DOCTYPE` or `<!ENTITY`: 422 `invalid_docx` naming the part), converted to HTML with its headings, emphasis, lists, tables and inline images, then handled as `from_html`: each `{{…}}` tag, even one Word split over differently formatted runs, becomes a field where it stood. A tag error names the text before the tag.',
   tag: 'Submissions',
   idempotent: true,
   bodyLimit: LIMITS.htmlBodyBytes,

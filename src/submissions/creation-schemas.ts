@@ -99,8 +99,16 @@ export function creationOptions<S extends TSchema>(submitter: S) {
         description: 'Where the signer goes after signing: an absolute https: or http: URL',
       }),
     ),
-    bcc_email: Type.Optional(Email),
-    reply_to: Type.Optional(Email),
+    bcc_email: Type.Optional({
+      ...Email,
+      description:
+        'Told of each signing request sent: a notice of its own naming the document, the signer and the account, without the signer’s link or your `message` (whoever held a copy of the signer’s mail could sign in their name)',
+    }),
+    reply_to: Type.Optional({
+      ...Email,
+      description:
+        'Reply-To of the mails to signers; the signing request shows it beside the account’s name, under its heading',
+    }),
     metadata: Type.Optional(Metadata),
     message: Type.Optional(
       Type.Object(

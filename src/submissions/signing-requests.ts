@@ -1,12 +1,17 @@
 // Who is asked to sign now (api-v1 §2.2 signing_order): preserved order mails the first submitter
 // still to sign — the next one once the one before has signed (sign-document.ts calls this again);
 // random mails all of them at once. Each request is a mail job queued in the caller's transaction,
-// rendered there (mail/messages/signing-request.ts), so what was decided is what is sent.
+// rendered there (mail/messages/signing-request.ts), so what was decided is what is sent. issue
+// #20: the request names the account that asks; `bcc_email` gets a notice of its own
+// (signing-request-copy.ts), never the signer's mail, whose link is the signer's credential.
+import { findAccount } from '../accounts/account-store.ts'
 import type { SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { enqueueJob } from '../jobs/job-store.ts'
 import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
+import { renderSigningRequestCopy } from '../mail/messages/signing-request-copy.ts'
+import { mailTexts } from '../mail/messages/texts.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
 
 export function nextSigners(
@@ -32,28 +37,73 @@ export async function documentNameOf(
   return row?.name ?? 'Document'
 }
 
+/** The name mails give the account a submission belongs to: who asks (issue #20). */
+export async function accountNameOf(
+  tx: Tx,
+  submission: Pick<SubmissionsTable, 'account_id'>,
+): Promise<string> {
+  return (await findAccount(tx, submission.account_id))?.name ?? ''
+}
+
+/** What the request mails say besides the signer: the document, and who asks. */
+export interface RequestContext {
+  documentName: string
+  accountName: string
+}
+
 export function signingRequestMessage(
   deps: Pick<Deps, 'config'>,
   submission: SubmissionsTable,
   submitter: SubmittersTable,
-  documentName: string,
+  context: RequestContext,
 ): MailMessage {
   const url = signingUrl(deps.config.signingUrl, submitter.signing_slug)
-  const rendered = renderSigningRequest({
-    documentName,
-    submissionId: submission.id,
-    signer: { name: submitter.name, email: submitter.email },
-    signingUrl: url,
-    expiresAt: submission.expires_at,
-    message: { subject: submission.message_subject, body: submission.message_body },
-    hasReplyTo: submission.reply_to !== null,
-  })
+  const rendered = renderSigningRequest(
+    {
+      documentName: context.documentName,
+      submissionId: submission.id,
+      signer: { name: submitter.name, email: submitter.email },
+      signingUrl: url,
+      expiresAt: submission.expires_at,
+      message: { subject: submission.message_subject, body: submission.message_body },
+      sender: { account: context.accountName, replyTo: submission.reply_to },
+    },
+    mailTexts(deps.config.mailLanguage),
+  )
   return {
     kind: 'signing_request',
     to: submitter.email,
     to_name: submitter.name,
-    bcc: submission.bcc_email,
+    bcc: null,
     reply_to: submission.reply_to,
+    ...rendered,
+    submission_id: submission.id,
+    submitter_id: submitter.id,
+  }
+}
+
+/** The notice to `bcc_email` that `submitter` was asked to sign: no link, no sender's message. */
+export function signingRequestCopyMessage(
+  deps: Pick<Deps, 'config'>,
+  submission: SubmissionsTable & { bcc_email: string },
+  submitter: SubmittersTable,
+  context: RequestContext,
+): MailMessage {
+  const rendered = renderSigningRequestCopy(
+    {
+      documentName: context.documentName,
+      submissionId: submission.id,
+      signer: { name: submitter.name, email: submitter.email },
+      expiresAt: submission.expires_at,
+      sender: { account: context.accountName, replyTo: submission.reply_to },
+    },
+    mailTexts(deps.config.mailLanguage),
+  )
+  return {
+    kind: 'signing_request_copy',
+    to: submission.bcc_email,
+    bcc: null,
+    reply_to: null,
     ...rendered,
     submission_id: submission.id,
     submitter_id: submitter.id,
@@ -69,13 +119,18 @@ export async function queueSigningRequests(
 ): Promise<number> {
   const due = nextSigners(submission.signing_order, submitters).filter((s) => s.send_email === 1)
   if (due.length === 0) return 0
-  const documentName = await documentNameOf(tx, submission)
+  const context = {
+    documentName: await documentNameOf(tx, submission),
+    accountName: await accountNameOf(tx, submission),
+  }
+  const { bcc_email } = submission
   for (const submitter of due) {
-    await enqueueJob(tx, deps, {
-      kind: MAIL_JOB,
-      payload: signingRequestMessage(deps, submission, submitter, documentName),
-      maxAttempts: MAIL_MAX_ATTEMPTS,
-    })
+    const messages = [signingRequestMessage(deps, submission, submitter, context)]
+    if (bcc_email)
+      messages.push(signingRequestCopyMessage(deps, { ...submission, bcc_email }, submitter, context))
+    for (const payload of messages) {
+      await enqueueJob(tx, deps, { kind: MAIL_JOB, payload, maxAttempts: MAIL_MAX_ATTEMPTS })
+    }
   }
   return due.length
 }

@@ -3,11 +3,13 @@
 // is stored — the token is an HS256 JWT naming the submitter and its submission — so the answer is
 // 200, not 201, and earlier tokens (the creation's `embed_src` among them) stay valid until their
 // own expiry. A token for a signer who finished, or of a submission that ended, still opens the
-// form, which shows that state. 500 `token_issue_failed` if it cannot be signed.
+// form, which shows that state. 500 `token_issue_failed` if it cannot be signed. issue #20: an
+// optional `allowed_origin` rides in the token: the embed page posts its messages to it alone.
 import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { parseAllowedOrigin } from '../signing-page/embed-origin.ts'
 import { embedUrl, issueEmbedToken } from '../signing-page/signing-credentials.ts'
 import { findSubmitter } from '../submissions/submission-store.ts'
 
@@ -21,6 +23,14 @@ const EmbedTokenRequest = Type.Object(
         maximum: EMBED_TOKEN_TTL.max,
         default: EMBED_TOKEN_TTL.default,
         description: 'Lifetime of the token in seconds: 60 to 2592000 (30 days); default 3600 (1 hour)',
+      }),
+    ),
+    allowed_origin: Type.Optional(
+      Type.String({
+        // A host name is at most 253 characters; with a scheme and a port an origin stays well inside.
+        maxLength: 300,
+        description:
+          'The origin of the page that frames `embed_src`: `https://host[:port]` (or `http://localhost[:port]`, `http://127.0.0.1[:port]` for development), no path. The embedded page posts its `paraph:opened`, `paraph:signed` and `paraph:declined` messages to this origin only. Without it, they go to the origin of the `Referer` the framing page sent when it loaded `embed_src` (browsers send the origin cross-site by default), and to no one when there is none (a framing page with `referrerpolicy="no-referrer"` then hears nothing: give `allowed_origin`). Anything else: 422 `invalid_request`.',
       }),
     ),
   },
@@ -50,11 +60,13 @@ export const createEmbedToken = defineRoute({
   url: '/v1/submitters/:id/embed_token',
   summary: 'Issue a new embed URL with a chosen lifetime',
   description:
-    'Answers 200: nothing is stored, and earlier tokens are not revoked. Works for any submitter of the key’s scope, whatever its status: the embedded form shows an ended submission’s state. Send `{}` for the default lifetime (a request without a body is 422).',
+    'Answers 200: nothing is stored, and earlier tokens are not revoked. Works for any submitter of the key’s scope, whatever its status: the embedded form shows an ended submission’s state. Send `{}` for the default lifetime (a request without a body is 422). Messages to the framing page: the embedded page posts `paraph:opened`, `paraph:signed` and `paraph:declined` (`{ type, submitter_id, submission_id }`) to `allowed_origin` when the token carries one, else to the origin of the `Referer` of the request that loaded the page, never to `*`; the creation response’s `embed_src` carries no `allowed_origin`.',
   tag: 'Submitters',
   schema: { params: IdParams('sbm'), body: EmbedTokenRequest, response: { 200: EmbedToken } },
   errors: ['resource_not_found', 'token_issue_failed'],
   handler: async ({ params, body, scope }, deps) => {
+    const allowedOrigin =
+      body.allowed_origin === undefined ? undefined : parseAllowedOrigin(body.allowed_origin)
     const submitter = orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`)
     const now = deps.clock.now()
     const ttl = body.ttl_seconds ?? EMBED_TOKEN_TTL.default
@@ -62,7 +74,11 @@ export const createEmbedToken = defineRoute({
     const expiresAt = new Date(Math.floor(now.getTime() / 1000 + ttl) * 1000)
     let token: string
     try {
-      const claims = { sub: submitter.id, sid: submitter.submission_id }
+      const claims = {
+        sub: submitter.id,
+        sid: submitter.submission_id,
+        ...(allowedOrigin ? { allowed_origin: allowedOrigin } : {}),
+      }
       token = await issueEmbedToken(deps.keys.embed, claims, expiresAt, now)
     } catch (error) {
       throw new ApiError('token_issue_failed', 'The embed token could not be issued; retry.', {}, error)

@@ -2,17 +2,19 @@
 // that records the failure: through the mail outbox like every mail, never lost, never twice for
 // one run of failures (endpoint-health decides when).
 import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.ts'
 import type { Tx, WebhookEndpointsTable } from '../db/tables.ts'
 import { enqueueJob } from '../jobs/job-store.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { mailTexts } from '../mail/messages/texts.ts'
 import { renderWebhookFailing } from '../mail/messages/webhook-failing.ts'
 import { DISABLE_AFTER_MS } from './endpoint-health.ts'
 
 export async function queueFailingNotice(
   tx: Tx,
-  ctx: { clock: Clock; ids: IdGenerator; logger: FastifyBaseLogger },
+  ctx: { clock: Clock; ids: IdGenerator; logger: FastifyBaseLogger; config: Pick<Config, 'mailLanguage'> },
   endpoint: WebhookEndpointsTable,
 ): Promise<boolean> {
   const account = await tx
@@ -32,13 +34,16 @@ export async function queueFailingNotice(
     to: account.owner_email,
     bcc: null,
     reply_to: null,
-    ...renderWebhookFailing({
-      url: endpoint.url,
-      endpointId: endpoint.id,
-      failures: endpoint.consecutive_failures,
-      lastError: endpoint.last_failure_reason ?? 'unknown',
-      disableAfterDays: DISABLE_AFTER_MS / 86_400_000,
-    }),
+    ...renderWebhookFailing(
+      {
+        url: endpoint.url,
+        endpointId: endpoint.id,
+        failures: endpoint.consecutive_failures,
+        lastError: endpoint.last_failure_reason ?? 'unknown',
+        disableAfterDays: DISABLE_AFTER_MS / 86_400_000,
+      },
+      mailTexts(ctx.config.mailLanguage),
+    ),
     submission_id: null,
     submitter_id: null,
     webhook_endpoint_id: endpoint.id,

@@ -1,13 +1,15 @@
 // The completion notice: everyone signed; the link is the signer's own signing URL, whose page
 // then shows the completed document and its download. Pure.
 import { plainParagraph, type RenderedMail, renderMail } from './layout.ts'
+import type { MailSender } from './signing-request.ts'
 import { MAIL_TEXTS } from './texts.ts'
 
 export interface CompletedInput {
   documentName: string
   signer: { name: string | null }
   signingUrl: string
-  hasReplyTo: boolean
+  /** The account the submission belongs to, and its `reply_to`: the footer names them. */
+  sender: MailSender
 }
 
 export function renderCompleted(input: CompletedInput, texts = MAIL_TEXTS): RenderedMail {
@@ -22,6 +24,7 @@ export function renderCompleted(input: CompletedInput, texts = MAIL_TEXTS): Rend
     ],
     action: { label: t.button, url: input.signingUrl },
     notes: [],
-    replyToSender: input.hasReplyTo,
+    replyToSender: input.sender.replyTo !== null,
+    onBehalfOf: input.sender.account,
   })
 }

@@ -21,6 +21,10 @@ export interface MailContent {
   notes: string[]
   /** The sender set `reply_to`: the footer says a reply reaches them. */
   replyToSender: boolean
+  /** A short line under the heading, first in the text part: who asks (issue #20). */
+  byline?: string
+  /** The account the mail is sent for: the footer names it instead of "the sender" (issue #20). */
+  onBehalfOf?: string
 }
 
 export interface RenderedMail {
@@ -46,6 +50,9 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+/** A line of the body: line breaks become spaces; other spaces (French no-break ones) are kept. */
+const unbroken = (text: string) => text.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ').trim()
+
 /** Plain text as a paragraph: escaped, its line breaks kept. */
 export function plainParagraph(text: string): Paragraph {
   return { text, html: escapeHtml(text).replace(/\r?\n/g, '<br>') }
@@ -70,7 +77,10 @@ function button(label: string, url: string): string {
 
 function footerLines(content: MailContent): string[] {
   const { footer } = content.texts
-  return [footer.sentBy, ...(content.replyToSender ? [footer.replyToSender] : []), footer.notExpected]
+  const account = content.onBehalfOf === undefined ? undefined : unbroken(content.onBehalfOf)
+  const sentBy = account ? footer.sentFor(account) : footer.sentBy
+  const replyTo = account ? footer.replyTo(account) : footer.replyToSender
+  return [sentBy, ...(content.replyToSender ? [replyTo] : []), footer.notExpected]
 }
 
 function htmlPart(content: MailContent): string {
@@ -81,11 +91,15 @@ function htmlPart(content: MailContent): string {
   const notes = content.notes
     .map((n) => cell('padding:0 28px 8px;font-size:14px;line-height:20px;color:#4b5563;', escapeHtml(n)))
     .join('')
+  const byline = content.byline === undefined ? undefined : unbroken(content.byline)
   const card = [
     cell(
-      'padding:28px 28px 16px;font-size:22px;line-height:28px;font-weight:bold;color:#111827;',
+      `padding:28px 28px ${byline ? 6 : 16}px;font-size:22px;line-height:28px;font-weight:bold;color:#111827;`,
       escapeHtml(content.heading),
     ),
+    ...(byline
+      ? [cell('padding:0 28px 20px;font-size:14px;line-height:20px;color:#4b5563;', escapeHtml(byline))]
+      : []),
     paragraphs,
     ...(action
       ? [
@@ -133,8 +147,11 @@ ${cell('padding:16px 28px;font-size:12px;line-height:18px;color:#6b7280;text-ali
 
 function textPart(content: MailContent): string {
   const blocks = [
+    ...(content.byline ? [unbroken(content.byline)] : []),
     ...content.paragraphs.map((p) => p.text),
-    ...(content.action ? [`${content.action.label}:\n${content.action.url}`] : []),
+    ...(content.action
+      ? [`${content.action.label}${content.texts.colon ?? ':'}\n${content.action.url}`]
+      : []),
     ...content.notes,
     `--\n${footerLines(content).join('\n')}`,
   ]

@@ -13,7 +13,7 @@ function input(overrides: Partial<SigningRequestInput> = {}): SigningRequestInpu
     signingUrl: URL,
     expiresAt: null,
     message: { subject: null, body: null },
-    hasReplyTo: false,
+    sender: { account: 'Acme Ltd', replyTo: null },
     ...overrides,
   }
 }
@@ -22,16 +22,43 @@ function input(overrides: Partial<SigningRequestInput> = {}): SigningRequestInpu
 const HREF = 'href="https://sign.example.eu/s/AbC123?x=1&amp;y=2"'
 
 describe('the signing request mail', () => {
-  it('default wording: subject and greeting, the button, and the link in plain text in both parts', () => {
+  it('default wording: who asks, subject and greeting, the button, and the link in plain text in both parts', () => {
     const mail = renderSigningRequest(input())
     assert.equal(mail.subject, 'Please sign “Contract”')
-    assert.match(mail.text, /^Hello Ann,\n\nYou are invited to review and sign “Contract”\./)
+    assert.match(
+      mail.text,
+      /^Requested by Acme Ltd\n\nHello Ann,\n\nYou are invited to review and sign “Contract”\./,
+    )
     assert.ok(mail.text.includes(`Review and sign:\n${URL}\n`))
     assert.equal(mail.html.split(HREF).length - 1, 2, 'a button and a plain link')
     assert.match(mail.html, /bgcolor="#1d4ed8"[^>]*><a href="[^"]+"[^>]*>Review and sign<\/a>/)
     assert.match(mail.html, /<html lang="en">/)
-    assert.match(mail.text, /Sent by Paraph/)
+    assert.match(mail.text, /Sent by Paraph, an electronic-signature service, on behalf of Acme Ltd\./)
     assert.doesNotMatch(mail.text, /Reply to this e-mail/)
+  })
+
+  // issue #20: the request never said who was asking.
+  it("says who asks under the heading: the account's name, and reply_to when given; the footer names the account", () => {
+    const mail = renderSigningRequest(
+      input({
+        sender: { account: 'Acme <Ltd> & Co', replyTo: 'sales@acme.example' },
+        message: { subject: 'Sign {{document.name}}', body: 'Dear {{submitter.name}}, here it is.' },
+      }),
+    )
+    assert.match(
+      mail.text,
+      /^Requested by Acme <Ltd> & Co \(sales@acme\.example\)\n\nDear Ann, here it is\.\n/,
+    )
+    assert.match(mail.text, /\nReply to this e-mail to reach Acme <Ltd> & Co\.\n/)
+    assert.match(
+      mail.html,
+      /Please sign “Contract”<\/td><\/tr><tr><td style="[^"]*">Requested by Acme &lt;Ltd&gt; &amp; Co \(sales@acme\.example\)<\/td>/,
+    )
+    assert.ok(
+      mail.html.includes(
+        'on behalf of Acme &lt;Ltd&gt; &amp; Co.<br>Reply to this e-mail to reach Acme &lt;Ltd&gt; &amp; Co.',
+      ),
+    )
   })
 
   it('no external resource in the HTML: no image, stylesheet, script or remote font', () => {
@@ -57,7 +84,7 @@ describe('the signing request mail', () => {
     assert.equal(mail.subject, 'Ann, sign Contract (sub_4f9XqK2mR8sT1vW3yZ5bC7dE)')
     assert.ok(
       mail.text.startsWith(
-        `Dear Ann,\nplease sign by 30 November 2026 at 17:30 UTC.\n\nYour link: ${URL}\nSent to ann@example.eu\n\nReview and sign:\n${URL}\n\nThis link expires on 30 November 2026 at 17:30 UTC.`,
+        `Requested by Acme Ltd\n\nDear Ann,\nplease sign by 30 November 2026 at 17:30 UTC.\n\nYour link: ${URL}\nSent to ann@example.eu\n\nReview and sign:\n${URL}\n\nThis link expires on 30 November 2026 at 17:30 UTC.`,
       ),
       mail.text,
     )
@@ -111,19 +138,19 @@ describe('the signing request mail', () => {
       input({
         signer: { name: null, email: 'bob@example.eu' },
         message: { subject: 'For {{submitter.name}}', body: null },
-        hasReplyTo: true,
+        sender: { account: 'Acme Ltd', replyTo: 'sales@acme.example' },
       }),
     )
     assert.equal(mail.subject, 'For bob@example.eu')
-    assert.match(mail.text, /^Hello,\n/)
-    assert.match(mail.text, /Reply to this e-mail to reach the sender\./)
+    assert.match(mail.text, /^Requested by Acme Ltd \(sales@acme\.example\)\n\nHello,\n/)
+    assert.match(mail.text, /Reply to this e-mail to reach Acme Ltd\./)
   })
 
   it('an empty expiry variable when the submission has no expires_at, and no expiry note', () => {
     const mail = renderSigningRequest(
       input({ message: { subject: null, body: 'By [{{submission.expires_at}}]' } }),
     )
-    assert.match(mail.text, /^By \[\]/)
+    assert.match(mail.text, /\n\nBy \[\]/)
     assert.doesNotMatch(mail.text, /expires/)
   })
 })
@@ -134,7 +161,7 @@ describe('the completion mail', () => {
       documentName: 'NDA <v2>',
       signer: { name: 'Ann & Bob' },
       signingUrl: URL,
-      hasReplyTo: false,
+      sender: { account: 'Acme Ltd', replyTo: null },
     })
     assert.equal(mail.subject, 'Signed by everyone: “NDA <v2>”')
     assert.match(mail.text, /^Hello Ann & Bob,\n\nEveryone has signed “NDA <v2>”\./)

@@ -1,6 +1,7 @@
-// The signing request: the sender's `message.subject` and `message.body` with their variables
-// filled in (or the default wording), then always the button and the link, and the expiry. Pure:
-// rendered when the request is queued, in the transaction of the change that caused it.
+// The signing request: who asks (the account's name, and `reply_to` when given: issue #20), the
+// sender's `message.subject` and `message.body` with their variables filled in (or the default
+// wording), then always the button and the link, and the expiry. Pure: rendered when the request
+// is queued, in the transaction of the change that caused it.
 import {
   escapeHtml,
   inlineLink,
@@ -20,7 +21,13 @@ export interface SigningRequestInput {
   expiresAt: string | null
   /** The sender's own wording (api-v1 §2.2 `message`), variables unfilled. */
   message: { subject: string | null; body: string | null }
-  hasReplyTo: boolean
+  /** Who asks: the account's name, and the submission's `reply_to` (the Reply-To header). */
+  sender: MailSender
+}
+
+export interface MailSender {
+  account: string
+  replyTo: string | null
 }
 
 function variableValues(input: SigningRequestInput, texts: MailTexts): (name: MailVariable) => string {
@@ -65,6 +72,10 @@ export function renderSigningRequest(input: SigningRequestInput, texts = MAIL_TE
         : [plainParagraph(texts.greeting(input.signer.name)), plainParagraph(t.intro(input.documentName))],
     action: { label: t.button, url: input.signingUrl },
     notes: input.expiresAt ? [t.expires(texts.formatDate(input.expiresAt))] : [],
-    replyToSender: input.hasReplyTo,
+    replyToSender: input.sender.replyTo !== null,
+    byline: input.sender.account.trim()
+      ? t.requestedBy(input.sender.account, input.sender.replyTo)
+      : undefined,
+    onBehalfOf: input.sender.account,
   })
 }

@@ -1,9 +1,12 @@
-// Every word a mail says, in one place: a translation is another object of the same type. The
-// layout (layout.ts) escapes all of it for the HTML part, so nothing here is HTML.
+// Every word a mail says, in one place: a translation is another object of the same type
+// (texts-fr.ts). The layout (layout.ts) escapes all of it for the HTML part, so nothing here is HTML.
+import { FRENCH } from './texts-fr.ts'
 
 export interface MailTexts {
   /** BCP 47 tag of the HTML part. */
   lang: string
+  /** What follows a label before a link in the text part: `:` (French: a no-break space first). */
+  colon?: string
   /** A timestamp as a reader sees it, e.g. `23 November 2026 at 10:00 UTC`. */
   formatDate(iso: string): string
   greeting(name: string | null): string
@@ -13,6 +16,20 @@ export interface MailTexts {
     /** The default message, when the sender gave no `message.body`. */
     intro(document: string): string
     button: string
+    expires(date: string): string
+    /** issue #20: who asks — the account's name, and the submission's `reply_to` when it has one. */
+    requestedBy(account: string, replyTo: string | null): string
+  }
+  /**
+   * issue #20: what `bcc_email` receives instead of the signer's own mail — that the request went
+   * out, to whom, for which document — never the signer's link.
+   */
+  signingRequestCopy: {
+    subject(document: string, signer: string): string
+    heading(document: string): string
+    sent(account: string, document: string, signer: string): string
+    noLink: string
+    reference(submissionId: string): string
     expires(date: string): string
   }
   completed: {
@@ -36,6 +53,9 @@ export interface MailTexts {
     sentBy: string
     replyToSender: string
     notExpected: string
+    /** The same two lines when the account is known (issue #20: the mail says who asks). */
+    sentFor(account: string): string
+    replyTo(account: string): string
   }
 }
 
@@ -55,6 +75,16 @@ export const ENGLISH: MailTexts = {
     intro: (document) => `You are invited to review and sign “${document}”.`,
     button: 'Review and sign',
     expires: (date) => `This link expires on ${date}.`,
+    requestedBy: (account, replyTo) => `Requested by ${account}${replyTo ? ` (${replyTo})` : ''}`,
+  },
+  signingRequestCopy: {
+    subject: (document, signer) => `Sent for signature: “${document}” to ${signer}`,
+    heading: (document) => `“${document}” was sent for signature`,
+    sent: (account, document, signer) => `${account} sent “${document}” to ${signer} for signature.`,
+    noLink:
+      'This copy is for your records. It holds no signing link: only the signer can open the document and sign it, from their own e-mail.',
+    reference: (id) => `Reference: ${id}`,
+    expires: (date) => `The signer’s link expires on ${date}.`,
   },
   completed: {
     subject: (document) => `Signed by everyone: “${document}”`,
@@ -79,8 +109,20 @@ export const ENGLISH: MailTexts = {
     sentBy: 'Sent by Paraph, an electronic-signature service, on behalf of the sender.',
     replyToSender: 'Reply to this e-mail to reach the sender.',
     notExpected: 'If you did not expect this e-mail, you can ignore it.',
+    sentFor: (account) => `Sent by Paraph, an electronic-signature service, on behalf of ${account}.`,
+    replyTo: (account) => `Reply to this e-mail to reach ${account}.`,
   },
 }
 
-/** The language of every mail today. */
+/** The mails' languages; MAIL_LANGUAGE (config.ts) picks one for every mail of the instance. */
+export const MAIL_LANGUAGES = ['en', 'fr'] as const
+export type MailLanguage = (typeof MAIL_LANGUAGES)[number]
+
+const BY_LANGUAGE: Record<MailLanguage, MailTexts> = { en: ENGLISH, fr: FRENCH }
+
+export function mailTexts(language: MailLanguage): MailTexts {
+  return BY_LANGUAGE[language]
+}
+
+/** The default language (MAIL_LANGUAGE unset), and the renderers' default. */
 export const MAIL_TEXTS: MailTexts = ENGLISH

@@ -11,7 +11,7 @@ export const MAIL_VARIABLES = {
   'document.name': "the template's name (for an inline document, the first document's name)",
   'submission.id': 'the submission id (`sub_…`)',
   'submission.expires_at':
-    'when the link expires, e.g. `23 November 2026 at 10:00 UTC` (empty without `expires_at`)',
+    'when the link expires, e.g. `23 November 2026 at 10:00 UTC` (`23 novembre 2026 à 10:00 UTC` with `MAIL_LANGUAGE=fr`; empty without `expires_at`)',
 } as const
 
 export type MailVariable = keyof typeof MAIL_VARIABLES
