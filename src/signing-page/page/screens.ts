@@ -85,7 +85,11 @@ export function codeScreen(
   picker: HTMLElement,
   state: CodeState,
 ): void {
-  const info = h('p', { class: 'info', role: 'status' })
+  const info = h(
+    'p',
+    { class: 'info', role: 'status' },
+    state.sent ? fill(t.code_sent, { email: form.submitter.email }) : '',
+  )
   const message = h('p', { class: 'message', role: 'alert' })
   const input = h('input', {
     id: 'code',
