@@ -143,7 +143,7 @@ describe('what others entered, the document so far, and embed messages (issue #2
   async function embedAndSign(
     origin: string | null,
     shot?: string,
-  ): Promise<{ heard: Array<Record<string, string>>; created: Created }> {
+  ): Promise<{ heard: Array<Record<string, string>>; created: Created; share?: number }> {
     const created: Created = await createSubmission(t, key, await everyTypeBody(['first']))
     const embed = `${base}${pathOf(created.submitters[0]!.embed_src)}`
     const page = await (await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' })).newPage()
@@ -153,11 +153,12 @@ describe('what others entered, the document so far, and embed messages (issue #2
     const frame = page.frameLocator('iframe')
     await frame.getByRole('heading', { name: 'Contract' }).waitFor()
     await opened
+    let share: number | undefined
     if (shot) {
       // A 1000 px iframe gets the phone's compact panel: filling a field leaves the document most of it.
       await frame.locator('[data-field="Name"]').click()
-      const share = await documentShare(page.frames().find((f) => f.url().includes('/embed/'))!)
-      assert.ok(share.pages >= 0.6, `the document shows on ${(share.pages * 100).toFixed(1)} % of the iframe`)
+      share = (await documentShare(page.frames().find((f) => f.url().includes('/embed/'))!)).pages
+      assert.ok(share >= 0.6, `the document shows on ${(share * 100).toFixed(1)} % of the iframe`)
       await screenshot(page, shot)
     }
     await fillPlainFields(frame, { date: '2026-11-23', name: 'Embedded', plan: 'basic', country: 'FR' })
@@ -173,11 +174,14 @@ describe('what others entered, the document so far, and embed messages (issue #2
     await page.waitForFunction("window.got.some((m) => m.type === 'end')")
     const got = (await page.evaluate('window.got')) as Array<Record<string, string>>
     await page.context().close()
-    return { heard: got.filter((m) => m.type !== 'end'), created }
+    return { heard: got.filter((m) => m.type !== 'end'), created, ...(share === undefined ? {} : { share }) }
   }
 
-  it('embed: messages go to the embedding origin named in the config, and nowhere when it names none', async () => {
-    const { heard, created } = await embedAndSign(hostOrigin, 'embed-1000')
+  it('embed: messages go to the embedding origin named in the config, and nowhere when it names none', async (ctx) => {
+    const { heard, created, share } = await embedAndSign(hostOrigin, 'embed-1000')
+    ctx.diagnostic(
+      `1000 × 700 iframe, filling a field: pages ${((share ?? 0) * 100).toFixed(1)} % of the iframe`,
+    )
     const ids = { submitter_id: created.submitters[0]!.id, submission_id: created.id }
     assert.deepEqual(heard, [
       { type: 'paraph:opened', ...ids },

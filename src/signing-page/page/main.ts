@@ -67,7 +67,8 @@ function setTitle(form: SigningForm): void {
     : t.page_title_plain
 }
 
-function signed(form: SigningForm, kind: 'signed' | 'declined'): void {
+/** After a sign or a decline: tell the embedding page, then go to `redirect_url` or read the form again. */
+function answered(form: SigningForm, kind: 'signed' | 'declined'): void {
   tellParent(kind === 'signed' ? 'paraph:signed' : 'paraph:declined', form)
   if (kind === 'signed' && form.redirect_url && config.mode === 'link') {
     app.replaceChildren(
@@ -90,7 +91,7 @@ function screenFor(form: SigningForm): () => void {
   }
   if (form.state !== 'ready') return () => endedScreen(app, TEXTS[lang], form, picker())
   const draft: Draft = newDraft(form)
-  const events = { finished: (kind: 'signed' | 'declined') => signed(form, kind), stale: () => void load() }
+  const events = { finished: (kind: 'signed' | 'declined') => answered(form, kind), stale: () => void load() }
   return () => signingView(app, { t: TEXTS[lang], lang, form, draft, picker: picker(), events })
 }
 
