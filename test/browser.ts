@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core'
+import { type Browser, chromium, type Frame, type FrameLocator, type Page } from 'playwright-core'
 import type { TestApp } from './harness.ts'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -102,4 +102,73 @@ export async function fillPlainFields(
   await scope.getByLabel(values.plan).check()
   await pick('Country')
   await scope.locator('.panel select').selectOption(values.country)
+}
+
+export interface SignerPageOptions {
+  viewport?: { width: number; height: number }
+  locale?: string
+  timezoneId?: string
+  /** Runs before the navigation: listeners and routes that must not miss a request. */
+  watch?: (page: Page) => unknown
+}
+
+/**
+ * A signer's page in a fresh context, any script error failing the test. Reduced motion: the page
+ * then scrolls to a field at once, so element geometry read right after is final.
+ */
+export async function openSignerPage(
+  browser: Browser,
+  url: string,
+  { viewport = DESKTOP, locale = 'en-GB', timezoneId, watch }: SignerPageOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport,
+    locale,
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+    ...(timezoneId ? { timezoneId } : {}),
+  })
+  const page = await context.newPage()
+  page.on('pageerror', (error) => {
+    throw new Error(`script error on the page: ${error.message}`)
+  })
+  await watch?.(page)
+  await page.goto(url)
+  return page
+}
+
+/**
+ * Issue #20's phone target, from element geometry: the share of the window showing document pages
+ * (between the top bar and the panel), of the window between them, and of the panel. Evaluated in
+ * the page or frame that holds the signing page (in an iframe, its window is the iframe's box).
+ */
+export function documentShare(
+  scope: Page | Frame,
+): Promise<{ pages: number; between: number; panel: number }> {
+  // A string: the test code is compiled without the DOM library, the page evaluates it.
+  return scope.evaluate(`(() => {
+    const W = innerWidth, H = innerHeight
+    const top = Math.max(0, document.querySelector('.bar').getBoundingClientRect().bottom)
+    const bottom = Math.min(H, document.querySelector('.panel').getBoundingClientRect().top)
+    let area = 0
+    for (const page of document.querySelectorAll('.page')) {
+      const r = page.getBoundingClientRect()
+      const h = Math.max(0, Math.min(r.bottom, bottom) - Math.max(r.top, top))
+      const w = Math.max(0, Math.min(r.right, W) - Math.max(r.left, 0))
+      area += h * w
+    }
+    return { pages: area / (W * H), between: (bottom - top) / H, panel: (H - bottom) / H }
+  })()`)
+}
+
+/** Computed style properties of the first element matching `selector` (string-evaluated, as above). */
+export function computedStyle(
+  scope: Page | Frame,
+  selector: string,
+  properties: string[],
+): Promise<Record<string, string>> {
+  return scope.evaluate(`(() => {
+    const style = getComputedStyle(document.querySelector(${JSON.stringify(selector)}))
+    return Object.fromEntries(${JSON.stringify(properties)}.map((p) => [p, style.getPropertyValue(p)]))
+  })()`)
 }

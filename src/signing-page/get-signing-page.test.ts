@@ -81,6 +81,23 @@ describe('the signing page (GET /s/{slug}, GET /embed/{jwt})', () => {
     assert.match(res.body, /Chargement du document/)
   })
 
+  it('speaks German and Spanish too (issue #20)', async () => {
+    const url = pathOf(created.submitters[0]!.signing_url)
+    const german = await get(url, { 'accept-language': 'de-AT, de;q=0.9' })
+    assert.match(german.body, /<html lang="de">/)
+    assert.match(german.body, /Das Dokument wird geladen/)
+    assert.match(german.body, /"lang":"de"/)
+    const spanish = await get(url, { 'accept-language': 'es-ES' })
+    assert.match(spanish.body, /<html lang="es">/)
+    assert.match(spanish.body, /Cargando el documento/)
+  })
+
+  it('lets a phone zoom: the viewport neither forbids nor caps pinch-zoom (issue #20)', async () => {
+    const res = await get(pathOf(created.submitters[0]!.signing_url))
+    const viewport = /<meta name="viewport" content="([^"]*)">/.exec(res.body)?.[1]
+    assert.equal(viewport, 'width=device-width, initial-scale=1')
+  })
+
   it('a dead link: an HTML page in the reader’s language for a person, the error envelope for a program', async () => {
     const person = await get('/s/NoSuchSlug000000000000', { accept: 'text/html', 'accept-language': 'fr' })
     assert.equal(person.statusCode, 404)
@@ -137,8 +154,10 @@ describe('pickLanguage', () => {
   it('takes the highest-weighted language we have, English otherwise', () => {
     assert.equal(pickLanguage(undefined), 'en')
     assert.equal(pickLanguage('fr-FR,fr;q=0.9,en;q=0.8'), 'fr')
-    assert.equal(pickLanguage('de-DE, en;q=0.5, fr;q=0.7'), 'fr')
-    assert.equal(pickLanguage('de, it'), 'en')
+    // Issue #20: German and Spanish too.
+    assert.equal(pickLanguage('de-DE, en;q=0.5, fr;q=0.7'), 'de')
+    assert.equal(pickLanguage('it, es-MX;q=0.9, fr;q=0.7'), 'es')
+    assert.equal(pickLanguage('it, pt'), 'en')
     assert.equal(pickLanguage('fr;q=0, en'), 'en')
   })
 })

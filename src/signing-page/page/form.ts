@@ -49,6 +49,11 @@ export interface SigningForm {
   redirect_url: string | null
   consent_text: string
   signed_pdf_url: string | null
+  /**
+   * Issue #20: the document with the values so far, offered before signing and as the signer's copy
+   * after. Optional: a server that predates it sends nothing, and the page offers nothing.
+   */
+  current_pdf_url?: string | null
   session?: string
 }
 
@@ -68,4 +73,18 @@ export function isFilled(field: Field, value: Value | undefined): boolean {
   if (value === undefined || value === '') return false
   if (field.type === 'checkbox') return value === true
   return true
+}
+
+/**
+ * Fields shown read-only with their value (issue #20, operations.md §3): filled by another signer,
+ * pre-signed, or set by the sender on a read-only field of this signer.
+ */
+export function filledByOthers(form: SigningForm): Field[] {
+  return form.fields.filter(
+    (f) =>
+      f.value !== null &&
+      f.value !== '' &&
+      f.value !== false &&
+      (f.role !== form.submitter.role || f.readonly),
+  )
 }

@@ -1,4 +1,5 @@
-// The screens around the form: every `state` that is not `ready`, the e-mail code, and errors.
+// The screens around the form: every `state` that is not `ready`, the e-mail code, and errors. Each
+// carries the language picker (issue #20) above its card.
 import { ApiFailure, call, keepSession } from './api.ts'
 import { h, mount } from './dom.ts'
 import type { SigningForm, State } from './form.ts'
@@ -20,22 +21,33 @@ function heading(text: string): HTMLHeadingElement {
   return h('h1', { tabindex: '-1', class: 'screen-title' }, text)
 }
 
-function show(app: Element, ...content: Node[]): void {
+function show(app: Element, picker: HTMLElement, ...content: Node[]): void {
   const screen = h('section', { class: 'screen' }, ...content)
-  mount(app, screen)
+  mount(app, h('div', { class: 'screen-top' }, picker), screen)
   // The form may have been scrolled far down: the new screen starts at the top.
   window.scrollTo(0, 0)
   screen.querySelector<HTMLElement>('h1')?.focus()
 }
 
-export function endedScreen(app: Element, t: Texts, form: SigningForm): void {
+/** What the signer may download in this state: the sealed PDF, or (issue #20) the document so far. */
+function downloadOf(t: Texts, form: SigningForm): { href: string; label: string } | null {
+  if (form.state === 'completed' && form.signed_pdf_url)
+    return { href: form.signed_pdf_url, label: t.download_signed }
+  if (!form.current_pdf_url) return null
+  if (form.state === 'signed') return { href: form.current_pdf_url, label: t.download_copy }
+  if (form.state === 'waiting_for_others') return { href: form.current_pdf_url, label: t.download_document }
+  return null
+}
+
+export function endedScreen(app: Element, t: Texts, form: SigningForm, picker: HTMLElement): void {
   const copy = ENDED[form.state as Ended]
-  const download =
-    form.state === 'completed' && form.signed_pdf_url
-      ? h('a', { class: 'button primary', href: form.signed_pdf_url, download: '' }, t.download_signed)
-      : null
+  const link = downloadOf(t, form)
+  const download = link
+    ? h('a', { class: 'button primary', href: link.href, download: '' }, link.label)
+    : null
   show(
     app,
+    picker,
     h('div', { class: `badge badge-${form.state}`, 'aria-hidden': 'true' }),
     heading(t[copy.title]),
     h('p', {}, t[copy.body]),
@@ -43,18 +55,41 @@ export function endedScreen(app: Element, t: Texts, form: SigningForm): void {
   )
 }
 
-export function errorScreen(app: Element, t: Texts, failure: unknown, retry: () => void): void {
+export function errorScreen(
+  app: Element,
+  t: Texts,
+  failure: unknown,
+  retry: () => void,
+  picker: HTMLElement,
+): void {
   const network = failure instanceof ApiFailure && failure.code === 'network'
   show(
     app,
+    picker,
     heading(network ? t.error_network : t.error_generic),
     h('button', { type: 'button', class: 'primary', onclick: retry }, t.retry),
   )
 }
 
+/** Survives a redraw in another language: whether a code was already sent. */
+export interface CodeState {
+  sent: boolean
+}
+
 /** operations.md §3: send a code, enter it; on success the form is read again. */
-export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () => void): void {
-  const info = h('p', { class: 'info', role: 'status' })
+export function codeScreen(
+  app: Element,
+  t: Texts,
+  form: SigningForm,
+  done: () => void,
+  picker: HTMLElement,
+  state: CodeState,
+): void {
+  const info = h(
+    'p',
+    { class: 'info', role: 'status' },
+    state.sent ? fill(t.code_sent, { email: form.submitter.email }) : '',
+  )
   const message = h('p', { class: 'message', role: 'alert' })
   const input = h('input', {
     id: 'code',
@@ -68,18 +103,19 @@ export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () =
   })
   const entry = h(
     'form',
-    { class: 'code-form', hidden: true },
+    { class: 'code-form', hidden: !state.sent },
     h('label', { for: 'code' }, t.code_label),
     input,
     h('button', { type: 'submit', class: 'primary' }, t.code_verify),
   )
-  const send = h('button', { type: 'button', class: 'primary' }, t.code_send)
-  const resend = h('button', { type: 'button', class: 'link-button', hidden: true }, t.code_resend)
+  const send = h('button', { type: 'button', class: 'primary', hidden: state.sent }, t.code_send)
+  const resend = h('button', { type: 'button', class: 'link-button', hidden: !state.sent }, t.code_resend)
   const ask = async () => {
     message.textContent = ''
     try {
       await call('POST', 'email_2fa/send')
       info.textContent = fill(t.code_sent, { email: form.submitter.email })
+      state.sent = true
       send.hidden = true
       entry.hidden = false
       resend.hidden = false
@@ -109,6 +145,7 @@ export function codeScreen(app: Element, t: Texts, form: SigningForm, done: () =
   })
   show(
     app,
+    picker,
     heading(t.code_title),
     h('p', {}, fill(t.code_body, { email: form.submitter.email })),
     info,

@@ -1,77 +1,71 @@
-// The dialog where a signer makes a signature or initials: drawn with mouse, finger or pen
-// (signature_pad), or typed and set in a handwriting font served by Paraph. Either way the result
-// is a PNG data URL trimmed to the ink, which is what …/sign takes.
+// The dialog where a signer makes their signature or initials, once (issue #20: adopted, then reused
+// for every field of its kind): drawn with mouse, finger or pen (signature_pad), typed and set in a
+// handwriting font served by Paraph, or uploaded as a PNG or JPEG image. Every way works by keyboard:
+// the tabs are buttons, the file chooser a native input. The result is a PNG data URL trimmed to
+// the ink and capped to the server's limit (signature-images.ts), which is what …/sign takes.
 import SignaturePad from 'signature_pad'
 import { h } from './dom.ts'
+import {
+  cappedPng,
+  INK,
+  pngFromImageFile,
+  trimmed,
+  typedCanvas,
+  type UploadProblem,
+} from './signature-images.ts'
 import type { Texts } from './texts.ts'
 
-export const SCRIPT_FONT = 'Dancing Script'
-const INK = '#0b2a5b'
-
-/** The smallest canvas holding every non-transparent pixel of `source`, plus a small margin. */
-function trimmed(source: HTMLCanvasElement): HTMLCanvasElement | null {
-  const context = source.getContext('2d')
-  if (!context) return null
-  const { width, height } = source
-  const pixels = context.getImageData(0, 0, width, height).data
-  let top = height
-  let left = width
-  let right = -1
-  let bottom = -1
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if ((pixels[(y * width + x) * 4 + 3] ?? 0) > 8) {
-        if (x < left) left = x
-        if (x > right) right = x
-        if (y < top) top = y
-        if (y > bottom) bottom = y
-      }
-    }
-  }
-  if (right < 0) return null
-  const margin = 4
-  const out = document.createElement('canvas')
-  out.width = right - left + 1 + 2 * margin
-  out.height = bottom - top + 1 + 2 * margin
-  out
-    .getContext('2d')
-    ?.drawImage(source, left - margin, top - margin, out.width, out.height, 0, 0, out.width, out.height)
-  return out
-}
-
-/** The typed text drawn in the handwriting font on a canvas of its own size. */
-async function typedCanvas(text: string): Promise<HTMLCanvasElement> {
-  const size = 96
-  await document.fonts.load(`${size}px "${SCRIPT_FONT}"`, text).catch(() => [])
-  const probe = document.createElement('canvas').getContext('2d')
-  const font = `${size}px "${SCRIPT_FONT}", cursive`
-  let width = 400
-  if (probe) {
-    probe.font = font
-    width = Math.ceil(probe.measureText(text).width) + 40
-  }
-  const canvas = document.createElement('canvas')
-  canvas.width = Math.min(3000, Math.max(40, width))
-  canvas.height = Math.round(size * 1.6)
-  const context = canvas.getContext('2d')
-  if (context) {
-    context.font = font
-    context.fillStyle = INK
-    context.textBaseline = 'middle'
-    context.fillText(text, 20, canvas.height / 2)
-  }
-  return canvas
-}
+export type SignatureMode = 'draw' | 'type' | 'upload'
+const MODES: SignatureMode[] = ['draw', 'type', 'upload']
 
 export interface SignatureRequest {
   kind: 'signature' | 'initials'
   label: string
   /** Suggested typed text: the signer's name, or its initials. */
   suggestion: string
+  /** The tab to open on: the way the signer made their other image, if any. */
+  mode?: SignatureMode
 }
 
-/** Opens the dialog; resolves with a PNG data URL, or null when the signer cancels. */
-export function askForSignature(t: Texts, request: SignatureRequest): Promise<string | null> {
+export interface MadeSignature {
+  png: string
+  mode: SignatureMode
+  /** The typed text, when typed: the initials are suggested from it. */
+  typed: string | null
+}
+
+function uploadPanel(t: Texts, message: HTMLElement): { panel: HTMLElement; result: () => string | null } {
+  let uploaded: string | null = null
+  const input = h('input', { type: 'file', id: 'signature-file', accept: 'image/png,image/jpeg' })
+  const preview = h('img', { class: 'upload-preview', alt: '', hidden: true })
+  input.addEventListener('change', async () => {
+    message.textContent = ''
+    uploaded = null
+    preview.hidden = true
+    const file = input.files?.[0]
+    if (!file) return
+    const made = await pngFromImageFile(file)
+    if ('problem' in made) {
+      message.textContent = t[made.problem satisfies UploadProblem]
+      return
+    }
+    uploaded = made.png
+    preview.src = made.png
+    preview.hidden = false
+  })
+  const panel = h(
+    'div',
+    { class: 'tab-panel', hidden: true },
+    h('label', { for: 'signature-file' }, t.upload_label),
+    input,
+    h('p', { class: 'hint' }, t.upload_hint),
+    preview,
+  )
+  return { panel, result: () => uploaded }
+}
+
+/** Opens the dialog; resolves with the image made, or null when the signer cancels. */
+export function askForSignature(t: Texts, request: SignatureRequest): Promise<MadeSignature | null> {
   return new Promise((resolve) => {
     const canvas = h('canvas', { class: 'pad', 'aria-label': t.draw_hint, role: 'img' })
     const typed = h('input', {
@@ -79,7 +73,7 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       id: 'typed-signature',
       class: 'typed-input',
       maxlength: 80,
-      autocomplete: 'name',
+      autocomplete: request.kind === 'initials' ? 'off' : 'name',
       value: request.suggestion,
     })
     const preview = h('p', { class: 'typed-preview', 'aria-hidden': 'true' }, request.suggestion)
@@ -87,34 +81,40 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       preview.textContent = typed.value
     })
     const message = h('p', { class: 'message', role: 'alert' })
-    const drawTab = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'true' }, t.draw)
-    const typeTab = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, t.type)
-    const drawPanel = h(
-      'div',
-      { class: 'tab-panel' },
-      h('p', { class: 'hint' }, t.draw_hint),
-      canvas,
-      h('button', { type: 'button', class: 'link-button', onclick: () => pad.clear() }, t.clear),
-    )
-    const typePanel = h(
-      'div',
-      { class: 'tab-panel', hidden: true },
-      h('label', { for: 'typed-signature' }, t.type_hint),
-      typed,
-      preview,
-    )
-    let mode: 'draw' | 'type' = 'draw'
-    const choose = (next: 'draw' | 'type') => {
-      mode = next
-      drawTab.setAttribute('aria-pressed', String(next === 'draw'))
-      typeTab.setAttribute('aria-pressed', String(next === 'type'))
-      drawPanel.hidden = next !== 'draw'
-      typePanel.hidden = next !== 'type'
-      if (next === 'type') typed.select()
-      else fitCanvas()
+    const upload = uploadPanel(t, message)
+    const panels: Record<SignatureMode, HTMLElement> = {
+      draw: h(
+        'div',
+        { class: 'tab-panel' },
+        h('p', { class: 'hint' }, t.draw_hint),
+        canvas,
+        h('button', { type: 'button', class: 'link-button', onclick: () => pad.clear() }, t.clear),
+      ),
+      type: h(
+        'div',
+        { class: 'tab-panel', hidden: true },
+        h('label', { for: 'typed-signature' }, t.type_hint),
+        typed,
+        preview,
+      ),
+      upload: upload.panel,
     }
-    drawTab.addEventListener('click', () => choose('draw'))
-    typeTab.addEventListener('click', () => choose('type'))
+    const tabs = MODES.map((m) => {
+      const tab = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, t[m])
+      tab.addEventListener('click', () => choose(m))
+      return tab
+    })
+    let mode: SignatureMode = 'draw'
+    function choose(next: SignatureMode): void {
+      mode = next
+      message.textContent = ''
+      MODES.forEach((m, i) => {
+        tabs[i]?.setAttribute('aria-pressed', String(m === next))
+        panels[m].hidden = m !== next
+      })
+      if (next === 'type') typed.select()
+      if (next === 'draw') fitCanvas()
+    }
     const apply = h(
       'button',
       { type: 'submit', class: 'primary' },
@@ -125,9 +125,11 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       'form',
       { method: 'dialog', class: 'dialog-body' },
       h('h2', { id: 'signature-title' }, request.label),
-      h('div', { class: 'tabs', role: 'group' }, drawTab, typeTab),
-      drawPanel,
-      typePanel,
+      h('p', { class: 'hint' }, request.kind === 'initials' ? t.adopt_initials : t.adopt_signature),
+      h('div', { class: 'tabs', role: 'group' }, ...tabs),
+      panels.draw,
+      panels.type,
+      panels.upload,
       message,
       h('div', { class: 'actions' }, cancel, apply),
     )
@@ -145,7 +147,7 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       pad.clear()
       pad.fromData(data)
     }
-    const close = (value: string | null) => {
+    const close = (value: MadeSignature | null) => {
       pad.off()
       window.removeEventListener('resize', fitCanvas)
       dialog.close()
@@ -157,21 +159,32 @@ export function askForSignature(t: Texts, request: SignatureRequest): Promise<st
       event.preventDefault()
       close(null)
     })
+    async function made(): Promise<string | null> {
+      if (mode === 'upload') return upload.result()
+      const ink =
+        mode === 'draw'
+          ? pad.isEmpty()
+            ? null
+            : trimmed(canvas)
+          : typed.value.trim()
+            ? trimmed(await typedCanvas(typed.value.trim()))
+            : null
+      return ink && cappedPng(ink)
+    }
     formElement.addEventListener('submit', async (event) => {
       event.preventDefault()
-      let result: HTMLCanvasElement | null = null
-      if (mode === 'draw') result = pad.isEmpty() ? null : trimmed(canvas)
-      else if (typed.value.trim()) result = trimmed(await typedCanvas(typed.value.trim()))
-      if (!result) {
-        message.textContent = t.signature_empty
+      const png = await made()
+      if (!png) {
+        if (!message.textContent) message.textContent = t.signature_empty
         return
       }
-      close(result.toDataURL('image/png'))
+      close({ png, mode, typed: mode === 'type' ? typed.value.trim() : null })
     })
     window.addEventListener('resize', fitCanvas)
     dialog.showModal()
     fitCanvas()
     // Without a fine pointer (keyboard, screen reader) drawing is not an option to start on.
-    if (!window.matchMedia('(pointer: fine), (pointer: coarse)').matches) choose('type')
+    const pointer = window.matchMedia('(pointer: fine), (pointer: coarse)').matches
+    choose(request.mode ?? (pointer ? 'draw' : 'type'))
   })
 }

@@ -1,11 +1,17 @@
-// The form itself: the document pages with this signer's fields placed on their areas, and a panel
-// that edits one field at a time, counts what is still missing, moves to the next field, and ends
-// with the consent and the Sign button. Declining is a dialog with the reason.
-import { ApiFailure, call, pageImageUrl } from './api.ts'
+// The form itself: the document pages with this signer's fields on their areas, and a panel that
+// edits one field at a time, counts what is still missing, moves to the next field, and ends with
+// the consent and the Sign button. Issue #20: a signature or initials is made once and reused; on a
+// narrow screen (a phone, a narrow iframe) the panel stays compact while a field is filled, so the
+// document keeps most of the screen, and opens on the consent and Sign once all is filled.
+import { ApiFailure, call } from './api.ts'
+import { openDecline } from './decline-dialog.ts'
 import { h, mount } from './dom.ts'
+import { type Draft, isImageField } from './draft.ts'
+import { editor } from './editors.ts'
 import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
+import { documentPages, fieldLabel, paintField } from './pages.ts'
 import { askForSignature } from './signature-dialog.ts'
-import { fill, type Texts } from './texts.ts'
+import { fill, type Language, type Texts } from './texts.ts'
 
 export interface ViewEvents {
   /** After a successful sign or decline: the page reads the form again (or redirects). */
@@ -14,7 +20,17 @@ export interface ViewEvents {
   stale(): void
 }
 
-const WIDTHS = [800, 1200, 1600]
+export interface ViewInput {
+  t: Texts
+  lang: Language
+  form: SigningForm
+  draft: Draft
+  /** The language picker, for the top bar. */
+  picker: HTMLElement
+  events: ViewEvents
+}
+
+const STALE = ['not_your_turn', 'submitter_already_finalized', 'submission_not_active', 'email_2fa_required']
 
 function initialsOf(name: string | null): string {
   return (name ?? '')
@@ -24,29 +40,18 @@ function initialsOf(name: string | null): string {
     .join('')
 }
 
-function typeLabel(t: Texts, field: Field): string {
-  return t[`type_${field.type}` as keyof Texts] ?? field.type
-}
-
-/** A field's name as the sender wrote it, or its type when the name is a bare identifier. */
-function fieldLabel(t: Texts, field: Field): string {
-  return /[\s]/.test(field.name) || field.name.length > 3 ? field.name : typeLabel(t, field)
-}
-
-export function signingView(app: Element, t: Texts, form: SigningForm, events: ViewEvents): void {
+export function signingView(app: Element, { t, lang, form, draft, picker, events }: ViewInput): void {
   const fields = fieldsToFill(form)
-  const values = new Map<string, Value>()
-  for (const field of fields) if (field.value !== null) values.set(field.name, field.value)
-  let current = 0
-  const overlays = new Map<string, HTMLButtonElement[]>()
-
+  const { values } = draft
   const missing = () => fields.filter((f) => f.required && !isFilled(f, values.get(f.name)))
   const progress = h('p', { class: 'progress', role: 'status' })
-  const panel = h('div', { class: 'panel-inner' })
   const message = h('p', { class: 'message', role: 'alert' })
-
-  const declineButton = h('button', { type: 'button', class: 'secondary small' }, t.decline)
-  declineButton.addEventListener('click', () => openDecline())
+  const inner = h('div', { class: 'panel-inner' })
+  const panel = h('aside', { class: 'panel', 'aria-label': t.sign }, inner)
+  const decline = h('button', { type: 'button', class: 'secondary small' }, t.decline)
+  decline.addEventListener('click', () =>
+    openDecline(t, decline, { declined: () => events.finished('declined'), stale: events.stale }),
+  )
   const title = form.documents.map((d) => d.name).join(', ')
   const header = h(
     'header',
@@ -56,81 +61,28 @@ export function signingView(app: Element, t: Texts, form: SigningForm, events: V
       { class: 'bar-inner' },
       h('h1', { class: 'doc-title', tabindex: '-1' }, title),
       progress,
-      declineButton,
+      picker,
+      decline,
     ),
   )
-
-  // Pages, each with the overlays of this signer's fields on it.
-  const pagesColumn = h('div', { class: 'documents', role: 'region', 'aria-label': t.documents_label })
-  const totalPages = form.documents.reduce((sum, d) => sum + d.pages.length, 0)
-  let pageNumber = 0
-  form.documents.forEach((document, d) => {
-    document.pages.forEach((size, p) => {
-      pageNumber++
-      const srcset = WIDTHS.map((w) => `${pageImageUrl(d, p + 1, w)} ${w}w`).join(', ')
-      const figure = h(
-        'figure',
-        { class: 'page', style: { 'aspect-ratio': `${size.width} / ${size.height}` } },
-        h('img', {
-          src: pageImageUrl(d, p + 1, WIDTHS[0] ?? 800),
-          srcset,
-          sizes: '(max-width: 900px) 100vw, 860px',
-          alt: fill(t.page_of, { n: pageNumber, m: totalPages }),
-          loading: pageNumber <= 2 ? 'eager' : 'lazy',
-          decoding: 'async',
-          width: Math.round(size.width),
-          height: Math.round(size.height),
-        }),
-      )
-      fields.forEach((field, index) => {
-        for (const area of field.areas) {
-          if (area.document !== d || area.page !== p + 1) continue
-          const button = h('button', {
-            type: 'button',
-            class: `field field-${field.type}${field.required ? ' is-required' : ''}`,
-            style: {
-              left: `${area.x * 100}%`,
-              top: `${area.y * 100}%`,
-              width: `${area.w * 100}%`,
-              height: `${area.h * 100}%`,
-            },
-            'data-field': field.name,
-          })
-          button.addEventListener('click', () => select(index, true))
-          figure.append(button)
-          overlays.set(field.name, [...(overlays.get(field.name) ?? []), button])
-        }
-      })
-      pagesColumn.append(figure)
-    })
+  const pages = documentPages(t, lang, form, fields, pick)
+  const toggle = h('button', {
+    type: 'button',
+    class: 'secondary panel-toggle',
+    'aria-controls': 'panel-more',
   })
+  toggle.addEventListener('click', () => setExpanded(!draft.expanded))
 
-  function drawOverlay(field: Field): void {
-    const value = values.get(field.name)
-    const filled = isFilled(field, value)
-    for (const button of overlays.get(field.name) ?? []) {
-      button.classList.toggle('is-filled', filled)
-      button.classList.toggle('is-current', fields[current] === field)
-      const state = filled ? t.field_filled : t.field_empty
-      const need = field.required ? t.field_required : t.field_optional
-      button.setAttribute('aria-label', `${fieldLabel(t, field)}, ${need}, ${state}`)
-      if ((field.type === 'signature' || field.type === 'initials') && typeof value === 'string' && filled) {
-        mount(button, h('img', { src: value, alt: '' }))
-      } else if (field.type === 'checkbox' && value === true) {
-        mount(button, h('span', { class: 'check', 'aria-hidden': 'true' }, '✓'))
-      } else if (filled) {
-        mount(button, h('span', { class: 'value' }, String(value)))
-      } else {
-        mount(button, h('span', { class: 'placeholder' }, fieldLabel(t, field)))
-      }
-    }
+  function paint(field: Field): void {
+    const buttons = pages.overlays.get(field.name) ?? []
+    paintField(t, lang, buttons, field, values.get(field.name), fields[draft.current] === field)
   }
 
-  function set(field: Field, value: Value | undefined): void {
-    if (value === undefined || value === '') values.delete(field.name)
-    else values.set(field.name, value)
-    drawOverlay(field)
-    updateProgress()
+  function setExpanded(expanded: boolean): void {
+    draft.expanded = expanded || fields.length === 0
+    panel.classList.toggle('is-collapsed', !draft.expanded)
+    toggle.setAttribute('aria-expanded', String(draft.expanded))
+    toggle.textContent = draft.expanded ? t.panel_close : t.panel_open
   }
 
   function updateProgress(): void {
@@ -139,177 +91,174 @@ export function signingView(app: Element, t: Texts, form: SigningForm, events: V
       left === 0 ? t.all_filled : left === 1 ? t.required_left_one : fill(t.required_left, { n: left })
   }
 
-  async function editSignature(field: Field): Promise<void> {
-    const suggestion =
-      field.type === 'initials' ? initialsOf(form.submitter.name) : (form.submitter.name ?? '')
-    const png = await askForSignature(t, {
-      kind: field.type as 'signature' | 'initials',
+  /** Issue #20: the "Please fill in" error follows the fields as they are filled, and goes once none is left. */
+  function updateMissing(): void {
+    const left = missing()
+    if (left.length === 0) draft.showMissing = false
+    message.textContent = draft.showMissing
+      ? fill(t.missing_fields, { fields: left.map((f) => fieldLabel(t, f)).join(', ') })
+      : ''
+  }
+
+  function set(field: Field, value: Value | undefined): void {
+    const before = missing().length
+    if (value === undefined || value === '') values.delete(field.name)
+    else values.set(field.name, value)
+    paint(field)
+    updateProgress()
+    updateMissing()
+    // Everything required is in: the panel opens on the consent and Sign.
+    if (before > 0 && missing().length === 0) setExpanded(true)
+  }
+
+  async function makeImage(field: Field & { type: 'signature' | 'initials' }): Promise<void> {
+    const kind = field.type
+    const previous = draft.adopted[kind]
+    const signature = draft.adopted.signature
+    const name = signature?.typed ?? form.submitter.name
+    const made = await askForSignature(t, {
+      kind,
       label: fieldLabel(t, field),
-      suggestion,
+      suggestion: kind === 'initials' ? initialsOf(name) : (name ?? ''),
+      mode: previous?.mode ?? (kind === 'initials' ? signature?.mode : draft.adopted.initials?.mode),
     })
-    if (png) set(field, png)
-    // Back to the panel, on the field's button, so a keyboard user carries on from there.
+    if (made) {
+      draft.adopted[kind] = made
+      // A new image replaces the one adopted before wherever it stands, so the document stays consistent.
+      for (const other of fields) {
+        if (previous && other.type === kind && values.get(other.name) === previous.png) set(other, made.png)
+      }
+      set(field, made.png)
+    }
+    // Back to the panel, on the field's control, so a keyboard user carries on from there.
     renderPanel(true)
   }
 
-  /** The editor of one field, by type; each reports its value through `set`. */
-  function editor(field: Field): HTMLElement {
-    const id = `field-input-${fields.indexOf(field)}`
-    const value = values.get(field.name)
-    switch (field.type) {
-      case 'signature':
-      case 'initials': {
-        const preview =
-          typeof value === 'string' && value
-            ? h('img', { class: 'signature-preview', src: value, alt: '' })
-            : null
-        return h(
-          'div',
-          { class: 'editor' },
-          preview,
-          h(
-            'button',
-            { type: 'button', class: 'secondary', id, onclick: () => editSignature(field) },
-            preview ? t.change : field.type === 'initials' ? t.add_initials : t.add_signature,
-          ),
-        )
-      }
-      case 'checkbox': {
-        const box = h('input', { type: 'checkbox', id, checked: value === true })
-        box.addEventListener('change', () => set(field, box.checked ? true : undefined))
-        return h('div', { class: 'editor editor-inline' }, box, h('label', { for: id }, t.checkbox_label))
-      }
-      case 'radio': {
-        const group = h(
-          'fieldset',
-          { class: 'editor radios' },
-          h('legend', { class: 'visually-hidden' }, fieldLabel(t, field)),
-        )
-        ;(field.options ?? []).forEach((option, i) => {
-          const radio = h('input', {
-            type: 'radio',
-            name: id,
-            id: `${id}-${i}`,
-            value: option,
-            checked: value === option,
-          })
-          radio.addEventListener('change', () => set(field, option))
-          group.append(h('div', { class: 'editor-inline' }, radio, h('label', { for: `${id}-${i}` }, option)))
-        })
-        return group
-      }
-      case 'select': {
-        const select = h('select', { id }, h('option', { value: '' }, t.choose))
-        for (const option of field.options ?? []) {
-          select.append(h('option', { value: option, selected: value === option }, option))
-        }
-        select.addEventListener('change', () => set(field, select.value || undefined))
-        return h('div', { class: 'editor' }, select)
-      }
-      case 'date': {
-        const input = h('input', { type: 'date', id, value: typeof value === 'string' ? value : '' })
-        // Some browsers report a date typed segment by segment only on change.
-        for (const type of ['input', 'change']) {
-          input.addEventListener(type, () => set(field, input.value || undefined))
-        }
-        return h('div', { class: 'editor' }, input)
-      }
-      case 'number': {
-        const input = h('input', {
-          type: 'text',
-          inputmode: 'decimal',
-          id,
-          value: typeof value === 'number' ? String(value) : '',
-        })
-        input.addEventListener('input', () => {
-          const text = input.value.trim().replace(',', '.')
-          const number = Number(text)
-          set(field, text !== '' && Number.isFinite(number) ? number : undefined)
-          input.setAttribute('aria-invalid', String(text !== '' && !Number.isFinite(number)))
-        })
-        return h('div', { class: 'editor' }, input)
-      }
-      default: {
-        const input = h('input', {
-          type: 'text',
-          id,
-          maxlength: 1000,
-          value: typeof value === 'string' ? value : '',
-        })
-        input.addEventListener('input', () => set(field, input.value || undefined))
-        return h('div', { class: 'editor' }, input)
-      }
+  function applyAdopted(field: Field & { type: 'signature' | 'initials' }): void {
+    const adopted = draft.adopted[field.type]
+    if (adopted) set(field, adopted.png)
+  }
+
+  /** A field picked on the document: an empty signature or initials takes the adopted image at once. */
+  function pick(index: number): void {
+    const field = fields[index]
+    if (
+      field &&
+      isImageField(field) &&
+      draft.adopted[field.type] &&
+      !isFilled(field, values.get(field.name))
+    ) {
+      applyAdopted(field)
+      select(index, false)
+      return
     }
+    select(index, true)
   }
 
   function select(index: number, focus: boolean): void {
-    current = Math.max(0, Math.min(fields.length - 1, index))
+    draft.current = Math.max(0, Math.min(fields.length - 1, index))
     renderPanel(focus)
-    const field = fields[current]
+    const field = fields[draft.current]
     if (!field) return
     const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    overlays.get(field.name)?.[0]?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' })
+    pages.overlays
+      .get(field.name)?.[0]
+      ?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' })
     if (
       focus &&
-      (field.type === 'signature' || field.type === 'initials') &&
+      isImageField(field) &&
+      !draft.adopted[field.type] &&
       !isFilled(field, values.get(field.name))
     ) {
-      void editSignature(field)
+      void makeImage(field)
     }
   }
 
-  function nextMissing(): number {
-    const after = fields.findIndex((f, i) => i > current && f.required && !isFilled(f, values.get(f.name)))
-    if (after >= 0) return after
-    return fields.findIndex((f) => f.required && !isFilled(f, values.get(f.name)))
+  function fieldEditor(field: Field): HTMLElement {
+    const image = isImageField(field) ? field : null
+    return editor({
+      t,
+      lang,
+      field,
+      id: `field-input-${draft.current}`,
+      value: values.get(field.name),
+      set: (value) => {
+        set(field, value)
+        if (image) renderPanel(true)
+      },
+      adopted: image ? draft.adopted[image.type] : undefined,
+      makeImage: () => image && void makeImage(image),
+      applyAdopted: () => {
+        if (image) applyAdopted(image)
+        renderPanel(true)
+      },
+    })
   }
 
   function renderPanel(focus: boolean): void {
-    for (const field of fields) drawOverlay(field)
-    const field = fields[current]
-    const head = field
-      ? h(
-          'div',
-          { class: 'field-head' },
-          h('label', { class: 'field-name', for: `field-input-${current}` }, fieldLabel(t, field)),
-          h(
-            'span',
-            { class: `tag${field.required ? ' tag-required' : ''}` },
-            field.required ? t.field_required : t.field_optional,
-          ),
-          h('span', { class: 'count' }, `${current + 1} / ${fields.length}`),
-        )
-      : null
-    const previous = h('button', { type: 'button', class: 'secondary', disabled: current === 0 }, t.previous)
-    previous.addEventListener('click', () => select(current - 1, true))
+    for (const field of fields) paint(field)
+    const field = fields[draft.current]
+    const id = `field-input-${draft.current}`
+    const previous = h(
+      'button',
+      { type: 'button', class: 'secondary', disabled: draft.current === 0 },
+      t.previous,
+    )
+    previous.addEventListener('click', () => select(draft.current - 1, true))
     const next = h(
       'button',
-      { type: 'button', class: 'secondary', disabled: current >= fields.length - 1 },
+      { type: 'button', class: 'secondary', disabled: draft.current >= fields.length - 1 },
       t.next,
     )
-    next.addEventListener('click', () => select(current + 1, true))
+    next.addEventListener('click', () => select(draft.current + 1, true))
     const sign = h('button', { type: 'button', class: 'primary sign' }, t.sign)
     sign.addEventListener('click', () => submit(sign))
+    const download = form.current_pdf_url
+      ? h('a', { class: 'download', href: form.current_pdf_url, download: '' }, t.download_document)
+      : null
     mount(
-      panel,
-      head,
-      field ? editor(field) : null,
-      fields.length > 1 ? h('div', { class: 'nav' }, previous, next) : null,
-      h('p', { class: 'consent' }, form.consent_text && t.consent),
+      inner,
+      field
+        ? h(
+            'div',
+            { class: 'field-head' },
+            h('label', { class: 'field-name', for: id }, fieldLabel(t, field)),
+            h(
+              'span',
+              { class: `tag${field.required ? ' tag-required' : ''}` },
+              field.required ? t.field_required : t.field_optional,
+            ),
+            h('span', { class: 'count' }, `${draft.current + 1} / ${fields.length}`),
+          )
+        : null,
+      field ? fieldEditor(field) : null,
+      field ? h('div', { class: 'nav-row' }, h('div', { class: 'nav' }, previous, next), toggle) : null,
       message,
-      sign,
+      h(
+        'div',
+        { class: 'panel-more', id: 'panel-more' },
+        download,
+        h('p', { class: 'consent' }, t.consent),
+        sign,
+      ),
     )
-    if (focus) panel.querySelector<HTMLElement>('input, select, .editor button')?.focus()
+    if (focus)
+      (
+        inner.querySelector<HTMLElement>(`#${id}`) ?? inner.querySelector<HTMLElement>('input, select')
+      )?.focus()
   }
 
   async function submit(button: HTMLButtonElement): Promise<void> {
-    message.textContent = ''
     const left = missing()
     if (left.length > 0) {
-      message.textContent = fill(t.missing_fields, { fields: left.map((f) => fieldLabel(t, f)).join(', ') })
-      select(nextMissing(), true)
+      // Issue #20: to the FIRST missing field in reading order, the panel back on the field.
+      draft.showMissing = true
+      updateMissing()
+      setExpanded(false)
+      select(fields.indexOf(left[0] as Field), true)
       return
     }
+    message.textContent = ''
     button.disabled = true
     button.textContent = t.signing
     try {
@@ -319,14 +268,7 @@ export function signingView(app: Element, t: Texts, form: SigningForm, events: V
       button.disabled = false
       button.textContent = t.sign
       const code = failure instanceof ApiFailure ? failure.code : ''
-      if (
-        [
-          'not_your_turn',
-          'submitter_already_finalized',
-          'submission_not_active',
-          'email_2fa_required',
-        ].includes(code)
-      ) {
+      if (STALE.includes(code)) {
         events.stale()
         return
       }
@@ -339,58 +281,10 @@ export function signingView(app: Element, t: Texts, form: SigningForm, events: V
     }
   }
 
-  function openDecline(): void {
-    const reason = h('textarea', { id: 'decline-reason', maxlength: 1000, required: true, rows: 4 })
-    const error = h('p', { class: 'message', role: 'alert' })
-    const cancel = h('button', { type: 'button', class: 'secondary' }, t.cancel)
-    const confirm = h('button', { type: 'submit', class: 'danger' }, t.decline_confirm)
-    const body = h(
-      'form',
-      { method: 'dialog', class: 'dialog-body' },
-      h('h2', { id: 'decline-title' }, t.decline_title),
-      h('label', { for: 'decline-reason' }, t.decline_reason),
-      reason,
-      error,
-      h('div', { class: 'actions' }, cancel, confirm),
-    )
-    const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': 'decline-title' }, body)
-    document.body.append(dialog)
-    const close = () => {
-      dialog.close()
-      dialog.remove()
-      declineButton.focus()
-    }
-    cancel.addEventListener('click', close)
-    body.addEventListener('submit', async (event) => {
-      event.preventDefault()
-      if (!reason.value.trim()) {
-        error.textContent = t.decline_reason
-        reason.focus()
-        return
-      }
-      confirm.disabled = true
-      try {
-        await call('POST', 'decline', { reason: reason.value.trim() })
-        dialog.close()
-        dialog.remove()
-        events.finished('declined')
-      } catch (failure) {
-        confirm.disabled = false
-        if (failure instanceof ApiFailure && failure.status !== 422 && failure.code !== 'network') {
-          dialog.remove()
-          events.stale()
-          return
-        }
-        error.textContent =
-          failure instanceof ApiFailure && failure.message ? failure.message : t.error_generic
-      }
-    })
-    dialog.showModal()
-    reason.focus()
-  }
-
-  mount(app, header, pagesColumn, h('aside', { class: 'panel', 'aria-label': t.sign }, panel))
+  mount(app, header, pages.element, panel)
+  setExpanded(draft.expanded)
   updateProgress()
+  updateMissing()
   renderPanel(false)
   app.querySelector<HTMLElement>('.doc-title')?.focus()
 }

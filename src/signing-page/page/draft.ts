@@ -1,0 +1,35 @@
+// What a signer has done on the form so far, kept apart from the screen so that the screen can be
+// drawn again (issue #20: the language picker) without losing a value, the adopted signature, the
+// current field or the panel's state.
+import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
+import type { MadeSignature } from './signature-dialog.ts'
+
+export type ImageKind = 'signature' | 'initials'
+
+export interface Draft {
+  values: Map<string, Value>
+  /** Index of the field being filled, in `fieldsToFill` order. */
+  current: number
+  /** Issue #20: made once per kind, then reused for every field of that kind. */
+  adopted: Partial<Record<ImageKind, MadeSignature>>
+  /** On narrow screens, whether the panel shows the consent and Sign (else only the field). */
+  expanded: boolean
+  /** Set by a Sign with fields missing: the error then follows the fields as they are filled. */
+  showMissing: boolean
+}
+
+export const isImageField = (field: Field): field is Field & { type: ImageKind } =>
+  field.type === 'signature' || field.type === 'initials'
+
+export function newDraft(form: SigningForm): Draft {
+  const values = new Map<string, Value>()
+  const fields = fieldsToFill(form)
+  for (const field of fields) {
+    // An image value read back from the server is a URL, which …/sign would refuse: only data URLs count.
+    if (field.value === null || (isImageField(field) && !String(field.value).startsWith('data:'))) continue
+    values.set(field.name, field.value)
+  }
+  // Collapsed while something required is left to fill; open when there is nothing to fill.
+  const expanded = fields.every((f) => !f.required || isFilled(f, values.get(f.name)))
+  return { values, current: 0, adopted: {}, expanded, showMissing: false }
+}

@@ -1,0 +1,172 @@
+// The document pages with what goes on them: this signer's fields as buttons on their areas, and the
+// values others already gave, drawn read-only and marked as theirs (issue #20: see what you sign).
+// Each page shows a placeholder until its image has loaded, so a slow page is never blank white.
+import { pageImageUrl } from './api.ts'
+import { h, mount } from './dom.ts'
+import { type Area, type Field, filledByOthers, isFilled, type SigningForm, type Value } from './form.ts'
+import { formatDate, formatNumber } from './locale.ts'
+import { fill, type Language, type Texts } from './texts.ts'
+
+const WIDTHS = [800, 1200, 1600]
+
+function typeLabel(t: Texts, field: Field): string {
+  return t[`type_${field.type}` as keyof Texts] ?? field.type
+}
+
+/** A field's name as the sender wrote it, or its type when the name is a bare identifier. */
+export function fieldLabel(t: Texts, field: Field): string {
+  return /[\s]/.test(field.name) || field.name.length > 3 ? field.name : typeLabel(t, field)
+}
+
+const place = (area: Area) => ({
+  left: `${area.x * 100}%`,
+  top: `${area.y * 100}%`,
+  width: `${area.w * 100}%`,
+  height: `${area.h * 100}%`,
+})
+
+/** A value as the signer reads it: dates in their language, the rest as given. */
+export function shownValue(field: Field, value: Value, lang: Language): string {
+  if (field.type === 'date' && typeof value === 'string') return formatDate(value, lang)
+  if (typeof value === 'number') return formatNumber(value, lang)
+  return String(value)
+}
+
+/** Someone else's value, read-only: muted, captioned with whose it is. */
+function othersValue(t: Texts, lang: Language, form: SigningForm, field: Field, area: Area): HTMLElement {
+  const by = field.role !== form.submitter.role ? fill(t.filled_by, { role: field.role }) : t.prefilled
+  const value = field.value as Value
+  let content: HTMLElement
+  if (field.type === 'signature' || field.type === 'initials') {
+    const alt = fill(field.type === 'initials' ? t.other_initials : t.other_signature, { role: field.role })
+    const img = h('img', { src: String(value), alt })
+    // A URL the page cannot show (expired, elsewhere) still says what stands there.
+    img.addEventListener('error', () => img.replaceWith(h('span', {}, `${alt} (${t.image_unavailable})`)))
+    content = img
+  } else if (field.type === 'checkbox') {
+    content = h(
+      'span',
+      { class: 'check' },
+      h('span', { 'aria-hidden': 'true' }, '✓'),
+      h('span', { class: 'visually-hidden' }, t.ticked),
+    )
+  } else {
+    content = h('span', { class: 'value' }, shownValue(field, value, lang))
+  }
+  return h(
+    'div',
+    { class: `other other-${field.type}`, style: place(area), 'data-other': field.name },
+    h('span', { class: 'by' }, by),
+    content,
+  )
+}
+
+export interface PagesView {
+  element: HTMLElement
+  /** This signer's field buttons by field name (a field may stand in several places). */
+  overlays: Map<string, HTMLButtonElement[]>
+}
+
+function pageFigure(
+  t: Texts,
+  d: number,
+  p: number,
+  n: number,
+  total: number,
+  size: { width: number; height: number },
+) {
+  const srcset = WIDTHS.map((w) => `${pageImageUrl(d, p, w)} ${w}w`).join(', ')
+  const loading = h('span', { class: 'page-loading', 'aria-hidden': 'true' }, fill(t.page_loading, { n }))
+  const img = h('img', {
+    src: pageImageUrl(d, p, WIDTHS[0] ?? 800),
+    srcset,
+    sizes: '(max-width: 900px) 100vw, 860px',
+    alt: fill(t.page_of, { n, m: total }),
+    loading: n <= 2 ? 'eager' : 'lazy',
+    decoding: 'async',
+    width: Math.round(size.width),
+    height: Math.round(size.height),
+  })
+  const figure = h(
+    'figure',
+    { class: 'page', style: { 'aspect-ratio': `${size.width} / ${size.height}` } },
+    loading,
+    img,
+  )
+  img.addEventListener('load', () => figure.classList.add('is-loaded'))
+  img.addEventListener('error', () => {
+    figure.classList.add('is-failed')
+    loading.textContent = t.page_failed
+  })
+  return figure
+}
+
+/** Every page, with this signer's `fields` (picked by `onPick(index)`) and others' values on them. */
+export function documentPages(
+  t: Texts,
+  lang: Language,
+  form: SigningForm,
+  fields: Field[],
+  onPick: (index: number) => void,
+): PagesView {
+  const element = h('div', { class: 'documents', role: 'region', 'aria-label': t.documents_label })
+  const overlays = new Map<string, HTMLButtonElement[]>()
+  const others = filledByOthers(form)
+  const total = form.documents.reduce((sum, d) => sum + d.pages.length, 0)
+  let n = 0
+  form.documents.forEach((document, d) => {
+    document.pages.forEach((size, index) => {
+      const p = index + 1
+      const figure = pageFigure(t, d, p, ++n, total, size)
+      const here = (area: Area) => area.document === d && area.page === p
+      for (const field of others) {
+        for (const area of field.areas.filter(here)) figure.append(othersValue(t, lang, form, field, area))
+      }
+      fields.forEach((field, i) => {
+        for (const area of field.areas.filter(here)) {
+          const button = h('button', {
+            type: 'button',
+            class: `field field-${field.type}${field.required ? ' is-required' : ''}`,
+            style: place(area),
+            'data-field': field.name,
+          })
+          button.addEventListener('click', () => onPick(i))
+          figure.append(button)
+          overlays.set(field.name, [...(overlays.get(field.name) ?? []), button])
+        }
+      })
+      element.append(figure)
+    })
+  })
+  return { element, overlays }
+}
+
+/** A field's buttons drawn for its value, and marked when it is the current one. */
+export function paintField(
+  t: Texts,
+  lang: Language,
+  buttons: HTMLButtonElement[],
+  field: Field,
+  value: Value | undefined,
+  current: boolean,
+): void {
+  const filled = isFilled(field, value)
+  for (const button of buttons) {
+    button.classList.toggle('is-filled', filled)
+    button.classList.toggle('is-current', current)
+    if (current) button.setAttribute('aria-current', 'true')
+    else button.removeAttribute('aria-current')
+    const state = filled ? t.field_filled : t.field_empty
+    const need = field.required ? t.field_required : t.field_optional
+    button.setAttribute('aria-label', `${fieldLabel(t, field)}, ${need}, ${state}`)
+    if ((field.type === 'signature' || field.type === 'initials') && typeof value === 'string' && filled) {
+      mount(button, h('img', { src: value, alt: '' }))
+    } else if (field.type === 'checkbox' && value === true) {
+      mount(button, h('span', { class: 'check', 'aria-hidden': 'true' }, '✓'))
+    } else if (filled && value !== undefined) {
+      mount(button, h('span', { class: 'value' }, shownValue(field, value, lang)))
+    } else {
+      mount(button, h('span', { class: 'placeholder' }, fieldLabel(t, field)))
+    }
+  }
+}
