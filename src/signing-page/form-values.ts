@@ -1,10 +1,11 @@
 // issue #20 item 1: the values of the signing form (operations.md §3 `form`), as the page reads
 // them. An image is the URL of its PNG, signed like the document URLs (valid 1 hour to whoever holds
-// this signer's form). The signer's own values keep the form they were stored in: a prefilled
+// this signer's form), always served by Paraph (`{PUBLIC_URL}/files/…`), never an S3 presigned URL:
+// the page's Content-Security-Policy allows images from its own origin and PUBLIC_URL's only. The signer's own values keep the form they were stored in: a prefilled
 // signature stays the data URL the page sends back with `sign`.
 import type { Deps } from '../deps.ts'
 import { type FieldValue, pngDataUrlBytes } from '../documents/field-values.ts'
-import { downloadUrl } from '../documents/file-urls.ts'
+import { fileUrlFor } from '../documents/file-urls.ts'
 import { imageBlobKey, isStoredImage } from '../documents/stored-values.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import type { VisibleValue } from './visible-values.ts'
@@ -25,10 +26,11 @@ async function storedImageKey(ctx: Ctx, entry: VisibleValue, png: Buffer): Promi
 async function formValue(ctx: Ctx, entry: VisibleValue, expiresAt: Date): Promise<FieldValue> {
   const { field, value } = entry
   const name = `${field.name}.png`
-  if (isStoredImage(value)) return downloadUrl(ctx, value.image, name, expiresAt)
+  const url = (key: string) => fileUrlFor(ctx.keys.files, ctx.config.publicUrl, key, name, expiresAt)
+  if (isStoredImage(value)) return url(value.image)
   const png = !entry.mine && (field.type === 'signature' || field.type === 'initials')
   const bytes = png ? pngDataUrlBytes(value) : null
-  if (bytes) return downloadUrl(ctx, await storedImageKey(ctx, entry, bytes), name, expiresAt)
+  if (bytes) return url(await storedImageKey(ctx, entry, bytes))
   return value
 }
 

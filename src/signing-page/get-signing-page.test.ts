@@ -45,6 +45,8 @@ describe('the signing page (GET /s/{slug}, GET /embed/{jwt})', () => {
     ]) {
       assert.ok(csp.includes(directive), `${directive} in ${csp}`)
     }
+    // Other signers' images come from PUBLIC_URL's /files/… (issue #20).
+    assert.ok(csp.includes(`img-src 'self' data: blob: ${new URL(t.config.publicUrl).origin}`), csp)
     assert.equal(res.headers['x-frame-options'], 'DENY')
     assert.equal(res.headers['referrer-policy'], 'no-referrer')
     assert.equal(res.headers['cache-control'], 'no-store')

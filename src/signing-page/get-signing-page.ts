@@ -17,6 +17,7 @@ const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept 
 
 async function answerPage(
   input: Pick<HandlerInput<never>, 'headers' | 'reply'>,
+  deps: Deps,
   mode: Signer['via'],
   resolve: () => Promise<Pick<PageConfig, 'embed_origin'>>,
 ): Promise<string> {
@@ -32,7 +33,8 @@ async function answerPage(
     input.reply.code(status)
     return linkErrorHtml(assets, lang, status === 401 ? 'invalid' : 'unknown')
   }
-  setPageHeaders(input.reply, mode)
+  // Other signers' images come from PUBLIC_URL's /files/… (form-values.ts), maybe another origin.
+  setPageHeaders(input.reply, mode, new URL(deps.config.publicUrl).origin)
   return signingPageHtml(assets, { lang, mode, ...extra })
 }
 
@@ -52,7 +54,7 @@ export const getSigningPage = defineRoute({
   schema: { params: SlugParams, response: { 200: HtmlPage } },
   errors: ['resource_not_found'],
   handler: (input, deps: Deps) =>
-    answerPage(input, 'link', async () => {
+    answerPage(input, deps, 'link', async () => {
       await bySlug(deps, input.params.slug)
       return {}
     }),
@@ -70,7 +72,7 @@ export const getEmbedSigningPage = defineRoute({
   schema: { params: TokenParams, response: { 200: HtmlPage } },
   errors: ['invalid_signing_token', 'resource_not_found'],
   handler: (input, deps: Deps) =>
-    answerPage(input, 'embed', async () => {
+    answerPage(input, deps, 'embed', async () => {
       const { token } = input.params
       await byToken(deps, token)
       // issue #20: the origin the page posts its messages to (embed-origin.ts).

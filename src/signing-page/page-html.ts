@@ -24,7 +24,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** `</script>` can never end the data block early: `<` is written as its JSON escape. */
 const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
-export function setPageHeaders(reply: PageHeaders, mode: Signer['via']): void {
+/**
+ * `imageOrigin`: the origin of PUBLIC_URL, where other signers' signature images are served
+ * (`/files/…`, issue #20) when it is not the page's own (SIGNING_URL on another host).
+ */
+export function setPageHeaders(reply: PageHeaders, mode: Signer['via'], imageOrigin?: string): void {
   const framing = mode === 'embed' ? '*' : "'none'"
   reply.header(
     'content-security-policy',
@@ -32,7 +36,7 @@ export function setPageHeaders(reply: PageHeaders, mode: Signer['via']): void {
       "default-src 'none'",
       "script-src 'self'",
       "style-src 'self'",
-      "img-src 'self' data: blob:",
+      `img-src 'self' data: blob:${imageOrigin ? ` ${imageOrigin}` : ''}`,
       "font-src 'self'",
       "connect-src 'self'",
       "form-action 'self'",
