@@ -69,6 +69,12 @@ export const LIMITS = {
   drainBodyBytes: 64 * 1024 * 1024,
   drainBodyMs: 30_000,
   dbPoolWaitMs: 10_000,
+  /**
+   * Issue #20: the dates a `date` field accepts (signing and prefilled values), inclusive: a year 0
+   * or 9999 is a typo or a probe, and would be stamped on a sealed PDF as it is.
+   */
+  fieldDateMin: '1900-01-01',
+  fieldDateMax: '2200-12-31',
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -137,6 +143,11 @@ export function limitsMarkdown(): string {
       'HTML rendering',
       `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,
       '500 `html_render_failed`',
+    ],
+    [
+      '`date` field values (signing, prefilled)',
+      `${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax}`,
+      '422 `invalid_field_value` (signing); 422 `invalid_request` (creation)',
     ],
     [
       '`limit` and other integer query parameters',
