@@ -190,7 +190,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     logger,
     accessLog,
     rateLimiter: new RateLimiter({
-      limits: config.rateLimit,
+      limits: { ...config.rateLimit, signer: config.rateLimitSigner },
       clock,
       redis,
       keyPrefix: overrides.rateLimitPrefix,

@@ -80,6 +80,7 @@ function imageRoute(via: Signer['via']) {
       "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents.",
     tag: 'Signing page',
     auth: 'none',
+    perIpLimit: true,
     produces: 'image/jpeg',
     schema: {
       params: Type.Object(

@@ -99,6 +99,7 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
     method: spec.method,
     tag: 'Signing page',
     auth: 'none' as const,
+    perIpLimit: true,
     extraParameters: SESSION_PARAMETERS,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.responseHeaders ? { responseHeaders: spec.responseHeaders } : {}),
