@@ -47,6 +47,36 @@ export function mailMessageId(jobId: string, mailFrom: string): string {
   return `<${jobId}@${domain}>`
 }
 
+/**
+ * Hands one message to the mailer. A permanent refusal (5xx) is logged once and ends the job for
+ * good (PermanentJobError); any other failure is thrown for the job's retry schedule.
+ */
+export async function deliverMail(
+  { mailer, logger }: { mailer: Mailer; logger: FastifyBaseLogger },
+  message: MailMessage,
+  messageId: string,
+  jobId: string,
+): Promise<void> {
+  try {
+    await mailer.send(message, messageId)
+  } catch (error) {
+    if (!(error instanceof MailRejectedError)) throw error
+    logger.error(
+      {
+        job_id: jobId,
+        message_id: messageId,
+        to: message.to,
+        kind: message.kind,
+        submission_id: message.submission_id,
+        submitter_id: message.submitter_id,
+        smtp_response: error.response,
+      },
+      'mail rejected permanently by the SMTP server; it will not be retried',
+    )
+    throw new PermanentJobError(error.message)
+  }
+}
+
 export function mailJob({
   mailer,
   logger,
@@ -58,27 +88,7 @@ export function mailJob({
 }): JobKind {
   return {
     retrySchedule: MAIL_RETRY_SCHEDULE,
-    handle: async (payload, job) => {
-      const message = payload as MailMessage
-      const messageId = mailMessageId(job.id, mailFrom)
-      try {
-        await mailer.send(message, messageId)
-      } catch (error) {
-        if (!(error instanceof MailRejectedError)) throw error
-        logger.error(
-          {
-            job_id: job.id,
-            message_id: messageId,
-            to: message.to,
-            kind: message.kind,
-            submission_id: message.submission_id,
-            submitter_id: message.submitter_id,
-            smtp_response: error.response,
-          },
-          'mail rejected permanently by the SMTP server; it will not be retried',
-        )
-        throw new PermanentJobError(error.message)
-      }
-    },
+    handle: (payload, job) =>
+      deliverMail({ mailer, logger }, payload as MailMessage, mailMessageId(job.id, mailFrom), job.id),
   }
 }
