@@ -185,7 +185,10 @@ describe('paraph CLI', () => {
     assert.equal(codeMail.subject, 'E-mail code to open “Lease”')
     const text = (await run(['mail', 'list'])).stdout
     assert.match(text, /to ann@example\.eu {2}"Please sign"/)
-    assert.match(text, /to bob@example\.eu {2}"E-mail code to open “Lease”" {2}\(sub_y\)\n {4}\(the code is not kept/)
+    assert.match(
+      text,
+      /to bob@example\.eu {2}"E-mail code to open “Lease”" {2}\(sub_y\)\n {4}\(the code is not kept/,
+    )
   })
 
   it('serve delivers webhooks through its worker and dispatcher, and stops cleanly on SIGTERM', async () => {
