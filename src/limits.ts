@@ -46,6 +46,13 @@ export const LIMITS = {
   /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */
   htmlRenders: 2,
   htmlRenderQueue: 8,
+  /**
+   * Issue #20, shared fairly: `htmlRenders` is what one account may run at once; this many more
+   * slots are kept for the other accounts (so a process runs at most htmlRenders + this), and one
+   * account keeps at most htmlRenderQueuePerAccount of the waiting places.
+   */
+  htmlRenderReserve: 1,
+  htmlRenderQueuePerAccount: 4,
   /** A DOCX as base64 characters (api-v1 §4.2: 4 MB), hence at most 3 MiB of file. */
   docxBase64Chars: 4 * 1024 * 1024,
   /** The DOCX's ZIP, read before anything is inflated (security-notes "PDF and DOCX inputs"). */
@@ -148,6 +155,11 @@ export function limitsMarkdown(): string {
       '`date` field values (signing, prefilled)',
       `${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax}`,
       '422 `invalid_field_value` (signing); 422 `invalid_request` (creation)',
+    ],
+    [
+      'HTML rendering, shared between accounts',
+      `one account: at most ${LIMITS.htmlRenders} renders at once and ${LIMITS.htmlRenderQueuePerAccount} waiting; ${LIMITS.htmlRenderReserve} more slot kept for the other accounts (${LIMITS.htmlRenders + LIMITS.htmlRenderReserve} at once per process)`,
+      '500 `html_render_failed` with `Retry-After`',
     ],
     [
       '`limit` and other integer query parameters',
