@@ -152,6 +152,11 @@ export function limitsMarkdown(): string {
       '500 `html_render_failed`',
     ],
     [
+      "Requests per client address to the signer's routes (`/s/…`, `/embed/…`, the page's assets) and `/files/…`",
+      '`RATE_LIMIT_SIGNER` a minute (default 300; behind a proxy, see `TRUST_PROXY`)',
+      '429 `rate_limit_exceeded` with `Retry-After`',
+    ],
+    [
       '`date` field values (signing, prefilled)',
       `${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax}`,
       '422 `invalid_field_value` (signing); 422 `invalid_request` (creation)',

@@ -91,12 +91,13 @@ export const [sendEmailCode, sendEmbedEmailCode] = defineSignerRoutes({
   action: 'email_2fa/send',
   summary: 'Mail a one-time code to the signer',
   description:
-    'For a signer created with `require_email_2fa: true`: mails a new 6-digit code, valid 10 minutes and once, replacing any earlier one (its wrong tries start afresh). Again within 30 s: 429 `code_resend_too_soon`; an 11th code within 24 hours: 429 `code_send_limit_reached`; both with `Retry-After`. The mail is in the language of `Accept-Language` (English, French, German or Spanish) and names the document and the account asking for the signature; the code is never stored, the outbox included. Possible before the signer’s turn; not once they finished (409) or the submission ended (410).',
+    'For a signer created with `require_email_2fa: true`: mails a new 6-digit code, valid 10 minutes and once, replacing any earlier one (its wrong tries start afresh). Again within 30 s: 429 `code_resend_too_soon`; an 11th code within 24 hours: 429 `code_send_limit_reached`; both with `Retry-After`. The mail is in the signing page’s language for `Accept-Language` (English otherwise) and names the document and the account asking for the signature; the code is never stored, the outbox included. Possible before the signer’s turn; not once they finished (409) or the submission ended (410).',
   extraParameters: [
     {
       in: 'header',
       name: 'Accept-Language',
-      description: 'The language of the mail (`en`, `fr`, `de`, `es`; English otherwise).',
+      description:
+        'The language of the mail, chosen as the signing page chooses its own (the mail is written in `en`, `fr`, `de` and `es`).',
     },
   ],
   response: EmailCodeSent,

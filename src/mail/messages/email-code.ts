@@ -93,9 +93,6 @@ const TEXTS: Record<'en' | 'fr' | 'de' | 'es', EmailCodeTexts> = {
   },
 }
 
-/** The languages the code mail is written in. */
-export const EMAIL_CODE_LANGUAGES = Object.keys(TEXTS)
-
 function textsFor(language: string): EmailCodeTexts {
   return Object.hasOwn(TEXTS, language) ? TEXTS[language as keyof typeof TEXTS] : TEXTS.en
 }
