@@ -91,6 +91,7 @@ export async function startParaph(
       // The bench must never be throttled: a fast machine passes a million requests in a minute.
       RATE_LIMIT_TEST: '1000000000',
       RATE_LIMIT_LIVE: '1000000000',
+      RATE_LIMIT_SIGNER: '1000000000',
       // Logging stays on (to the log file): it is part of what a request costs.
       LOG_LEVEL: 'info',
       ...extraEnv,

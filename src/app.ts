@@ -7,6 +7,7 @@ import { getHealth } from './accounts/get-health.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
+import { trustProxyOption } from './http/address-limit.ts'
 import { authenticate } from './http/auth.ts'
 import type { AnyRoute } from './http/define-route.ts'
 import { errorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './http/error-handler.ts'
@@ -158,6 +159,8 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // operations.md §2 TRUST_PROXY (issue #20): request.ip, for the audit trail and the signer limits.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     // A URL Fastify cannot even route (bad percent-encoding) still gets the envelope.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
   })

@@ -94,4 +94,45 @@ describe('readConfig', () => {
     failsOn({ MAIL_LANGUAGE: 'klingon' }, 'MAIL_LANGUAGE')
     failsOn({ MAIL_LANGUAGE: 'fr-FR' }, 'MAIL_LANGUAGE')
   })
+
+  it('RATE_LIMIT_SIGNER and TRUST_PROXY (issue #20): defaults, every accepted form', () => {
+    const defaults = readConfig({})
+    assert.equal(defaults.rateLimitSigner, 300)
+    assert.equal(defaults.trustProxy, false)
+    assert.equal(readConfig({ RATE_LIMIT_SIGNER: '20' }).rateLimitSigner, 20)
+    assert.equal(readConfig({ TRUST_PROXY: 'false' }).trustProxy, false)
+    assert.equal(readConfig({ TRUST_PROXY: 'TRUE' }).trustProxy, true)
+    assert.equal(readConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+    assert.deepEqual(readConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy, [
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ])
+  })
+
+  it('stops on a bad RATE_LIMIT_SIGNER or TRUST_PROXY with one line naming it and the bad part', () => {
+    failsOn({ RATE_LIMIT_SIGNER: '0' }, 'RATE_LIMIT_SIGNER')
+    failsOn({ RATE_LIMIT_SIGNER: 'many' }, 'RATE_LIMIT_SIGNER')
+    for (const bad of [
+      'yes',
+      '0',
+      '101',
+      '10.0.0.0/33',
+      '300.1.1.1',
+      '10.0.0.1,,10.0.0.2',
+      'proxy.example',
+    ]) {
+      failsOn({ TRUST_PROXY: bad }, 'TRUST_PROXY')
+    }
+    assert.throws(
+      () => readConfig({ TRUST_PROXY: '10.0.0.1, nope' }),
+      (error: Error) =>
+        error.message.split('\n').length === 1 &&
+        /^Invalid configuration: TRUST_PROXY must be false, true, a hop count .*: "nope" is not an IP address or CIDR$/.test(
+          error.message,
+        ),
+    )
+  })
 })

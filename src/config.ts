@@ -1,6 +1,7 @@
 // The only reader of process.env (operations.md §2). Every variable is validated here, once, at
 // start; a bad value stops the process with one line naming the variable.
 import { resolve } from 'node:path'
+import ipaddr from 'ipaddr.js'
 import { type Static, Type } from 'typebox'
 import { MAIL_LANGUAGES, type MailLanguage } from './mail/messages/texts.ts'
 import { parseS3StorageUrl } from './storage/storage-url.ts'
@@ -30,6 +31,10 @@ export const Config = Type.Object({
   allowPrivateNetworkUrls: Type.Boolean(),
   webhookRetrySchedule: Type.Array(Type.Integer()),
   rateLimit: Type.Object({ test: Type.Integer(), live: Type.Integer() }),
+  /** Requests per minute per client address on the signer's routes and /files/… (issue #20). */
+  rateLimitSigner: Type.Integer(),
+  /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address (issue #20). */
+  trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())]),
   logLevel: Type.String(),
 })
 export type Config = Static<typeof Config>
@@ -177,6 +182,41 @@ function mailLanguage(env: Env): MailLanguage {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
+/** proxy-addr's names for address ranges, which Fastify's `trustProxy` also takes. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+
+function isAddressOrCidr(item: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(item)) return true
+  if (!item.includes('/')) return ipaddr.isValid(item)
+  try {
+    ipaddr.parseCIDR(item)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * TRUST_PROXY (operations.md §2): `false` (the default: X-Forwarded-For is ignored), `true` (every
+ * hop: only behind a proxy that overwrites the header), a hop count, or the proxies' addresses.
+ */
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = read(env, 'TRUST_PROXY')
+  if (raw === undefined || raw.toLowerCase() === 'false') return false
+  if (raw.toLowerCase() === 'true') return true
+  const usage = `must be false, true, a hop count from 1 to 100, or a comma list of addresses and CIDRs such as "10.0.0.0/8,127.0.0.1" (got "${raw}")`
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) < 1 || Number(raw) > 100) throw new ConfigError('TRUST_PROXY', usage)
+    return Number(raw)
+  }
+  const items = raw.split(',').map((item) => item.trim())
+  const bad = items.find((item) => !isAddressOrCidr(item))
+  if (bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `${usage}: "${bad}" is not an IP address or CIDR`)
+  }
+  return items
+}
+
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -217,6 +257,8 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
       test: integer(env, 'RATE_LIMIT_TEST', 100, 1, 1_000_000_000),
       live: integer(env, 'RATE_LIMIT_LIVE', 1000, 1, 1_000_000_000),
     },
+    rateLimitSigner: integer(env, 'RATE_LIMIT_SIGNER', 300, 1, 1_000_000_000),
+    trustProxy: trustProxy(env),
     logLevel,
   }
   return Object.freeze(config)

@@ -70,6 +70,8 @@ export interface Deps {
     embed: Buffer
     files: Buffer
     emailCode: Buffer
+    /** Derives each e-mail code from its mail job's id (issue #20: the code is never stored). */
+    emailCodeSeed: Buffer
     signerSession: Buffer
     webhookSecret: Buffer
   }
@@ -190,7 +192,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     logger,
     accessLog,
     rateLimiter: new RateLimiter({
-      limits: config.rateLimit,
+      limits: { ...config.rateLimit, signer: config.rateLimitSigner },
       clock,
       redis,
       keyPrefix: overrides.rateLimitPrefix,
@@ -209,6 +211,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       embed: deriveKey(secret, 'embed-jwt-v1'),
       files: deriveKey(secret, 'file-url-v1'),
       emailCode: deriveKey(secret, 'email-2fa-code-v1'),
+      emailCodeSeed: deriveKey(secret, 'email-2fa-code-seed-v1'),
       signerSession: deriveKey(secret, 'signer-session-v1'),
       webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },

@@ -102,6 +102,10 @@ const CATALOGUE = {
     status: 429,
     description: 'An e-mail code was sent less than 30 seconds ago; see `Retry-After`.',
   },
+  code_send_limit_reached: {
+    status: 429,
+    description: 'At most 10 e-mail codes per signer in 24 hours; see `Retry-After`.',
+  },
   email_2fa_not_required: { status: 409, description: 'This signer is not asked for an e-mail code.' },
   missing_required_fields: { status: 422, description: 'Required fields have no value.' },
   invalid_field_value: { status: 422, description: 'A field value does not fit its type.' },

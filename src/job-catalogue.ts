@@ -6,6 +6,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
 import { FINALIZE_SUBMISSION_JOB, PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
 import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
+import { EMAIL_CODE_JOB, emailCodeJob } from './signing-page/email-code-job.ts'
 import { EXPIRY_SWEEP_MS, expireDueSubmissions } from './submissions/expire-submissions.ts'
 import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
 import { disableStaleEndpoints } from './webhooks/disable-stale-endpoints.ts'
@@ -17,6 +18,8 @@ export function jobCatalogue(deps: Deps): JobCatalogue {
     // Fans a submission event out to the account's webhook endpoints: one delivery each.
     [PUBLISH_EVENT_JOB]: publishEventJob(deps),
     [FINALIZE_SUBMISSION_JOB]: finalizeSubmissionJob(deps),
+    // A signer's e-mail code, rendered when sent: the code is never stored (issue #20).
+    [EMAIL_CODE_JOB]: emailCodeJob(deps),
   }
 }
 

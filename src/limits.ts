@@ -46,6 +46,13 @@ export const LIMITS = {
   /** Renders at once per process, and renders waiting for one of those slots (beyond: refused). */
   htmlRenders: 2,
   htmlRenderQueue: 8,
+  /**
+   * Issue #20, shared fairly: `htmlRenders` is what one account may run at once; this many more
+   * slots are kept for the other accounts (so a process runs at most htmlRenders + this), and one
+   * account keeps at most htmlRenderQueuePerAccount of the waiting places.
+   */
+  htmlRenderReserve: 1,
+  htmlRenderQueuePerAccount: 4,
   /** A DOCX as base64 characters (api-v1 §4.2: 4 MB), hence at most 3 MiB of file. */
   docxBase64Chars: 4 * 1024 * 1024,
   /** The DOCX's ZIP, read before anything is inflated (security-notes "PDF and DOCX inputs"). */
@@ -76,6 +83,12 @@ export const LIMITS = {
    */
   currentPdfMs: 60_000,
   currentPdfQueue: 8,
+  /**
+   * Issue #20: the dates a `date` field accepts (signing and prefilled values), inclusive: a year 0
+   * or 9999 is a typo or a probe, and would be stamped on a sealed PDF as it is.
+   */
+  fieldDateMin: '1900-01-01',
+  fieldDateMax: '2200-12-31',
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -149,6 +162,21 @@ export function limitsMarkdown(): string {
       "A signer's document as it stands (`current_pdf_url`)",
       `${LIMITS.currentPdfMs / 1000} s to make; ${LIMITS.currentPdfQueue} made or waiting at once per process, more refused`,
       '500 `current_pdf_failed`; 503 `current_pdf_busy`',
+    ],
+    [
+      "Requests per client address to the signer's routes (`/s/…`, `/embed/…`, the page's assets) and `/files/…`",
+      '`RATE_LIMIT_SIGNER` a minute (default 300; behind a proxy, see `TRUST_PROXY`)',
+      '429 `rate_limit_exceeded` with `Retry-After`',
+    ],
+    [
+      '`date` field values (signing, prefilled)',
+      `${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax}`,
+      '422 `invalid_field_value` (signing); 422 `invalid_request` (creation)',
+    ],
+    [
+      'HTML rendering, shared between accounts',
+      `one account: at most ${LIMITS.htmlRenders} renders at once and ${LIMITS.htmlRenderQueuePerAccount} waiting; ${LIMITS.htmlRenderReserve} more slot kept for the other accounts (${LIMITS.htmlRenders + LIMITS.htmlRenderReserve} at once per process)`,
+      '500 `html_render_failed` with `Retry-After`',
     ],
     [
       '`limit` and other integer query parameters',

@@ -2,6 +2,8 @@
 // two pages of different sizes, signers by role, and requests through either credential.
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
+import { deriveEmailCode } from '../src/signing-page/email-code.ts'
+import { EMAIL_CODE_JOB } from '../src/signing-page/email-code-job.ts'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
 import { dataUrl, strokePng } from './fixtures/png.ts'
@@ -121,17 +123,17 @@ export async function guardedBody(
   return body
 }
 
-/** The code in the newest e-mail-code mail queued for this submitter. */
+/**
+ * The code of the newest e-mail-code mail queued for this submitter. The job holds no code (issue
+ * #20): it is derived from the job's id, as the job does when it sends the mail.
+ */
 export async function mailedCode(t: TestApp, submitterId: string): Promise<string> {
-  const mails = (await jobsOf(t, 'mail.send')).filter(
-    (j) => j.payload.submitter_id === submitterId && /code/.test(String(j.payload.subject)),
-  )
-  const newest = mails
+  const jobs = (await jobsOf(t, EMAIL_CODE_JOB)).filter((j) => j.payload.submitter_id === submitterId)
+  const newest = jobs
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
     .at(-1)
-  const code = /^ {4}(\d{6})$/m.exec(String(newest?.payload.text ?? ''))?.[1]
-  assert.ok(code, `no code mailed to ${submitterId}`)
-  return code
+  assert.ok(newest, `no code mailed to ${submitterId}`)
+  return deriveEmailCode(t.deps.keys.emailCodeSeed, submitterId, newest.id)
 }
 
 /** Sends a code, verifies it, and returns the session value and the cookie pair to send back. */

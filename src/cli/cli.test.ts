@@ -13,8 +13,11 @@ import { readConfig } from '../config.ts'
 import { openDatabase } from '../db/database.ts'
 import { enqueueJob } from '../jobs/job-store.ts'
 import { systemClock } from '../lib/clock.ts'
+import { deriveKey } from '../lib/crypto.ts'
 import { randomIds } from '../lib/ids.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
+import { deriveEmailCode } from '../signing-page/email-code.ts'
+import { EMAIL_CODE_JOB, type EmailCodeJobPayload } from '../signing-page/email-code-job.ts'
 
 describe('paraph CLI', () => {
   let dataDir: string
@@ -154,15 +157,45 @@ describe('paraph CLI', () => {
           },
         ),
       )
+      // Issue #20: an e-mail code's mail is listed by what it is about, its code never kept.
+      const code: EmailCodeJobPayload = {
+        kind: 'email_code',
+        to: 'bob@example.eu',
+        to_name: 'Bob',
+        language: 'en',
+        document_name: 'Lease',
+        sender_name: 'Acme',
+        submission_id: 'sub_y',
+        submitter_id: 'sbm_y',
+        account_id: 'acct_y',
+        environment: 'test',
+      }
+      await database.db
+        .transaction()
+        .execute((tx) =>
+          enqueueJob(tx, { clock: systemClock, ids: randomIds }, { kind: EMAIL_CODE_JOB, payload: code }),
+        )
     } finally {
       await database.close()
     }
     const result = await run(['mail', 'list', '--json'])
     assert.equal(result.code, 0, result.stderr)
-    const [mail] = JSON.parse(result.stdout)
-    assert.equal(mail.to, 'ann@example.eu')
+    const mails = JSON.parse(result.stdout)
+    const mail = mails.find((m: { to: string }) => m.to === 'ann@example.eu')
     assert.equal(mail.subject, 'Please sign')
-    assert.match((await run(['mail', 'list'])).stdout, /to ann@example\.eu {2}"Please sign"/)
+    // The code is derived again from the job (never stored): the one its mail carries.
+    const codeMail = mails.find((m: { to: string }) => m.to === 'bob@example.eu')
+    assert.equal(codeMail.subject, 'Your code to open “Lease”')
+    const expected = deriveEmailCode(
+      deriveKey(env.PARAPH_SECRET!, 'email-2fa-code-seed-v1'),
+      'sbm_y',
+      codeMail.id,
+    )
+    assert.match(codeMail.text, new RegExp(`^ {4}${expected}$`, 'm'))
+    const text = (await run(['mail', 'list'])).stdout
+    assert.match(text, /to ann@example\.eu {2}"Please sign"/)
+    assert.match(text, /to bob@example\.eu {2}"Your code to open “Lease”" {2}\(sub_y\)/)
+    assert.ok(text.includes(expected))
   })
 
   it('serve delivers webhooks through its worker and dispatcher, and stops cleanly on SIGTERM', async () => {

@@ -1,25 +1,49 @@
-// `paraph mail list` (operations.md §1): the mail outbox, newest first.
+// `paraph mail list` (operations.md §1): the mail outbox, newest first. An e-mail code is never
+// stored (issue #20), the outbox included: its mail is written again here, the code derived from the
+// job's id under PARAPH_SECRET as the job does when it sends it. Without SMTP_URL (the embedded
+// default) this is how a developer reads a code; whoever runs this command holds the secret anyway.
+import type { Deps } from '../deps.ts'
 import { MAIL_JOB, type MailMessage } from '../mail/mail-job.ts'
+import { renderEmailCodeMail } from '../mail/messages/email-code.ts'
+import { deriveEmailCode } from '../signing-page/email-code.ts'
+import { EMAIL_CODE_JOB, type EmailCodeJobPayload } from '../signing-page/email-code-job.ts'
 import { withDeps } from './context.ts'
+
+function listed(deps: Deps, row: { id: string; kind: string; payload: string }): MailMessage {
+  if (row.kind !== EMAIL_CODE_JOB) return JSON.parse(row.payload) as MailMessage
+  const payload = JSON.parse(row.payload) as EmailCodeJobPayload
+  const rendered = renderEmailCodeMail({
+    language: payload.language,
+    documentName: payload.document_name,
+    senderName: payload.sender_name,
+    signerName: payload.to_name,
+    code: deriveEmailCode(deps.keys.emailCodeSeed, payload.submitter_id, row.id),
+  })
+  return {
+    kind: payload.kind,
+    to: payload.to,
+    bcc: null,
+    reply_to: null,
+    subject: rendered.subject,
+    text: rendered.text,
+    submission_id: payload.submission_id,
+    submitter_id: payload.submitter_id,
+  }
+}
 
 export async function mailList(options: { json?: boolean; limit: string }): Promise<void> {
   const limit = Math.min(Math.max(Number(options.limit) || 20, 1), 1000)
-  const rows = await withDeps((deps) =>
-    deps.db
+  const mails = await withDeps(async (deps) => {
+    const rows = await deps.db
       .selectFrom('jobs')
-      .select(['id', 'state', 'payload', 'created_at'])
-      .where('kind', '=', MAIL_JOB)
+      .select(['id', 'kind', 'state', 'payload', 'created_at'])
+      .where('kind', 'in', [MAIL_JOB, EMAIL_CODE_JOB])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
-      .execute(),
-  )
-  const mails = rows.map((r) => ({
-    id: r.id,
-    state: r.state,
-    created_at: r.created_at,
-    ...(JSON.parse(r.payload) as MailMessage),
-  }))
+      .execute()
+    return rows.map((r) => ({ id: r.id, state: r.state, created_at: r.created_at, ...listed(deps, r) }))
+  })
   if (options.json) {
     console.log(JSON.stringify(mails))
     return

@@ -12,6 +12,7 @@ import * as documents from './migrations/0002-documents.ts'
 import * as signing from './migrations/0003-signing.ts'
 import * as email2fa from './migrations/0004-email-2fa.ts'
 import * as webhooks from './migrations/0005-webhooks.ts'
+import * as emailCodeSends from './migrations/0006-email-code-sends.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-signing': signing,
   '0004-email-2fa': email2fa,
   '0005-webhooks': webhooks,
+  '0006-email-code-sends': emailCodeSends,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -19,6 +19,7 @@ import {
 import pg from 'pg'
 import type { Config } from '../config.ts'
 import { BoundedMap } from '../lib/bounded-map.ts'
+import { createPrivateFileSync } from '../lib/private-files.ts'
 import { LIMITS } from '../limits.ts'
 import type { Tables } from './tables.ts'
 
@@ -96,6 +97,9 @@ function sqliteDialect(path: string): EngineDialect {
   let connection: { db: BetterSqlite3.Database; cached: SqliteDatabase } | undefined
   const dialect = new ImmediateSqliteDialect({
     database: async () => {
+      // Issue #20: the database (and so its -wal and -shm files, which SQLite makes with the
+      // database's mode) is 0600, its folder 0700 when Paraph creates them.
+      if (path !== ':memory:') createPrivateFileSync(path)
       const db = new BetterSqlite3(path)
       db.pragma('journal_mode = WAL')
       db.pragma('synchronous = NORMAL')

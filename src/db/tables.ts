@@ -189,6 +189,8 @@ export interface Email2faCodesTable {
   wrong_tries: number
   /** Set by the right code: a code is used once. */
   used_at: string | null
+  /** JSON: when the signer's last codes were sent, at most 10 (the daily cap, issue #20). */
+  recent_sends: string
 }
 
 export interface WebhookEndpointsTable {

@@ -15,6 +15,7 @@ export const getFile = defineRoute({
     'The URLs come from GET /v1/submissions/{id}/documents, GET /v1/submitters/{id} (signed images, `image/png`) and the signing form; they expire after 1 hour.',
   tag: 'Files',
   auth: 'none',
+  perIpLimit: true,
   produces: 'application/pdf',
   schema: {
     params: Type.Object(

@@ -67,6 +67,11 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   auth?: 'api_key' | 'none'
   /** api-v1 §7.4: the Idempotency-Key header is mandatory and responses replay for 24 h. */
   idempotent?: boolean
+  /**
+   * A route without a key that a signer's browser (or a file download) calls: counted per client
+   * address, RATE_LIMIT_SIGNER a minute (operations.md §2, issue #20; http/address-limit.ts).
+   */
+  perIpLimit?: boolean
   /** Bytes; default 1 MiB. */
   bodyLimit?: number
   /** Deprecation (api-v1 §9.3): a `Sunset` header with this date on every response of the route. */
@@ -109,6 +114,7 @@ export function usesApiKey(route: AnyRoute): boolean {
 /** Every error a route can answer with: its own plus those its layers add (auth, validation, idempotency). */
 export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors)
+  if (route.perIpLimit) codes.add('rate_limit_exceeded')
   if (usesApiKey(route)) {
     for (const c of ['missing_api_key', 'invalid_api_key', 'rate_limit_exceeded'] as const) codes.add(c)
   }

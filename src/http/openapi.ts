@@ -57,6 +57,7 @@ const RETRY_AFTER_CODES: ErrorCode[] = [
   'rate_limit_exceeded',
   'idempotency_key_in_use',
   'code_resend_too_soon',
+  'code_send_limit_reached',
 ]
 
 /** Schemas with a `title` become named components; everything else stays inline. */

@@ -5,6 +5,9 @@
 //
 // Windows are fixed minutes of the injected clock: the window number is part of the counter's key,
 // so tests move the clock to a new minute instead of waiting for one.
+//
+// Issue #20: the same counters limit the signer's routes and `/files/…` per client address
+// (RATE_LIMIT_SIGNER, operations.md §2), in a bucket of their own (`signer`).
 import type { FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
 import {
@@ -18,6 +21,9 @@ import type { Clock } from '../lib/clock.ts'
 
 const WINDOW_MS = 60_000
 
+/** What a counter counts: an API key of an environment (api-v1 §8), or a signer's address. */
+export type RateLimitBucket = Environment | 'signer'
+
 export interface RateLimitDecision {
   allowed: boolean
   limit: number
@@ -27,7 +33,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiterOptions {
-  limits: Record<Environment, number>
+  /** Requests per minute of each bucket; without `signer`, nothing is limited per address. */
+  limits: Record<Environment, number> & Partial<Record<'signer', number>>
   clock: Clock
   redis?: Redis
   /** Keeps counters of parallel test runs apart in a shared Redis. */
@@ -36,23 +43,31 @@ export interface RateLimiterOptions {
 
 /**
  * In-process fixed-window counters: a Map lookup on the hot path instead of a promise chain.
- * One entry per key, overwritten when its minute changes, so memory is bounded by the keys in use.
+ * One entry per key, overwritten when its minute changes; entries of past minutes are dropped
+ * once a minute, so memory is bounded by the keys (and client addresses) of the last minute.
  */
 class LocalCounters {
   readonly #counts = new Map<string, { window: number; count: number }>()
+  #swept = Number.NEGATIVE_INFINITY
 
   increment(key: string, window: number): number {
+    if (window > this.#swept) this.#sweep(window)
     const entry = this.#counts.get(key)
     if (entry && entry.window === window) return ++entry.count
     this.#counts.set(key, { window, count: 1 })
     return 1
   }
+
+  #sweep(window: number): void {
+    for (const [key, entry] of this.#counts) if (entry.window < window) this.#counts.delete(key)
+    this.#swept = window
+  }
 }
 
 export class RateLimiter {
-  readonly #shared: Record<Environment, RateLimiterAbstract> | null
+  readonly #shared: Partial<Record<RateLimitBucket, RateLimiterAbstract>> | null
   readonly #local = new LocalCounters()
-  readonly #limits: Record<Environment, number>
+  readonly #limits: RateLimiterOptions['limits']
   readonly #clock: Clock
 
   constructor({ limits, clock, redis, keyPrefix = 'paraph:rl' }: RateLimiterOptions) {
@@ -60,33 +75,37 @@ export class RateLimiter {
     this.#clock = clock
     // Counters outlive their minute a little so a window never expires while still in use; while
     // Redis is away the library's insurance limiter counts in this process.
-    const shared = (env: Environment, store: Redis): RateLimiterAbstract => {
-      const options = {
-        points: limits[env],
-        duration: 2 * (WINDOW_MS / 1000),
-        keyPrefix: `${keyPrefix}:${env}`,
-      }
+    const shared = (bucket: RateLimitBucket, points: number, store: Redis): RateLimiterAbstract => {
+      const options = { points, duration: 2 * (WINDOW_MS / 1000), keyPrefix: `${keyPrefix}:${bucket}` }
       return new RateLimiterRedis({
         ...options,
         storeClient: store,
         insuranceLimiter: new RateLimiterMemory(options),
       })
     }
-    this.#shared = redis ? { test: shared('test', redis), live: shared('live', redis) } : null
+    this.#shared = redis
+      ? {
+          test: shared('test', limits.test, redis),
+          live: shared('live', limits.live, redis),
+          ...(limits.signer ? { signer: shared('signer', limits.signer, redis) } : {}),
+        }
+      : null
   }
 
   /** Counts one request for the key and says whether it may proceed (synchronously when in-process). */
-  consume(keyId: string, environment: Environment): RateLimitDecision | Promise<RateLimitDecision> {
+  consume(keyId: string, bucket: RateLimitBucket): RateLimitDecision | Promise<RateLimitDecision> {
     const now = this.#clock.epochMs()
     const window = Math.floor(now / WINDOW_MS)
-    const limit = this.#limits[environment]
+    const limit = this.#limits[bucket] ?? Number.POSITIVE_INFINITY
     const resetAt = (window + 1) * WINDOW_MS
-    if (!this.#shared) {
-      // Key ids are unique across environments: the id alone names the counter.
-      const count = this.#local.increment(keyId, window)
+    const shared = this.#shared?.[bucket]
+    if (!shared) {
+      // Key ids are unique across environments, and addresses are counted as `ip:…`: the key
+      // alone names the counter.
+      const count = this.#local.increment(bucket === 'signer' ? `ip:${keyId}` : keyId, window)
       return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt }
     }
-    return this.#shared[environment].consume(`${keyId}:${window}`, 1).then(
+    return shared.consume(`${keyId}:${window}`, 1).then(
       (res) => ({ allowed: true, limit, remaining: Math.max(0, res.remainingPoints), resetAt }),
       (rejection: unknown) => {
         if (rejection instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetAt }

@@ -1,8 +1,10 @@
-// Turns a RouteDefinition into a Fastify route: auth and rate limit (onRequest), the Idempotency-Key
-// header (preValidation), schema validation, then the handler with its transaction helper.
+// Turns a RouteDefinition into a Fastify route: auth and rate limit, or a signer's route's limit per
+// address (onRequest), the Idempotency-Key header (preValidation), schema validation, then the
+// handler with its transaction helper.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import type { Deps } from '../deps.ts'
+import { limitByAddress } from './address-limit.ts'
 import { authenticate } from './auth.ts'
 import { type AnyRoute, type HandlerInput, successSchema, successStatus, usesApiKey } from './define-route.ts'
 import {
@@ -43,6 +45,13 @@ function onRequestHook(route: AnyRoute, deps: Deps) {
     request.route = route
     reply.header('request-id', request.id)
     reply.headers(fixed)
+  }
+  if (!usesApiKey(route) && route.perIpLimit) {
+    const limitRequest = limitByAddress(deps)
+    return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      identify(request, reply)
+      limitRequest(request, reply, done)
+    }
   }
   if (!usesApiKey(route)) {
     return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {

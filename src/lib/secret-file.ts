@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomBase62 } from './ids.ts'
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from './private-files.ts'
 
 /**
  * operations.md §2: without PARAPH_SECRET, a master secret is generated once and kept in the data
@@ -8,9 +9,10 @@ import { randomBase62 } from './ids.ts'
  */
 export async function loadOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
   const path = join(dataDir, 'paraph-secret')
-  await mkdir(dataDir, { recursive: true })
+  await makePrivateDir(dataDir)
   try {
-    await writeFile(path, `${randomBase62(64)}\n`, { flag: 'wx', mode: 0o600 })
+    await writeFile(path, `${randomBase62(64)}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+    await makePrivateFile(path)
     return { secret: (await readFile(path, 'utf8')).trim(), created: true }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error

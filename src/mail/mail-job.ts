@@ -1,7 +1,9 @@
 // Mail leaves through the outbox: a `mail.send` job carries the message rendered when it was
 // queued (in the transaction of the change that caused it), so a crash never loses or changes it.
 // The job hands it to the process's mailer: SMTP when SMTP_URL is set, otherwise the job row is
-// the outbox (operations.md §2) and `paraph mail list` shows it.
+// the outbox (operations.md §2) and `paraph mail list` shows it. The one exception is a signer's
+// e-mail code, whose mail is rendered when sent so the code is never stored (issue #20;
+// signing-page/email-code-job.ts, which sends through deliverMail below).
 import type { FastifyBaseLogger } from 'fastify'
 import { type JobKind, PermanentJobError } from '../jobs/worker.ts'
 import { type Mailer, MailRejectedError } from './mailer.ts'
@@ -47,6 +49,36 @@ export function mailMessageId(jobId: string, mailFrom: string): string {
   return `<${jobId}@${domain}>`
 }
 
+/**
+ * Hands one message to the mailer. A permanent refusal (5xx) is logged once and ends the job for
+ * good (PermanentJobError); any other failure is thrown for the job's retry schedule.
+ */
+export async function deliverMail(
+  { mailer, logger }: { mailer: Mailer; logger: FastifyBaseLogger },
+  message: MailMessage,
+  messageId: string,
+  jobId: string,
+): Promise<void> {
+  try {
+    await mailer.send(message, messageId)
+  } catch (error) {
+    if (!(error instanceof MailRejectedError)) throw error
+    logger.error(
+      {
+        job_id: jobId,
+        message_id: messageId,
+        to: message.to,
+        kind: message.kind,
+        submission_id: message.submission_id,
+        submitter_id: message.submitter_id,
+        smtp_response: error.response,
+      },
+      'mail rejected permanently by the SMTP server; it will not be retried',
+    )
+    throw new PermanentJobError(error.message)
+  }
+}
+
 export function mailJob({
   mailer,
   logger,
@@ -58,27 +90,7 @@ export function mailJob({
 }): JobKind {
   return {
     retrySchedule: MAIL_RETRY_SCHEDULE,
-    handle: async (payload, job) => {
-      const message = payload as MailMessage
-      const messageId = mailMessageId(job.id, mailFrom)
-      try {
-        await mailer.send(message, messageId)
-      } catch (error) {
-        if (!(error instanceof MailRejectedError)) throw error
-        logger.error(
-          {
-            job_id: job.id,
-            message_id: messageId,
-            to: message.to,
-            kind: message.kind,
-            submission_id: message.submission_id,
-            submitter_id: message.submitter_id,
-            smtp_response: error.response,
-          },
-          'mail rejected permanently by the SMTP server; it will not be retried',
-        )
-        throw new PermanentJobError(error.message)
-      }
-    },
+    handle: (payload, job) =>
+      deliverMail({ mailer, logger }, payload as MailMessage, mailMessageId(job.id, mailFrom), job.id),
   }
 }

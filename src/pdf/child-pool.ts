@@ -38,6 +38,8 @@ const STDERR_KEEP = 2048
 
 interface Job<Answer> {
   request: { id: number }
+  /** Whose request (an account): the queue is shared fairly between owners (issue #20). */
+  owner: string
   timeoutMs: number
   resolve(outcome: Outcome<Answer>): void
   reject(error: Error): void
@@ -60,11 +62,14 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
 
   constructor(private readonly options: PoolOptions<Answer>) {}
 
-  /** Resolves with the child's answer; rejects only on a server fault (no child could start). */
-  run(request: Request, timeoutMs: number): Promise<Outcome<Answer>> {
+  /**
+   * Resolves with the child's answer; rejects only on a server fault (no child could start).
+   * `owner` names whose request it is (an account), for sharing the children fairly.
+   */
+  run(request: Request, timeoutMs: number, owner = ''): Promise<Outcome<Answer>> {
     if (this.closed) return Promise.reject(new Error(`the ${this.options.name} is closed`))
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { ...request, id: this.nextId++ }, timeoutMs, resolve, reject })
+      this.queue.push({ request: { ...request, id: this.nextId++ }, owner, timeoutMs, resolve, reject })
       this.dispatch()
     })
   }
@@ -81,7 +86,11 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
     }
   }
 
-  /** FIFO: each free or startable child takes the oldest waiting request. */
+  /**
+   * Each free or startable child takes a request of the owner with the fewest requests in the
+   * children, then with the fewest waiting, the oldest first among equals (issue #20: a flood from
+   * one account does not make another's request wait behind all of it); with one owner, plain FIFO.
+   */
   private dispatch(): void {
     while (this.queue.length > 0) {
       let child = [...this.children].find((candidate) => !candidate.job)
@@ -89,10 +98,24 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
         if (this.children.size >= this.options.size) return
         child = this.spawn()
       }
-      child.job = this.queue.shift()!
+      child.job = this.queue.splice(this.fairestJob(), 1)[0]!
       keepAlive(child, true)
       if (child.ready) this.send(child)
     }
+  }
+
+  /** Index in the queue of the next request to run. */
+  private fairestJob(): number {
+    const load = new Map<string, number>()
+    const add = (owner: string, weight: number) => load.set(owner, (load.get(owner) ?? 0) + weight)
+    // Running weighs more than any number of waiting requests; the queue holds far fewer than 1e6.
+    for (const child of this.children) if (child.job) add(child.job.owner, 1e6)
+    for (const job of this.queue) add(job.owner, 1)
+    let best = 0
+    for (let i = 1; i < this.queue.length; i++) {
+      if (load.get(this.queue[i]!.owner)! < load.get(this.queue[best]!.owner)!) best = i
+    }
+    return best
   }
 
   private spawn(): Child<Answer> {

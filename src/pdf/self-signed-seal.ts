@@ -2,11 +2,12 @@
 // beside the master secret (operations.md §2), so every final PDF of an installation carries the same
 // sealing identity. Verifiers show it as "not trusted": the seal still proves the file is unaltered.
 import { createHash, generateKeyPair, randomBytes, sign, X509Certificate } from 'node:crypto'
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { link, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import * as asn1js from 'asn1js'
 import * as pkijs from 'pkijs'
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../lib/private-files.ts'
 
 export const SELF_SIGNED_FILE = 'paraph-seal.pem'
 const SUBJECT = {
@@ -38,9 +39,10 @@ export async function loadOrCreateSelfSigned(
   const path = join(dataDir, SELF_SIGNED_FILE)
   const existing = await readIfExists(path)
   if (existing !== undefined) return { pem: existing, path, created: false }
-  await mkdir(dataDir, { recursive: true })
+  await makePrivateDir(dataDir)
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  await writeFile(temp, await createSelfSignedPem(now), { flag: 'wx', mode: 0o600 })
+  await writeFile(temp, await createSelfSignedPem(now), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  await makePrivateFile(temp)
   let created = true
   try {
     await link(temp, path)

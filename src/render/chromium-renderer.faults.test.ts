@@ -92,7 +92,12 @@ describe('ChromiumRenderer: timeouts and browser failures', () => {
 describe('ChromiumRenderer: limits', () => {
   it('never runs more renders at once than its concurrency', async () => {
     const inFlight: number[] = []
-    const renderer = testRenderer({ concurrency: 2, queueLimit: 10, onRenderStart: (n) => inFlight.push(n) })
+    const renderer = testRenderer({
+      concurrency: 2,
+      queueLimit: 10,
+      queuePerAccount: 10,
+      onRenderStart: (n) => inFlight.push(n),
+    })
     const rendered = await Promise.all(
       Array.from({ length: 7 }, () => renderer.render(SHORT, 'A4', markPrefix())),
     )

@@ -9,7 +9,8 @@
 // - Chromium is treated as hostile with no network (security-notes "Chromium"): JavaScript off
 //   twice, every request but data: and about: aborted, a closed proxy port and a resolver that
 //   resolves nothing, setContent (never a file:// page), the sandbox kept unless running as root.
-// - Bounded: RenderSlots (2 at once, 8 waiting by default), a wall-clock timeout per render that
+// - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
+//   for the other accounts, 8 waiting in all by default; issue #20), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the
 //   browser's process group; a page cap (422, the caller's input).
 // - Pages are A4 or Letter, portrait (api-v1 §4.2): the size given to Chromium wins over CSS
@@ -49,12 +50,17 @@ export interface RenderedPdf {
 export interface RendererOptions {
   executablePath: string
   logger: RenderLogger
-  /** Renders at once, renders waiting, wall-clock limit of one render, pages of one document. */
+  /**
+   * Renders of one account at once, renders waiting, wall-clock limit of one render, pages of one
+   * document; slots kept for other accounts, and renders of one account waiting (issue #20).
+   */
   concurrency?: number
   queueLimit?: number
+  reserve?: number
+  queuePerAccount?: number
   timeoutMs?: number
   maxPages?: number
-  /** Contexts kept made ahead of renders (default: one per concurrent render). */
+  /** Contexts kept made ahead of renders (default: one per slot). */
   spareContexts?: number
   /** Called when a render takes a slot, with the number of renders holding one (tests, metrics). */
   onRenderStart?(inFlight: number): void
@@ -114,12 +120,18 @@ export class ChromiumRenderer {
   constructor(private readonly options: RendererOptions) {
     this.timeoutMs = options.timeoutMs ?? LIMITS.htmlRenderMs
     this.maxPages = options.maxPages ?? LIMITS.htmlPages
-    this.spareCount = options.spareContexts ?? options.concurrency ?? LIMITS.htmlRenders
-    this.slots = new RenderSlots(
-      options.concurrency ?? LIMITS.htmlRenders,
-      options.queueLimit ?? LIMITS.htmlRenderQueue,
-      this.timeoutMs,
-    )
+    // One spare per slot, the reserved one included: another account's render, when a flood holds
+    // the other slots, finds its context made (issue #20: making one then took ~0.6 s of its 2 s).
+    const slots = (options.concurrency ?? LIMITS.htmlRenders) + (options.reserve ?? LIMITS.htmlRenderReserve)
+    this.spareCount = options.spareContexts ?? slots
+    const queue = options.queueLimit ?? LIMITS.htmlRenderQueue
+    this.slots = new RenderSlots({
+      perOwner: options.concurrency ?? LIMITS.htmlRenders,
+      reserve: options.reserve ?? LIMITS.htmlRenderReserve,
+      queue,
+      queuePerOwner: Math.min(queue, options.queuePerAccount ?? LIMITS.htmlRenderQueuePerAccount),
+      waitMs: this.timeoutMs,
+    })
   }
 
   /** Launches the browser and makes the spare contexts now; rejects when Chromium cannot start. */
@@ -133,18 +145,19 @@ export class ChromiumRenderer {
    * Prints `html` on `format` pages. `markPrefix` is the markers' URI up to their index
    * (`https://fields.paraph.invalid/{nonce}/`): those links become marks and leave the PDF.
    * Rejects with ApiError: 422 invalid_request past the page cap, 500 html_render_failed otherwise.
-   * `options.timeoutMs` shortens the renderer's deadline for this render (a caller's own budget).
+   * `options.timeoutMs` shortens the renderer's deadline for this render (a caller's own budget);
+   * `options.account` is whose render it is, for sharing the slots fairly (issue #20).
    */
   render(
     html: string,
     format: PageFormat,
     markPrefix: string,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; account?: string } = {},
   ): Promise<RenderedPdf> {
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, this.timeoutMs)
     // Taken synchronously: renders started in one tick queue in the order they were called.
     return this.slots
-      .acquire()
+      .acquire(options.account)
       .then((release) => this.run({ html, format, prefix: markPrefix, timeoutMs }, release))
   }
 

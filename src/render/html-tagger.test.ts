@@ -2,9 +2,14 @@
 // with its code and message, a timeout as html_render_failed, and the server's event loop free
 // while a 4 MB document is parsed.
 import assert from 'node:assert/strict'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { after, describe, it } from 'node:test'
 import type { ApiError } from '../errors.ts'
+import { ChildPool } from '../pdf/child-pool.ts'
+import type { TagAnswer, TagRequest } from './html-tag-protocol.ts'
 import { closeHtmlTagger, findTags } from './html-tagger.ts'
 import { markTags } from './html-tags.ts'
 
@@ -53,5 +58,36 @@ describe('findTags (in a child process)', () => {
     assert.equal(tags.length, 1)
     // A guard, not a benchmark: in the server the parse alone blocked the loop for 0.4–1.1 s.
     assert.ok(delay.max / 1e6 < 250, `the event loop stalled ${delay.max / 1e6} ms`)
+  })
+
+  it('serves accounts fairly (issue #20): with its one child busy, another account overtakes a queue of the first', async () => {
+    const pool = new ChildPool<Omit<TagRequest, 'id'>, TagAnswer>({
+      name: 'HTML tag finder',
+      script: { source: '../render/html-tag-child.ts', bundle: 'html-tagger.mjs' },
+      size: 1,
+      memoryLimitBytes: 1024 * 1024 * 1024,
+    })
+    const dir = await mkdtemp(join(tmpdir(), 'paraph-fair-tags-'))
+    try {
+      await writeFile(join(dir, 'in.html'), '<p>{{A}}</p>')
+      const request = (name: string) => ({
+        input: join(dir, 'in.html'),
+        output: join(dir, `${name}.html`),
+        markPrefix: PREFIX,
+        source: HTML,
+      })
+      const finished: string[] = []
+      const run = (name: string, account: string) =>
+        pool.run(request(name), 10_000, account).then((answer) => {
+          assert.ok(answer.ok, JSON.stringify(answer))
+          finished.push(name)
+        })
+      // Queued in this order, in one tick: the child takes A1; A2, A3 and B1 wait.
+      await Promise.all([run('A1', 'acct_A'), run('A2', 'acct_A'), run('A3', 'acct_A'), run('B1', 'acct_B')])
+      assert.deepEqual(finished, ['A1', 'B1', 'A2', 'A3'], 'plain FIFO would have made B1 last')
+    } finally {
+      pool.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -17,6 +17,8 @@ export interface TaggerOptions {
   timeoutMs?: number
   memoryLimitBytes?: number
   poolSize?: number
+  /** Whose document (issue #20: the tag finders are shared fairly between accounts). */
+  account?: string
 }
 
 // A warm child holds ~50 MB; the element cap (LIMITS.htmlElements) keeps a tree of a 4 MB
@@ -55,7 +57,9 @@ export async function findTags(
     const [input, output] = [join(dir, 'document.html'), join(dir, 'marked.html')]
     await writeFile(input, html, { mode: 0o600 })
     const timeoutMs = options.timeoutMs ?? LIMITS.htmlTagMs
-    const answer = await pools.get(options).run({ input, output, markPrefix, source }, timeoutMs)
+    const answer = await pools
+      .get(options)
+      .run({ input, output, markPrefix, source }, timeoutMs, options.account)
     if (answer.ok) return { html: await readFile(output, 'utf8'), tags: answer.tags }
     switch (answer.reason) {
       case 'tag':

@@ -1,31 +1,49 @@
-// Bounded concurrency for the HTML renderer: `size` renders at once, `queueLimit` more waiting in
-// FIFO order, and each waiter gives up after `waitMs`. Beyond the queue a render is refused at once
-// rather than piling up request bodies (up to 4 MB of HTML each) behind a busy Chromium: the
-// caller's latency stays bounded by roughly two render timeouts, never by the length of a burst.
-// Both refusals are `html_render_failed` (api-v1 §4.2 names no other render error) with a
-// Retry-After header, since a retry a few seconds later usually finds a free slot.
+// Bounded concurrency for the HTML renderer, shared fairly between accounts (issue #20, security-notes
+// "Sharing scarce workers fairly"). One owner (an account) runs at most `perOwner` renders at once
+// and keeps at most `queuePerOwner` waiting; `reserve` more slots exist that only another owner can
+// take, so a flood of slow renders from one key never makes another account's render wait behind it
+// (it had every slot and the whole queue: the others were refused "busy" at once). When a slot
+// frees, it goes to the waiting owner running the fewest renders, then with the fewest waiting,
+// the oldest waiter first among equals. Each waiter gives up after `waitMs`; beyond the queue a render is refused at once rather
+// than piling up request bodies (up to 4 MB of HTML each) behind a busy Chromium. Both refusals are
+// `html_render_failed` (api-v1 §4.2 names no other render error) with a Retry-After header, since a
+// retry a few seconds later usually finds a free slot.
 import { ApiError } from '../errors.ts'
 
 export type Release = () => void
 
+export interface SlotLimits {
+  /** Renders of one owner at once. */
+  perOwner: number
+  /** Slots beyond `perOwner`: no owner holds more than `perOwner`, so these are left to the others. */
+  reserve: number
+  /** Renders waiting, in all and of one owner. */
+  queue: number
+  queuePerOwner: number
+  /** How long a render may wait for a slot. */
+  waitMs: number
+}
+
 interface Waiter {
+  owner: string
   grant(release: Release): void
   refuse(error: Error): void
   timer: NodeJS.Timeout
 }
 
 const RETRY_AFTER = { 'Retry-After': '5' }
+const busy = (message: string) => new ApiError('html_render_failed', message, RETRY_AFTER)
 
 export class RenderSlots {
   private active = 0
+  private readonly activeBy = new Map<string, number>()
   private readonly waiting: Waiter[] = []
+  private readonly size: number
   private closed = false
 
-  constructor(
-    private readonly size: number,
-    private readonly queueLimit: number,
-    private readonly waitMs: number,
-  ) {}
+  constructor(private readonly limits: SlotLimits) {
+    this.size = limits.perOwner + limits.reserve
+  }
 
   /** Renders holding a slot right now. */
   get inFlight(): number {
@@ -37,26 +55,35 @@ export class RenderSlots {
    * synchronously whether the caller runs, waits or is refused, so calls made in one tick are
    * served in the order they were made.
    */
-  acquire(): Promise<Release> {
+  acquire(owner = ''): Promise<Release> {
     if (this.closed)
       return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
-    if (this.active < this.size) {
-      this.active++
-      return Promise.resolve(this.releaser())
+    if (this.canRun(owner)) return Promise.resolve(this.take(owner))
+    const { queue, queuePerOwner, waitMs } = this.limits
+    if (this.waiting.length >= queue) {
+      return Promise.reject(
+        busy(
+          `The HTML renderer is busy (${this.active} renders running, ${this.waiting.length} waiting); retry in a few seconds.`,
+        ),
+      )
     }
-    if (this.waiting.length >= this.queueLimit) {
-      const message = `The HTML renderer is busy (${this.size} renders running, ${this.queueLimit} waiting); retry in a few seconds.`
-      return Promise.reject(new ApiError('html_render_failed', message, RETRY_AFTER))
+    const mine = this.waiting.filter((w) => w.owner === owner).length
+    if (mine >= queuePerOwner) {
+      return Promise.reject(
+        busy(
+          `The HTML renderer is busy with this account's renders (${this.runningOf(owner)} running, ${mine} waiting); retry in a few seconds.`,
+        ),
+      )
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
+        owner,
         grant: resolve,
         refuse: reject,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1)
-          const message = `The HTML renderer stayed busy for ${this.waitMs / 1000} s; retry in a few seconds.`
-          reject(new ApiError('html_render_failed', message, RETRY_AFTER))
-        }, this.waitMs),
+          reject(busy(`The HTML renderer stayed busy for ${waitMs / 1000} s; retry in a few seconds.`))
+        }, waitMs),
       }
       this.waiting.push(waiter)
     })
@@ -71,17 +98,50 @@ export class RenderSlots {
     }
   }
 
-  private releaser(): Release {
+  private runningOf(owner: string): number {
+    return this.activeBy.get(owner) ?? 0
+  }
+
+  private canRun(owner: string): boolean {
+    return this.active < this.size && this.runningOf(owner) < this.limits.perOwner
+  }
+
+  private take(owner: string): Release {
+    this.active++
+    this.activeBy.set(owner, this.runningOf(owner) + 1)
     let released = false
     return () => {
       if (released) return
       released = true
-      const next = this.waiting.shift()
-      if (next) {
-        // The slot passes straight to the oldest waiter: `active` is unchanged.
-        clearTimeout(next.timer)
-        next.grant(this.releaser())
-      } else this.active--
+      this.active--
+      const left = this.runningOf(owner) - 1
+      if (left === 0) this.activeBy.delete(owner)
+      else this.activeBy.set(owner, left)
+      this.dispatch()
     }
+  }
+
+  /** Hands free slots to waiters, the fairest first (nextWaiter). */
+  private dispatch(): void {
+    for (;;) {
+      const next = this.nextWaiter()
+      if (!next) return
+      this.waiting.splice(this.waiting.indexOf(next), 1)
+      clearTimeout(next.timer)
+      next.grant(this.take(next.owner))
+    }
+  }
+
+  /** Of the owners below their cap: fewest running, then fewest waiting, then the oldest waiter. */
+  private nextWaiter(): Waiter | undefined {
+    const waitingBy = new Map<string, number>()
+    for (const { owner } of this.waiting) waitingBy.set(owner, (waitingBy.get(owner) ?? 0) + 1)
+    // A running render weighs more than any number of waiting ones (the queue holds a handful).
+    const load = (owner: string) => this.runningOf(owner) * 1e6 + waitingBy.get(owner)!
+    let next: Waiter | undefined
+    for (const waiter of this.waiting) {
+      if (this.canRun(waiter.owner) && (!next || load(waiter.owner) < load(next.owner))) next = waiter
+    }
+    return next
   }
 }

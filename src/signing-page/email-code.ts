@@ -1,16 +1,35 @@
 // operations.md §3 `email_2fa/send` and `email_2fa/verify` (api-v1 §2.3 `require_email_2fa`): the
 // one-time code a guarded signer enters before the document opens. Pure: the code, its HMAC, the
-// verdict on a try, when a new one may be sent, and the mail that carries it.
-import type { Email2faCodesTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+// verdict on a try, and when a new one may be sent.
+//
+// Issue #20: the code is never stored in clear, the outbox included. It is not drawn at random and
+// carried by the mail job: it is derived from the job's own id under a key of PARAPH_SECRET, and the
+// mail is rendered when the job runs (email-code-job.ts). The database holds the code's HMAC and the
+// job's id; without the secret neither gives the code (with it, the HMAC of a 6-digit code could be
+// reversed by trying a million codes anyway). Every attempt of the job sends the same code.
+import type { Email2faCodesTable, SubmittersTable } from '../db/tables.ts'
 import { hmacSha256Hex, safeEqual } from '../lib/crypto.ts'
-import { randomDigits } from '../lib/ids.ts'
-import type { MailMessage } from '../mail/mail-job.ts'
 
-/** api-v1 §8: valid 10 minutes. operations.md §3: resending within 30 s is 429. security-notes: void after 5 wrong. */
-export const EMAIL_CODE = { digits: 6, ttlMs: 10 * 60_000, resendAfterMs: 30_000, maxWrongTries: 5 } as const
+/**
+ * api-v1 §8: valid 10 minutes. operations.md §3: resending within 30 s is 429, at most 10 codes per
+ * signer in 24 hours. security-notes: void after 5 wrong tries.
+ */
+export const EMAIL_CODE = {
+  digits: 6,
+  ttlMs: 10 * 60_000,
+  resendAfterMs: 30_000,
+  maxWrongTries: 5,
+  maxSends: 10,
+  sendsWindowMs: 24 * 3600_000,
+} as const
 
-export function newEmailCode(): string {
-  return randomDigits(EMAIL_CODE.digits)
+/**
+ * The code of the mail job `jobId` for this signer: 6 digits from an HMAC under the seed key (the
+ * first 64 bits modulo 10^6; the bias, 2^64 mod 10^6 over 2^64, is below 10^-13).
+ */
+export function deriveEmailCode(seedKey: Uint8Array, submitterId: string, jobId: string): string {
+  const value = BigInt(`0x${hmacSha256Hex(seedKey, `${submitterId}:${jobId}`).slice(0, 16)}`)
+  return (value % 10n ** BigInt(EMAIL_CODE.digits)).toString().padStart(EMAIL_CODE.digits, '0')
 }
 
 /** Keyed by the signer too, so one code's hash says nothing about another signer's. */
@@ -43,20 +62,16 @@ export function resendWaitMs(row: Pick<Email2faCodesTable, 'sent_at'> | undefine
   return Math.max(0, new Date(row.sent_at).getTime() + EMAIL_CODE.resendAfterMs - now.getTime())
 }
 
-/** The mail of a code. Plain text, like every mail queued today (mail-job.ts `MailMessage`). */
-export function emailCodeMessage(
-  submitter: Pick<SubmittersTable, 'name'>,
-  submission: Pick<SubmissionsTable, 'message_subject'>,
-  code: string,
-  expiresAt: Date,
-): Pick<MailMessage, 'subject' | 'text'> {
-  const greeting = submitter.name ? `Hello ${submitter.name},` : 'Hello,'
-  const about = submission.message_subject ? ` "${submission.message_subject}"` : ''
-  return {
-    subject: 'Your code to open the document to sign',
-    text:
-      `${greeting}\n\nEnter this code to open the document${about} you were asked to sign:\n\n` +
-      `    ${code}\n\nIt can be used once, until ${expiresAt.toISOString()} (10 minutes). ` +
-      'If you did not ask for it, ignore this e-mail: nobody can sign in your name without it.\n',
-  }
+/** The sends of the last 24 hours, oldest first (the row keeps at most the last 10). */
+export function recentSends(row: Pick<Email2faCodesTable, 'recent_sends'> | undefined, now: Date): string[] {
+  if (!row) return []
+  const since = now.getTime() - EMAIL_CODE.sendsWindowMs
+  return (JSON.parse(row.recent_sends) as string[]).filter((at) => new Date(at).getTime() > since)
+}
+
+/** Milliseconds until a code may be sent under the daily cap (10 in any 24 hours); 0 when it may now. */
+export function sendLimitWaitMs(sends: string[], now: Date): number {
+  if (sends.length < EMAIL_CODE.maxSends) return 0
+  const oldest = new Date(sends[sends.length - EMAIL_CODE.maxSends]!).getTime()
+  return Math.max(0, oldest + EMAIL_CODE.sendsWindowMs - now.getTime())
 }

@@ -12,6 +12,7 @@ export const getPageAsset = defineRoute({
   summary: "A file of the signing page's own (script, style sheet, font)",
   tag: 'Signing page',
   auth: 'none',
+  perIpLimit: true,
   produces: 'application/octet-stream',
   schema: {
     params: Type.Object(

@@ -85,6 +85,7 @@ function imageRoute(via: Signer['via']) {
       "`document` is the index in the form's `documents`, `page` 1-indexed. The crop box as a viewer shows it, rotation applied. Withheld (403 `email_2fa_required`) like the form's documents; 410 `submission_not_active` once the submission is cancelled, expired or declined. `Cache-Control: no-store` for a signer asked for an e-mail code and on every refusal, `private, max-age=3600` otherwise.",
     tag: 'Signing page',
     auth: 'none',
+    perIpLimit: true,
     produces: 'image/jpeg',
     schema: {
       params: Type.Object(

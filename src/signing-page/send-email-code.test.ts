@@ -12,6 +12,7 @@ import {
   signer,
   verifiedSession,
 } from '../../test/signing.ts'
+import { EMAIL_CODE_JOB } from './email-code-job.ts'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -26,16 +27,16 @@ describe('POST /s/{slug}/email_2fa/send and /embed/{jwt}/email_2fa/send', () => 
   after(() => t.close())
 
   const codeMails = async (submitterId: string) =>
-    (await jobsOf(t, 'mail.send')).filter(
-      (j) => j.payload.submitter_id === submitterId && /code/.test(String(j.payload.subject)),
-    )
+    (await jobsOf(t, EMAIL_CODE_JOB)).filter((j) => j.payload.submitter_id === submitterId)
 
   describe('happy', () => {
     for (const via of ['link', 'embed'] as const) {
-      it(`200 by ${via}: a 6-digit code mailed through the outbox with the current MailMessage fields only, stored as its HMAC`, async () => {
+      it(`200 by ${via}: a 6-digit code mailed through the outbox, which holds no code, stored as its HMAC`, async () => {
         const created = await createSubmission(t, key, await guardedBody(['first'], [0]))
         const who = created.submitters[0]!
-        const res = await signer(t, who, 'email_2fa/send', undefined, via)
+        const res = await signer(t, who, 'email_2fa/send', undefined, via, {
+          'accept-language': 'fr-CH, fr;q=0.9',
+        })
         assert.equal(res.statusCode, 200, res.body)
         const now = t.clock.now().getTime()
         assert.deepEqual(res.json(), {
@@ -47,22 +48,20 @@ describe('POST /s/{slug}/email_2fa/send and /embed/{jwt}/email_2fa/send', () => 
         const [mail, ...others] = await codeMails(who.id)
         assert.equal(others.length, 0)
         assert.equal(mail!.state, 'pending')
-        assert.deepEqual(Object.keys(mail!.payload).sort(), [
-          'bcc',
-          'reply_to',
-          'subject',
-          'submission_id',
-          'submitter_id',
-          'text',
-          'to',
-        ])
-        assert.equal(mail!.payload.to, 'first@example.eu')
-        assert.equal(mail!.payload.bcc, null)
-        assert.equal(mail!.payload.reply_to, null)
-        assert.equal(mail!.payload.submission_id, created.id)
+        assert.deepEqual(mail!.payload, {
+          kind: 'email_code',
+          to: 'first@example.eu',
+          to_name: 'FIRST',
+          language: 'fr',
+          document_name: 'Contract',
+          sender_name: 'Test account',
+          submission_id: created.id,
+          submitter_id: who.id,
+          account_id: mail!.payload.account_id,
+          environment: 'test',
+        })
         const code = await mailedCode(t, who.id)
         assert.match(code, /^[0-9]{6}$/)
-        assert.match(String(mail!.payload.text), /Hello FIRST,/)
         const row = await t.deps.db
           .selectFrom('email_2fa_codes')
           .selectAll()
@@ -70,7 +69,9 @@ describe('POST /s/{slug}/email_2fa/send and /embed/{jwt}/email_2fa/send', () => 
           .executeTakeFirstOrThrow()
         assert.match(row.code_hash, /^[0-9a-f]{64}$/)
         assert.ok(!JSON.stringify(row).includes(code), 'the code itself is never stored')
+        assert.ok(!JSON.stringify(mail).includes(code), 'nor is it in the outbox')
         assert.deepEqual([row.sent_to, row.wrong_tries, row.used_at], ['first@example.eu', 0, null])
+        assert.deepEqual(JSON.parse(row.recent_sends), [new Date(now).toISOString()])
       })
     }
 
@@ -111,6 +112,36 @@ describe('POST /s/{slug}/email_2fa/send and /embed/{jwt}/email_2fa/send', () => 
       t.clock.advance(19 * SECOND)
       assert.equal((await signer(t, who, 'email_2fa/send')).headers['retry-after'], '1')
       assert.equal((await codeMails(who.id)).length, 1)
+    })
+
+    it('429 code_send_limit_reached for an 11th code within 24 hours, with Retry-After; the 24 hours slide', async () => {
+      const created = await createSubmission(t, key, await guardedBody(['first'], [0]))
+      const who = created.submitters[0]!
+      const start = t.clock.now().getTime()
+      for (let i = 0; i < 10; i++) {
+        assert.equal((await signer(t, who, 'email_2fa/send')).statusCode, 200, `code ${i + 1}`)
+        t.clock.advance(30 * SECOND)
+      }
+      const refusedAt = t.clock.now().getTime()
+      const res = await signer(t, who, 'email_2fa/send', undefined, 'embed')
+      refused(
+        res,
+        429,
+        'code_send_limit_reached',
+        /^10 codes were sent to you in the last 24 hours; ask again in 1435 min\.$/,
+      )
+      const wait = (start + 24 * 60 * MINUTE - refusedAt) / 1000
+      assert.equal(res.headers['retry-after'], String(wait))
+      assert.equal((await codeMails(who.id)).length, 10, 'no 11th mail')
+      t.clock.advance(wait * SECOND - 1)
+      refused(await signer(t, who, 'email_2fa/send'), 429, 'code_send_limit_reached')
+      t.clock.advance(1)
+      assert.equal((await signer(t, who, 'email_2fa/send')).statusCode, 200, 'the first code is 24 hours old')
+      t.clock.advance(15 * SECOND)
+      const early = await signer(t, who, 'email_2fa/send')
+      refused(early, 429, 'code_send_limit_reached', /ask again in 1 min/)
+      assert.equal(early.headers['retry-after'], '15', 'the second code turns 24 hours old in 15 s')
+      assert.equal((await codeMails(who.id)).length, 11)
     })
 
     it('409 email_2fa_not_required for a signer created without require_email_2fa', async () => {

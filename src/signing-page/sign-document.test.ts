@@ -99,6 +99,17 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
       assert.match(Initials, /\/files\//)
     })
 
+    for (const date of ['1900-01-01', '2200-12-31']) {
+      it(`200 for the date ${date}, the edge of the accepted range (issue #20)`, async () => {
+        const created = await createSubmission(t, key, await everyTypeBody(['first']))
+        const res = await signer(t, created.submitters[0]!, 'sign', {
+          values: { ...FIRST_VALUES, Date: date },
+        })
+        assert.equal(res.statusCode, 200, res.body)
+        assert.equal(JSON.parse((await submitterRow(t, created.submitters[0]!.id)).values).Date, date)
+      })
+    }
+
     it('random order: two last signers at once complete the signing exactly once', async () => {
       const created = await createSubmission(
         t,
@@ -161,6 +172,21 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
         'a date that is not in the calendar',
         { Date: '2026-02-30' },
         /values\.Date: must be a date as YYYY-MM-DD/,
+      ],
+      [
+        'the year 0',
+        { Date: '0000-01-01' },
+        /^values\.Date: must be a date from 1900-01-01 to 2200-12-31 \(got "0000-01-01"\)\.$/,
+      ],
+      [
+        'the day before 1900',
+        { Date: '1899-12-31' },
+        /values\.Date: must be a date from 1900-01-01 to 2200-12-31/,
+      ],
+      [
+        'the day after 2200',
+        { Date: '2201-01-01' },
+        /values\.Date: must be a date from 1900-01-01 to 2200-12-31/,
       ],
       ['a radio value outside its options', { Plan: 'gold' }, /values\.Plan: must be one of "basic", "pro"/],
       ['a select value outside its options', { Country: 'XX' }, /values\.Country: must be one of/],

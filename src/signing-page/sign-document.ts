@@ -1,10 +1,11 @@
 // POST /s/{slug}/sign and POST /embed/{jwt}/sign — operations.md §3: the signer signs.
 // Order: the state refusals (410, 409, 403) before any costly check; then every value against the
-// signer's fields (422 invalid_field_value), images read to their pixels and stored by hash; then,
-// in one transaction with the submission locked, the state again, the required fields (422
-// missing_required_fields), the submitter's move with its journal event, and the submission's:
-// `partially_signed` while others remain (with the next signing request in preserved order), or,
-// for the last signer, the completion fence and the finalization job.
+// signer's fields (422 invalid_field_value), images read to their pixels, and the required fields
+// (422 missing_required_fields) as the values would be once stored; only then the images are
+// written, by hash (issue #20: a refused request writes nothing); then, in one transaction with the
+// submission locked, the state and the required fields again, the submitter's move with its journal
+// event, and the submission's: `partially_signed` while others remain (with the next signing request
+// in preserved order), or, for the last signer, the completion fence and the finalization job.
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -41,21 +42,27 @@ type SignBody = Static<typeof SignBody>
 const changedMeanwhile = () =>
   new ApiError('submitter_already_finalized', 'This document changed while you were signing it; reload it.')
 
-/** The images stored by hash before the transaction: a retry writes the same blobs again. */
-async function storeImages(
-  deps: Deps,
-  submitter: SubmittersTable,
-  checked: CheckedValues,
-): Promise<StoredValues> {
-  const stored = await Promise.all(
-    checked.images.map(async ({ field, png, width, height }) => {
-      const sha256 = sha256Hex(png)
-      const key = imageBlobKey(submitter, sha256)
-      await deps.blobs.put(key, png, 'image/png')
-      return [field, { image: key, sha256, width, height }] as const
-    }),
-  )
-  return { ...checked.plain, ...Object.fromEntries(stored) }
+/** The request's values as they will be stored: images by the key of their hash, not written yet. */
+function planValues(submitter: SubmittersTable, checked: CheckedValues) {
+  const images = checked.images.map(({ field, png, width, height }) => {
+    const sha256 = sha256Hex(png)
+    return { field, png, stored: { image: imageBlobKey(submitter, sha256), sha256, width, height } }
+  })
+  const values: StoredValues = {
+    ...checked.plain,
+    ...Object.fromEntries(images.map(({ field, stored }) => [field, stored])),
+  }
+  return { values, images }
+}
+
+/**
+ * Writes the images once every check passed, before the transaction (a blob write inside it would
+ * hold the submission's lock, and SQLite's one connection, for as long). Named by hash, so a
+ * retry writes the same blobs; a request refused by a change between the first look and the
+ * transaction (a cancel, a concurrent sign) may leave its images behind, at most once per change.
+ */
+async function storeImages(deps: Deps, images: ReturnType<typeof planValues>['images']): Promise<void> {
+  await Promise.all(images.map(({ png, stored }) => deps.blobs.put(stored.image, png, 'image/png')))
 }
 
 /** After the signer's move: the submission's own move, or the fence when nobody is left. */
@@ -86,7 +93,9 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
   const template = await findTemplate(deps.db, scope, first.submission.template_id)
   if (!template) throw new ApiError('internal_inconsistency', 'The document of this signing link is missing.')
   const checked = await checkSignValues(template.fields, submitter.role, body.values)
-  const given = await storeImages(deps, submitter, checked)
+  const { values: given, images } = planValues(submitter, checked)
+  checkRequired(template.fields, submitter.role, { ...parseStoredValues(first.submitter.values), ...given })
+  await storeImages(deps, images)
   return deps.db.transaction().execute(async (tx) => {
     const session = await openSession(tx, deps, signer)
     const refusal = refusalOf(session, 'sign')

@@ -9,6 +9,7 @@ import { checkPng, PngError } from '../documents/png-check.ts'
 import type { StoredValues } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
 import { own } from '../lib/own.ts'
+import { LIMITS } from '../limits.ts'
 
 /** A checked image, ready to be stored. */
 export interface SignedImage {
@@ -25,6 +26,16 @@ export interface CheckedValues {
 
 const invalid = (name: string, problem: string) =>
   new ApiError('invalid_field_value', `values.${name}: ${problem}.`)
+
+/**
+ * Issue #20: a calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.
+ * Only for a value that already passed its type check: `YYYY-MM-DD` compares as text.
+ */
+export function dateRangeProblem(field: StoredField, value: FieldValue): string | null {
+  if (field.type !== 'date' || typeof value !== 'string') return null
+  if (value >= LIMITS.fieldDateMin && value <= LIMITS.fieldDateMax) return null
+  return `must be a date from ${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax} (got "${value}")`
+}
 
 function fieldFor(fields: StoredField[], role: string, name: string): StoredField {
   const field = fields.find((f) => f.name === name)
@@ -47,7 +58,7 @@ export async function checkSignValues(
   const images: SignedImage[] = []
   for (const [name, value] of Object.entries(values)) {
     const field = fieldFor(fields, role, name)
-    const problem = valueProblem(field, value)
+    const problem = valueProblem(field, value) ?? dateRangeProblem(field, value)
     if (problem) throw invalid(name, problem)
     if (field.type !== 'signature' && field.type !== 'initials') {
       plain.push([name, value])

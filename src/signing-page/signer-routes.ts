@@ -84,6 +84,8 @@ export interface SignerRouteSpec<B extends TSchema | undefined, R extends TSchem
   errors: ErrorCode[]
   /** Headers of the success response (name → description), for the OpenAPI document. */
   responseHeaders?: Record<string, string>
+  /** Headers the handler reads beyond the session's, for the OpenAPI document. */
+  extraParameters?: ExtraParameter[]
   handler(
     input: HandlerInput<{ body: B; response: { 200: R } }>,
     signer: Signer,
@@ -99,7 +101,8 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
     method: spec.method,
     tag: 'Signing page',
     auth: 'none' as const,
-    extraParameters: SESSION_PARAMETERS,
+    perIpLimit: true,
+    extraParameters: [...SESSION_PARAMETERS, ...(spec.extraParameters ?? [])],
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.responseHeaders ? { responseHeaders: spec.responseHeaders } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { randomBase62 } from '../lib/ids.ts'
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../lib/private-files.ts'
 import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
 
 function isMissing(error: unknown): boolean {
@@ -22,7 +23,10 @@ async function hashFile(path: string): Promise<{ size: number; sha256: string }>
   return { size, sha256: hash.digest('hex') }
 }
 
-/** Blobs as files under one directory; writes go to a temporary file renamed into place. */
+/**
+ * Blobs as files under one directory; writes go to a temporary file renamed into place. Files are
+ * 0600 and the folders Paraph creates 0700 (issue #20: lib/private-files.ts).
+ */
 export class FsBlobStore implements BlobStore {
   constructor(readonly root: string) {}
 
@@ -33,9 +37,10 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, _contentType: string): Promise<StoredBlob> {
     const path = this.#path(key)
-    await mkdir(dirname(path), { recursive: true })
+    await makePrivateDir(dirname(path))
     const temporary = `${path}.${randomBase62(8)}.tmp`
-    await writeFile(temporary, bytes, { flush: true })
+    await writeFile(temporary, bytes, { flush: true, mode: PRIVATE_FILE_MODE })
+    await makePrivateFile(temporary)
     await rename(temporary, path)
     return { key, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
   }
@@ -47,9 +52,11 @@ export class FsBlobStore implements BlobStore {
    */
   async putFile(key: string, source: string, _contentType: string): Promise<StoredBlob> {
     const path = this.#path(key)
-    await mkdir(dirname(path), { recursive: true })
+    await makePrivateDir(dirname(path))
     const temporary = `${path}.${randomBase62(8)}.tmp`
     const [measured] = await Promise.all([hashFile(source), this.#linkOrCopy(source, temporary)])
+    // A hard link shares the source's inode and mode: the caller's temporary file, made private too.
+    await makePrivateFile(temporary)
     await rename(temporary, path)
     return { key, ...measured }
   }
@@ -68,7 +75,10 @@ export class FsBlobStore implements BlobStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error
-      await pipeline(createReadStream(source), createWriteStream(temporary, { flush: true }))
+      await pipeline(
+        createReadStream(source),
+        createWriteStream(temporary, { flush: true, mode: PRIVATE_FILE_MODE }),
+      )
     }
   }
   async presignedGetUrl(): Promise<string | null> {

@@ -50,6 +50,26 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
       await pdfError({ pdf_base64: base64(await encryptedPdf('owner')) }, 'invalid_pdf', /encrypted/)
     })
 
+    it('422 invalid_request for a prefilled date outside 1900-01-01…2200-12-31, naming its path (issue #20)', async () => {
+      const date = {
+        name: 'When',
+        type: 'date',
+        role: 'signer',
+        areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }],
+      }
+      for (const value of ['0000-01-01', '2201-01-01']) {
+        const res = await withDocument({ pdf_base64: base64(await a4()), fields: [date] }, [
+          { role: 'signer', email: 'signer@example.eu', fields: [{ name: 'When', default_value: value }] },
+        ])
+        assert.equal(res.statusCode, 422, res.body)
+        assert.equal(errorOf(res).code, 'invalid_request')
+        assert.equal(
+          errorOf(res).message,
+          `submitters[0].fields[0]: must be a date from 1900-01-01 to 2200-12-31 (got "${value}").`,
+        )
+      }
+    })
+
     it('422 invalid_request when a document has no source or two', async () => {
       await pdfError({}, 'invalid_request', /exactly one of pdf_base64, file or pdf_url/)
       await pdfError(

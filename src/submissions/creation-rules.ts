@@ -4,6 +4,7 @@ import { type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 import { unknownVariables, variableList } from '../mail/messages/variables.ts'
+import { dateRangeProblem } from '../signing-page/sign-values.ts'
 import type { CommonOptions } from './creation-schemas.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {
@@ -105,7 +106,7 @@ function checkValues(s: SubmitterRequest, index: number, fields: StoredField[]):
         `${s.valuesPath(name)}: field "${name}" belongs to role "${field.role}", not "${s.role}".`,
       )
     }
-    const problem = valueProblem(field, value)
+    const problem = valueProblem(field, value) ?? dateRangeProblem(field, value)
     if (problem) throw new ApiError('invalid_request', `${s.valuesPath(name)}: ${problem}.`)
   }
   if (s.completed) {

@@ -162,7 +162,7 @@ export async function createFromTaggedHtml(
   const path = input.source.path
   checkTaggedRequest(deps, input)
   const prefix = `${MARK_HOST}${randomBase62(20)}/`
-  const found = await findTags(input.html, prefix, input.source)
+  const found = await findTags(input.html, prefix, input.source, { account: scope.accountId })
   if (found.tags.length === 0)
     throw new ApiError(
       'no_tags_found',
@@ -176,7 +176,8 @@ export async function createFromTaggedHtml(
       `submitters[${unplaced}].role: no tag of the document is for role "${input.submitters[unplaced]!.role}" (roles of the tags: ${quote([...new Set(groups.map((g) => g[0]!.spec.role!))])}).`,
     )
 
-  const rendered = await deps.renderer.render(found.html, input.size, prefix)
+  // Issue #20: Chromium's slots are shared fairly between accounts.
+  const rendered = await deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId })
   const documents: DocumentInput[] = [
     {
       name: input.name,

@@ -1,0 +1,72 @@
+// Issue #20: one API key could stop HTML rendering for every account. Ten slow from_html requests
+// (2 000 box-shadows, ~16 s each alone on this machine) took both Chromium slots and the whole
+// queue, and every other account's render failed at once with 500 "renderer is busy". Now one
+// account holds at most two of three slots and four waiting places, and the tag finders serve the
+// account with the fewest documents in them first: another account's small render, sent once the
+// flood holds its slots (most of it still waiting for its tags), succeeds within 2 s. Real
+// Chromium, real app.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { post } from '../../test/documents.ts'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { waitFor } from '../render/renderer-test-kit.ts'
+
+const SHADOWED =
+  '<div style="width:80px;height:20px;margin:2px;display:inline-block;border-radius:12px;box-shadow:0 0 60px 40px rgba(0,0,0,.5),inset 0 0 30px 20px rgba(255,0,0,.5)">x</div>'
+const SLOW = `<p>{{Signature;role=signer}}</p>${SHADOWED.repeat(2000)}`
+const SMALL = '<p>Order form</p><p>{{Signature;role=signer}}</p>'
+
+describe('POST /v1/submissions/from_html: Chromium shared fairly between accounts (issue #20)', () => {
+  let t: TestApp
+  let inFlight = 0
+  before(async () => {
+    t = await startTestApp({ renderer: { onRenderStart: (n) => (inFlight = n) } })
+  })
+  after(() => t.close())
+
+  const fromHtml = (key: string, html: string) =>
+    post(t, key, '/v1/submissions/from_html', {
+      name: 'Order',
+      html,
+      submitters: [{ role: 'signer', email: 'signer@example.eu' }],
+      send_email: false,
+    })
+
+  it("another account's small render succeeds within 2 s while ten slow ones of one account flood the renderer", async (context) => {
+    const a = (await t.account('Flooder')).testKey
+    const b = (await t.account('Neighbour')).testKey
+    // A warm server, as in production: the first document of a process starts Chromium, the tag
+    // finder and the PDF inspector children (each up to a second here, through tsx, under load).
+    assert.equal((await fromHtml(b, SMALL)).statusCode, 201)
+    let answered = 0
+    const flood = Array.from({ length: 10 }, () =>
+      fromHtml(a, SLOW).finally(() => {
+        answered++
+      }),
+    )
+    // Generous: the flood's tags are found first, on a machine shared with other test runs.
+    await waitFor(() => inFlight >= 2, 60_000, "the flood's renders to hold their slots")
+    const started = performance.now()
+    const small = await fromHtml(b, SMALL)
+    const ms = performance.now() - started
+    assert.equal(small.statusCode, 201, small.body)
+    context.diagnostic(`the small render of another account: ${Math.round(ms)} ms`)
+    assert.ok(ms < 2000, `the small render took ${Math.round(ms)} ms`)
+
+    // The flood: four of ten refused at once once past their tags (its own queue is full), none of
+    // them a 5xx but the renderer's own; the rest stopped by closing the renderer, not waited for.
+    await waitFor(() => answered >= 4, 60_000, 'four of the flood to be refused')
+    await t.deps.renderer.close()
+    const answers = await Promise.all(flood)
+    const refusals = answers.filter((r) => r.statusCode !== 201).map((r) => [r.statusCode, errorOf(r).code])
+    assert.ok(
+      refusals.every(([status, code]) => status === 500 && code === 'html_render_failed'),
+      String(refusals),
+    )
+    const busy = answers.filter(
+      (r) => r.statusCode === 500 && /this account's renders/.test(errorOf(r).message),
+    )
+    assert.equal(busy.length, 4)
+    assert.ok(busy.every((r) => r.headers['retry-after'] === '5'))
+  })
+})
