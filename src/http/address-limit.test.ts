@@ -49,6 +49,7 @@ async function signerRoutes(t: TestApp, key: string): Promise<Array<[InjectOptio
     ['GET', `${signerPath(who, 'embed')}/pages/0/1?w=200`],
     ['GET', `/signing-page/assets/${asset}`],
     ['GET', file],
+    ['GET', new URL(form.json().current_pdf_url).pathname],
   ]
   return routes
 }

@@ -38,6 +38,8 @@ export const getCurrentPdf = defineRoute({
     "The URL is the signing form's `current_pdf_url`, valid 1 hour: every document of the submission with the values this signer sees drawn on it, not sealed. Made on the first download of each version of the values, then kept. 410 `submission_not_active` once the submission is cancelled, expired or declined.",
   tag: 'Signing page',
   auth: 'none',
+  // RATE_LIMIT_SIGNER: the costliest of the signer's downloads (a PDF made on first request).
+  perIpLimit: true,
   produces: 'application/pdf',
   schema: {
     params: Type.Object(
