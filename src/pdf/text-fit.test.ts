@@ -32,6 +32,26 @@ describe('fitLine', () => {
     assert.ok(Math.abs(widthAt(font, line.text, line.size) - 100) < 1e-6)
   })
 
+  // issue #21 item 4: widths taken from A4's 595.276 pt cut "Corpus check 42" by a floating-point hair.
+  it('never cuts a value that fits at or above the minimum size (A4-derived widths)', () => {
+    const extent = verticalMetrics(font)
+    const widths = [595.276, 595.276 - 48, 595.276 / 2 - 4, 595.276 / 3 - 4, 595.276 * 0.3 - 4]
+    const texts = ['Corpus check', 'Zoë Ångström-Łukasiewicz', 'ИП Иванов', 'Ω 12/03/2025', 'WWW iii']
+    let checked = 0
+    for (let i = 0; i < 400; i++) {
+      for (const [w, base] of widths.entries()) {
+        const width = base - (i % 13) * 0.731 - Math.floor(i / 13) * 3.1
+        const text = `${texts[(i + w) % texts.length]} ${i}`
+        const line = fitLine(font, text, width, 1000, extent, { minSize: 4 })
+        if (widthAt(font, text, 4) > width) continue
+        checked++
+        assert.equal(line.text, text, `cut at width ${width}, size ${line.size}`)
+        assert.ok(line.size >= 4 && widthAt(font, line.text, line.size) <= width + 1e-6)
+      }
+    }
+    assert.ok(checked > 1500, `${checked} cases checked`)
+  })
+
   it('stops at the minimum size and truncates with an ellipsis', () => {
     const line = fitLine(font, 'x'.repeat(500), 100, 20, verticalMetrics(font), { minSize: 4 })
     assert.equal(line.size, 4)
