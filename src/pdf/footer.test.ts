@@ -5,8 +5,8 @@ import { inkBounds, inkCount } from '../../test/fixtures/ink.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { pdfText, qpdfCheck, rasterize } from '../../test/fixtures/poppler.ts'
 import { embedFont } from './fonts.ts'
-import { addFooters, layoutFooter, SES_STATEMENT, sesFooter } from './footer.ts'
-import { widthAt } from './text-fit.ts'
+import { addFooters, FOOTER_BAND, layoutFooter, placeFooter, SES_STATEMENT, sesFooter } from './footer.ts'
+import { verticalMetrics, widthAt } from './text-fit.ts'
 
 const SUBMISSION = 'sub_4f9XqK2mR8sT1vW3yZ5bC7dE'
 
@@ -57,7 +57,7 @@ describe('addFooters', () => {
     const out = await withFooters(
       await pdfOfPages([
         [300, 400],
-        [110, 300],
+        [110, 700],
       ]),
     )
     const text = (await pdfText(out)).replace(/\s+/g, ' ')
@@ -69,10 +69,61 @@ describe('addFooters', () => {
       const ink = inkBounds(raster)!
       assert.ok(ink.left >= 2 && ink.right <= raster.width - 2, `page ${page}: within the width`)
       assert.equal(
-        inkCount(raster, { left: 0, top: 0, right: raster.width, bottom: raster.height * 0.75 }),
+        inkCount(raster, { left: 0, top: 0, right: raster.width, bottom: raster.height * (1 - FOOTER_BAND) }),
         0,
       )
     }
+  })
+
+  // issue #21 item 4: an 85 × 46 pt page had 17.5 % of it under the full footer.
+  it('puts one short line (level and submission) within the bottom band of small pages', async () => {
+    const sizes: Array<[number, number]> = [
+      [85, 46],
+      [150, 120],
+      [110, 300],
+      [2000, 30],
+    ]
+    const out = await withFooters(await pdfOfPages(sizes))
+    const pages = (await pdfText(out)).split('\f').slice(0, -1)
+    assert.deepEqual(
+      pages.map((text) => text.replace(/\s+/g, ' ').trim()),
+      sizes.map(() => `SES · ${SUBMISSION}`),
+    )
+    for (const [i, [width, height]] of sizes.entries()) {
+      const raster = await rasterize(out, i + 1, 720)
+      const ink = inkBounds(raster)
+      assert.ok(ink, `page ${width} × ${height}: a footer is drawn`)
+      const band = raster.height * FOOTER_BAND
+      assert.ok(ink.top >= raster.height - band, `page ${width} × ${height}: ink from ${ink.top}`)
+      assert.ok(ink.left >= 0 && ink.right <= raster.width - 1, `page ${width} × ${height}: within`)
+    }
+    await qpdfCheck(out)
+  })
+})
+
+describe('placeFooter', () => {
+  const texts = { parts: [SES_STATEMENT, SUBMISSION, 'page 12 of 340'], short: ['SES', SUBMISSION] }
+
+  it('keeps the full footer on A4 and never covers more than the band on any page', async () => {
+    const font = await embedFont(await PDFDocument.create(), 'sans')
+    const { ascent, descent } = verticalMetrics(font)
+    const a4 = placeFooter(font, texts, { width: 595.276, height: 841.89 })
+    assert.deepEqual(a4, { lines: [texts.parts.join(' · ')], size: 7, bottom: 6 })
+    let short = 0
+    for (const width of [8, 30, 85, 110, 200, 400, 595, 1200]) {
+      for (const height of [10, 30, 46, 90, 150, 300, 600, 1000]) {
+        const placed = placeFooter(font, texts, { width, height })
+        const covered = placed.bottom + placed.lines.length * (ascent - descent) * placed.size
+        assert.ok(covered <= height * FOOTER_BAND, `${width} × ${height}: ${covered} pt covered`)
+        const margin = Math.min(24, width * 0.05)
+        for (const line of placed.lines) assert.ok(widthAt(font, line, placed.size) <= width - 2 * margin)
+        if (placed.lines[0] === `SES · ${SUBMISSION}`) {
+          short++
+          assert.ok(placed.size <= 5 && placed.lines.length === 1)
+        }
+      }
+    }
+    assert.ok(short > 20, `${short} pages took the short line`)
   })
 })
 

@@ -8,12 +8,25 @@ import { verticalMetrics, widthAt, wrap } from './text-fit.ts'
 export const SES_STATEMENT = 'Simple electronic signature (SES) — Regulation (EU) No 910/2014'
 const SEPARATOR = ' · '
 
+/**
+ * issue #21 item 4: the footer never covers more than this fraction of a page's height, gap below
+ * it included (an 85 × 46 pt page had 17.5 % of it under the full footer). A footer that would
+ * cover more becomes one short line (`short`: the level and the submission), as large as the band
+ * and the width allow, never wrapped. At 7 pt, one line needs a page about 180 pt high.
+ */
+export const FOOTER_BAND = 0.08
+
 /** The pieces of one page's footer, joined by " · " on a line or broken between them when narrow. */
-export type FooterSegments = (pageNumber: number, pageCount: number) => string[]
+export interface FooterSegments {
+  (pageNumber: number, pageCount: number): string[]
+  /** The one line of pages too small for the footer; without it, the first two pieces. */
+  short?: string[]
+}
 
 /** The final PDF's footer: the legal level, the submission, and the page over the whole PDF. */
 export function sesFooter(submissionId: string): FooterSegments {
-  return (n, m) => [SES_STATEMENT, submissionId, `page ${n} of ${m}`]
+  const footer = (n: number, m: number) => [SES_STATEMENT, submissionId, `page ${n} of ${m}`]
+  return Object.assign(footer, { short: ['SES', submissionId] })
 }
 
 /**
@@ -22,7 +35,8 @@ export function sesFooter(submissionId: string): FooterSegments {
  */
 export function interimFooter(submissionId: string, asOf: string): FooterSegments {
   const statement = `Copy with the values entered until ${asOf} — unsealed, not the final signed document`
-  return (n, m) => [statement, submissionId, `page ${n} of ${m}`]
+  const footer = (n: number, m: number) => [statement, submissionId, `page ${n} of ${m}`]
+  return Object.assign(footer, { short: ['Unsealed copy', submissionId] })
 }
 
 export interface FooterOptions {
@@ -44,18 +58,55 @@ export function addFooters(
 ): void {
   const pages = doc.getPages()
   pages.forEach((page, index) => {
-    const parts = segments(index + 1, pages.length).map((s) => drawableText(font, s))
-    drawFooter(page, font, parts, options)
+    const parts = segments(index + 1, pages.length)
+    const short = segments.short ?? parts.slice(0, 2)
+    const drawable = (texts: string[]) => texts.map((s) => drawableText(font, s))
+    drawFooter(page, font, { parts: drawable(parts), short: drawable(short) }, options)
   })
 }
 
-function drawFooter(page: PDFPage, font: PDFFont, parts: string[], options: FooterOptions): void {
+interface PlacedFooter {
+  lines: string[]
+  size: number
+  /** From the page's bottom edge to the lowest descender. */
+  bottom: number
+}
+
+/**
+ * The full footer when it stays within FOOTER_BAND of `view.height`; else the short parts on one
+ * line, at most `minSize`, shrunk to the band's height and the width (issue #21 item 4).
+ */
+export function placeFooter(
+  font: PDFFont,
+  texts: { parts: string[]; short: string[] },
+  view: { width: number; height: number },
+  options: FooterOptions = {},
+): PlacedFooter {
+  const maxWidth = view.width - 2 * Math.min(24, view.width * 0.05)
+  const { ascent, descent } = verticalMetrics(font)
+  const band = view.height * FOOTER_BAND
+  const bottom = options.bottom ?? Math.min(6, view.height * 0.01)
+  const full = layoutFooter(font, texts.parts, maxWidth, options)
+  if (bottom + full.lines.length * (ascent - descent) * full.size <= band) return { ...full, bottom }
+  const line = texts.short.join(SEPARATOR)
+  const gap = Math.min(bottom, band * 0.25)
+  const byHeight = (band - gap) / (ascent - descent)
+  const byWidth = maxWidth / Math.max(widthAt(font, line, 1), Number.MIN_VALUE)
+  // A hair under the bounds, so rounding never puts the line a fraction past them.
+  const size = Math.min(options.minSize ?? 5, byHeight, byWidth) * (1 - 1e-9)
+  return { lines: [line], size, bottom: gap }
+}
+
+function drawFooter(
+  page: PDFPage,
+  font: PDFFont,
+  texts: { parts: string[]; short: string[] },
+  options: FooterOptions,
+): void {
   const view = visiblePage(page)
-  const margin = Math.min(24, view.width * 0.05)
-  const { lines, size } = layoutFooter(font, parts, view.width - 2 * margin, options)
+  const { lines, size, bottom } = placeFooter(font, texts, view, options)
   const { ascent, descent } = verticalMetrics(font)
   const lineHeight = (ascent - descent) * size
-  const bottom = options.bottom ?? Math.min(6, view.height * 0.01)
   drawInView(page, view, () => {
     lines.forEach((line, i) => {
       const y = bottom + (lines.length - 1 - i) * lineHeight - descent * size
