@@ -89,6 +89,13 @@ export const LIMITS = {
    */
   fieldDateMin: '1900-01-01',
   fieldDateMax: '2200-12-31',
+  /**
+   * Issue #21 item 5: one RFC 3161 request to TSA_URL, in all (beyond: the seal fails and the
+   * finalization is retried), and the most of its answer read. A token with the TSA's certificate
+   * is 2–6 KB; /Contents reserves this much more for it in every seal.
+   */
+  tsaTimeoutMs: 10_000,
+  tsaResponseBytes: 16 * 1024,
 } as const
 
 /** The limits as a Markdown table, for the API description. */
