@@ -186,6 +186,11 @@ export function limitsMarkdown(): string {
       '500 `html_render_failed` with `Retry-After`',
     ],
     [
+      'Time-stamp request to `TSA_URL` (issue #21), per seal',
+      `${LIMITS.tsaTimeoutMs / 1000} s in all, an answer of at most ${LIMITS.tsaResponseBytes / 1024} KiB`,
+      'the finalization fails and is retried; never sealed without the time-stamp',
+    ],
+    [
       '`limit` and other integer query parameters',
       'plain decimal digits (`5`, not `5.0`, `1e1` or `+5`)',
       '422',
