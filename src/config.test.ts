@@ -135,4 +135,18 @@ describe('readConfig', () => {
         ),
     )
   })
+
+  it('TSA_URL (issue #21 item 5): unset by default, an http(s) URL kept as given, anything else one line', () => {
+    assert.equal(readConfig({}).tsaUrl, undefined)
+    assert.equal(readConfig({ TSA_URL: 'http://tsa.example:318/tsr' }).tsaUrl, 'http://tsa.example:318/tsr')
+    assert.equal(readConfig({ TSA_URL: ' https://freetsa.org/tsr ' }).tsaUrl, 'https://freetsa.org/tsr')
+    for (const bad of ['tsa.example/tsr', 'ftp://tsa.example', 'file:///etc/passwd']) {
+      failsOn({ TSA_URL: bad }, 'TSA_URL')
+    }
+    assert.throws(
+      () => readConfig({ TSA_URL: 'ldap://tsa.example' }),
+      (error: Error) =>
+        error.message === 'Invalid configuration: TSA_URL must start with http: or https: (got "ldap:")',
+    )
+  })
 })

@@ -36,6 +36,8 @@ export const Config = Type.Object({
   /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address (issue #20). */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())]),
   logLevel: Type.String(),
+  /** Issue #21 item 5: an RFC 3161 time-stamping authority; every seal is then PAdES B-T. */
+  tsaUrl: Type.Optional(Type.String()),
 })
 export type Config = Static<typeof Config>
 
@@ -260,6 +262,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     rateLimitSigner: integer(env, 'RATE_LIMIT_SIGNER', 300, 1, 1_000_000_000),
     trustProxy: trustProxy(env),
     logLevel,
+    tsaUrl: parseUrlVar(env, 'TSA_URL', ['http:', 'https:']),
   }
   return Object.freeze(config)
 }

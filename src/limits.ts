@@ -89,6 +89,13 @@ export const LIMITS = {
    */
   fieldDateMin: '1900-01-01',
   fieldDateMax: '2200-12-31',
+  /**
+   * Issue #21 item 5: one RFC 3161 request to TSA_URL, in all (beyond: the seal fails and the
+   * finalization is retried), and the most of its answer read. A token with the TSA's certificate
+   * is 2–6 KB; /Contents reserves this much more for it in every seal.
+   */
+  tsaTimeoutMs: 10_000,
+  tsaResponseBytes: 16 * 1024,
 } as const
 
 /** The limits as a Markdown table, for the API description. */
@@ -177,6 +184,11 @@ export function limitsMarkdown(): string {
       'HTML rendering, shared between accounts',
       `one account: at most ${LIMITS.htmlRenders} renders at once and ${LIMITS.htmlRenderQueuePerAccount} waiting; ${LIMITS.htmlRenderReserve} more slot kept for the other accounts (${LIMITS.htmlRenders + LIMITS.htmlRenderReserve} at once per process)`,
       '500 `html_render_failed` with `Retry-After`',
+    ],
+    [
+      'Time-stamp request to `TSA_URL` (issue #21), per seal',
+      `${LIMITS.tsaTimeoutMs / 1000} s in all, an answer of at most ${LIMITS.tsaResponseBytes / 1024} KiB`,
+      'the finalization fails and is retried; never sealed without the time-stamp',
     ],
     [
       '`limit` and other integer query parameters',

@@ -1,6 +1,8 @@
 // The CMS of a PAdES B-B seal: a detached SignedData (RFC 5652) whose signer carries exactly the
 // signed attributes ETSI EN 319 142-1 §6.3 requires of a baseline B-B signature — content-type,
 // message-digest, signing-certificate-v2 — and no signing-time, whose place is the /M entry.
+// Issue #21 item 5 (B-T): with a time-stamper, the signer also carries the unsigned attribute
+// id-aa-signatureTimeStampToken, a token over its signature value.
 import { createHash, type KeyObject, sign } from 'node:crypto'
 import * as asn1js from 'asn1js'
 import * as pkijs from 'pkijs'
@@ -13,6 +15,7 @@ export const OID = {
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
@@ -20,25 +23,64 @@ export const OID = {
 
 const EC_FIELD_BYTES: Record<string, number> = { prime256v1: 32, secp384r1: 48, secp521r1: 66 }
 
-/** DER of the SignedData (in its ContentInfo) over content whose SHA-256 is `digest`. */
-export function cadesSignedData(identity: SealingIdentity, digest: Uint8Array): Uint8Array {
-  return encode(identity, digest, (signedAttributes) => sign('sha256', signedAttributes, identity.privateKey))
+/**
+ * What the unsigned attribute adds around a token of N bytes: the [1] SET, the Attribute SEQUENCE,
+ * its OID and value SET (25 bytes), and longer length octets of the four enclosing structures.
+ */
+export const TIMESTAMP_ATTRIBUTE_OVERHEAD = 64
+
+/** DER of a TimeStampToken over the signature value, from a TSA (timestamp.ts). */
+export type TimeStamper = (signature: Uint8Array) => Promise<Uint8Array>
+
+/**
+ * DER of the SignedData (in its ContentInfo) over content whose SHA-256 is `digest`; with
+ * `stamp`, B-T: the token it returns goes in the signer's unsigned attributes.
+ */
+export async function cadesSignedData(
+  identity: SealingIdentity,
+  digest: Uint8Array,
+  stamp?: TimeStamper,
+): Promise<Uint8Array> {
+  const signerInfo = signerInfoOf(identity, digest, (signedAttributes) =>
+    sign('sha256', signedAttributes, identity.privateKey),
+  )
+  if (stamp) {
+    const token = await stamp(new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asTokenValue(token)] })],
+    })
+  }
+  return contentInfoOf(identity, signerInfo)
+}
+
+/** The token parsed for pkijs, refused unless it encodes back byte for byte (its signature covers it). */
+function asTokenValue(token: Uint8Array): asn1js.AsnType {
+  const parsed = asn1js.fromBER(token)
+  if (parsed.offset === -1 || !Buffer.from(parsed.result.toBER()).equals(token)) {
+    throw new Error('the time-stamp token is not in DER and cannot be embedded unchanged')
+  }
+  return parsed.result
 }
 
 /**
- * The most bytes cadesSignedData can return for this identity: the same structure with a signature
- * of the largest size the key can produce, so /Contents can be reserved before the file is hashed.
+ * The most bytes cadesSignedData can return for this identity, without a time-stamp: the same
+ * structure with a signature of the largest size the key can produce, so /Contents can be
+ * reserved before the file is hashed. A time-stamp adds its token + TIMESTAMP_ATTRIBUTE_OVERHEAD.
  */
 export function cadesSignedDataMaxLength(identity: SealingIdentity): number {
   const longest = new Uint8Array(maxSignatureLength(identity.privateKey))
-  return encode(identity, new Uint8Array(32), () => longest).length
+  return contentInfoOf(
+    identity,
+    signerInfoOf(identity, new Uint8Array(32), () => longest),
+  ).length
 }
 
-function encode(
+function signerInfoOf(
   identity: SealingIdentity,
   digest: Uint8Array,
   signAttributes: (der: Uint8Array) => Uint8Array,
-): Uint8Array {
+): pkijs.SignerInfo {
   const signer = pkijs.Certificate.fromBER(identity.certificate)
   const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
     type: 0,
@@ -48,7 +90,7 @@ function encode(
   // the [0] IMPLICIT tag they carry inside SignerInfo.
   const toSign = new Uint8Array(signedAttrs.toSchema().toBER())
   toSign[0] = 0x31
-  const signerInfo = new pkijs.SignerInfo({
+  return new pkijs.SignerInfo({
     version: 1,
     sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
     digestAlgorithm: sha256(),
@@ -56,6 +98,9 @@ function encode(
     signatureAlgorithm: signatureAlgorithm(identity.privateKey),
     signature: new asn1js.OctetString({ valueHex: signAttributes(toSign) }),
   })
+}
+
+function contentInfoOf(identity: SealingIdentity, signerInfo: pkijs.SignerInfo): Uint8Array {
   const signedData = new pkijs.SignedData({
     version: 1,
     digestAlgorithms: [sha256()],

@@ -63,7 +63,12 @@ async function finalize(
   const lap = stopwatch()
   const identity = await identityFor(request)
   const signedAt = new Date(request.signedAt)
-  const seal = { signedAt, reason: 'Electronic seal of the signed document', name: identity.commonName }
+  const seal = {
+    signedAt,
+    reason: 'Electronic seal of the signed document',
+    name: identity.commonName,
+    ...(request.tsaUrl !== undefined ? { tsa: { url: request.tsaUrl } } : {}),
+  }
   const unsealed = await buildFinalPdf({
     documents: await Promise.all(request.documents.map((path) => readFile(path))),
     stamps: await Promise.all(request.stamps.map(stampOf)),

@@ -35,6 +35,8 @@ export interface FinalizeRequest {
   /** The seal's time (/M), ISO 8601. */
   signedAt: string
   identity: IdentitySource
+  /** TSA_URL (issue #21 item 5): both seals then carry its time-stamp, or the request fails. */
+  tsaUrl?: string
   /** Where the child writes the sealed final PDF and the sealed audit PDF. */
   finalPath: string
   auditPath: string

@@ -1,16 +1,24 @@
 // The PAdES B-B seal of final PDFs (issue #11; ETSI EN 319 142-1): an incremental update adding an
 // invisible signature field whose signature dictionary has /SubFilter /ETSI.CAdES.detached, the
-// time of signing in /M, and in /Contents a CMS over the whole file but /Contents itself.
+// time of signing in /M, and in /Contents a CMS over the whole file but /Contents itself. Issue #21
+// item 5: with a time-stamping authority, B-T: the CMS carries its RFC 3161 signature time-stamp.
 //
 // Sealing must be the last write: any later save of the file (pdf-lib's save() included) rewrites
 // it and breaks the seal. The input may come from pdf-lib's save() with or without object streams,
 // or be any unencrypted PDF; an earlier signature in it stays valid.
 import { createHash } from 'node:crypto'
 import { PDFDocument, PDFHexString } from 'pdf-lib'
-import { cadesSignedData, cadesSignedDataMaxLength } from './cades-signed-data.ts'
+import { LIMITS } from '../limits.ts'
+import {
+  cadesSignedData,
+  cadesSignedDataMaxLength,
+  TIMESTAMP_ATTRIBUTE_OVERHEAD,
+  type TimeStamper,
+} from './cades-signed-data.ts'
 import { appendUpdate, readTail } from './incremental-update.ts'
 import { signatureFieldObjects } from './signature-field.ts'
 import type { SealingIdentity } from './signing-certificate.ts'
+import { requestTimestamp, type Timestamp, type TimestampAuthority } from './timestamp.ts'
 
 export interface SealOptions {
   /** Written to /M, to the second: PAdES B-B keeps the claimed signing time there, not in the CMS. */
@@ -20,6 +28,11 @@ export interface SealOptions {
   /** /Name: the signer's name, for viewers that do not read it from the certificate. */
   name?: string
   contactInfo?: string
+  /**
+   * TSA_URL (operations.md §2): PAdES B-T. Its failure fails the seal, never a seal without it.
+   * `onTimestamp` hears of the token obtained, for the audit trail.
+   */
+  tsa?: TimestampAuthority & { onTimestamp?: (timestamp: Timestamp) => void }
 }
 
 /** `[0 a b c]` with each number up to 10 digits (files under 10 GB), patched in place once known. */
@@ -41,7 +54,10 @@ export async function sealPdf(
   const doc = parsed ?? (await loadForSealing(pdf))
   // Above every number in use, should /Size understate them.
   const firstFree = Math.max(tail.size, doc.context.largestObjectNumber + 1)
-  const reserved = cadesSignedDataMaxLength(identity)
+  // A token is at most what the TSA may answer (LIMITS.tsaResponseBytes), checked as it arrives.
+  const reserved =
+    cadesSignedDataMaxLength(identity) +
+    (options.tsa ? LIMITS.tsaResponseBytes + TIMESTAMP_ATTRIBUTE_OVERHEAD : 0)
   const dictionary = signatureDictionary(options, reserved)
   const objects = signatureFieldObjects(doc, firstFree, dictionary.bytes)
   const { pdf: sealed, valueOffsets } = appendUpdate(pdf, tail, doc.context, objects)
@@ -57,12 +73,20 @@ export async function sealPdf(
     .update(sealed.subarray(0, contentsStart))
     .update(sealed.subarray(contentsEnd))
     .digest()
-  const cms = cadesSignedData(identity, digest)
+  const cms = await cadesSignedData(identity, digest, options.tsa && timeStamper(options.tsa))
   if (cms.length > reserved) {
     throw new Error(`the seal's CMS (${cms.length} bytes) does not fit the ${reserved} bytes reserved for it`)
   }
   sealed.write(Buffer.from(cms).toString('hex'), contentsStart + 1, 'latin1')
   return sealed
+}
+
+function timeStamper(tsa: NonNullable<SealOptions['tsa']>): TimeStamper {
+  return async (signature) => {
+    const timestamp = await requestTimestamp(tsa, signature)
+    tsa.onTimestamp?.(timestamp)
+    return timestamp.token
+  }
 }
 
 async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {

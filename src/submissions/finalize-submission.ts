@@ -51,6 +51,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
       audit,
       signedAt,
       identity: identitySource(deps),
+      ...(deps.config.tsaUrl !== undefined ? { tsaUrl: deps.config.tsaUrl } : {}),
       finalPath: join(dir, 'final.pdf'),
       auditPath: join(dir, 'audit.pdf'),
     })
