@@ -7,7 +7,7 @@ import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium, type Frame, type FrameLocator, type Page } from 'playwright-core'
-import type { TestApp } from './harness.ts'
+import { startTestApp, type TestApp } from './harness.ts'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const SHOTS_DIR = process.env.PARAPH_SHOTS_DIR ?? join(tmpdir(), 'paraph-shots')
@@ -18,6 +18,18 @@ export const DESKTOP = { width: 1280, height: 900 }
 export function launchBrowser(): Promise<Browser> {
   // --no-sandbox: CI runs as root, where chromium refuses its sandbox.
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] })
+}
+
+/** A test app with an account, listening, and a browser: the set-up of the signing-page browser tests. */
+export async function openBrowserApp(): Promise<{ t: TestApp; key: string; base: string; browser: Browser }> {
+  const t = await startTestApp()
+  const key = (await t.account()).testKey
+  return { t, key, base: await listen(t), browser: await launchBrowser() }
+}
+
+export async function closeBrowserApp(t: TestApp | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close()
+  await t?.close()
 }
 
 /** Makes the test app listen on a free loopback port; closed by t.close(). */

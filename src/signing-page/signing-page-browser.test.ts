@@ -8,17 +8,17 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import {
+  closeBrowserApp,
   DESKTOP,
   drawStroke,
   fillPlainFields,
-  launchBrowser,
-  listen,
+  openBrowserApp,
   PHONE,
   screenshot,
   tabTo,
   typeSignature,
 } from '../../test/browser.ts'
-import { startTestApp, type TestApp } from '../../test/harness.ts'
+import type { TestApp } from '../../test/harness.ts'
 import {
   type Created,
   createSubmission,
@@ -39,15 +39,9 @@ describe('the signing page in a browser', () => {
   let base: string
   let browser: Browser
   before(async () => {
-    t = await startTestApp()
-    key = (await t.account()).testKey
-    base = await listen(t)
-    browser = await launchBrowser()
+    ;({ t, key, base, browser } = await openBrowserApp())
   })
-  after(async () => {
-    await browser.close()
-    await t.close()
-  })
+  after(() => closeBrowserApp(t, browser))
 
   /** A new page at the signer's URL; `watch` runs before the navigation (listeners that must not miss a request). */
   async function open(

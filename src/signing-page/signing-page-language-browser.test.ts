@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, listen, openSignerPage, PHONE, screenshot } from '../../test/browser.ts'
-import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { closeBrowserApp, openBrowserApp, openSignerPage, PHONE, screenshot } from '../../test/browser.ts'
+import type { TestApp } from '../../test/harness.ts'
 import { createSubmission, everyTypeBody, submitterRow } from '../../test/signing.ts'
 
 const pathOf = (url: string) => new URL(url).pathname
@@ -27,15 +27,9 @@ describe('the signing page in German, French and Spanish (issue #20)', () => {
   let base: string
   let browser: Browser
   before(async () => {
-    t = await startTestApp()
-    key = (await t.account()).testKey
-    base = await listen(t)
-    browser = await launchBrowser()
+    ;({ t, key, base, browser } = await openBrowserApp())
   })
-  after(async () => {
-    await browser.close()
-    await t.close()
-  })
+  after(() => closeBrowserApp(t, browser))
 
   const lang = (page: Page) => page.evaluate('document.documentElement.lang')
   const overlay = (page: Page, field: string) => page.locator(`[data-field="${field}"] .value`).textContent()

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page, Route } from 'playwright-core'
 import {
+  closeBrowserApp,
   computedStyle,
   DESKTOP,
   documentShare,
-  launchBrowser,
-  listen,
+  openBrowserApp,
   openSignerPage,
   PHONE,
   screenshot,
@@ -19,7 +19,7 @@ import {
 } from '../../test/browser.ts'
 import { base64 } from '../../test/documents.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
-import { startTestApp, type TestApp } from '../../test/harness.ts'
+import type { TestApp } from '../../test/harness.ts'
 import { type Created, createSubmission, everyTypeBody, submitterRow } from '../../test/signing.ts'
 
 const pathOf = (url: string) => new URL(url).pathname
@@ -52,15 +52,9 @@ describe('the signing page on a phone (issue #20)', () => {
   let base: string
   let browser: Browser
   before(async () => {
-    t = await startTestApp()
-    key = (await t.account()).testKey
-    base = await listen(t)
-    browser = await launchBrowser()
+    ;({ t, key, base, browser } = await openBrowserApp())
   })
-  after(async () => {
-    await browser.close()
-    await t.close()
-  })
+  after(() => closeBrowserApp(t, browser))
 
   async function signerPage(created: Created, viewport = PHONE, watch?: (page: Page) => unknown) {
     const page = await openSignerPage(browser, `${base}${pathOf(created.submitters[0]!.signing_url)}`, {

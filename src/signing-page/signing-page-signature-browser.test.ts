@@ -8,10 +8,10 @@ import { after, before, describe, it } from 'node:test'
 import { PDFDocument, rgb } from 'pdf-lib'
 import type { Browser, Page } from 'playwright-core'
 import {
+  closeBrowserApp,
   DESKTOP,
   drawStroke,
-  launchBrowser,
-  listen,
+  openBrowserApp,
   openSignerPage,
   PHONE,
   screenshot,
@@ -20,7 +20,7 @@ import {
 import { base64 } from '../../test/documents.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { png, strokePng } from '../../test/fixtures/png.ts'
-import { startTestApp, type TestApp } from '../../test/harness.ts'
+import type { TestApp } from '../../test/harness.ts'
 import { type Created, createSubmission, submitterRow } from '../../test/signing.ts'
 import { renderPageImage } from '../pdf/page-image.ts'
 import { todayIso } from './page/locale.ts'
@@ -131,15 +131,9 @@ describe('signatures and initials made once, reused everywhere (issue #20)', () 
   let base: string
   let browser: Browser
   before(async () => {
-    t = await startTestApp()
-    key = (await t.account()).testKey
-    base = await listen(t)
-    browser = await launchBrowser()
+    ;({ t, key, base, browser } = await openBrowserApp())
   })
-  after(async () => {
-    await browser.close()
-    await t.close()
-  })
+  after(() => closeBrowserApp(t, browser))
 
   async function open(created: Created, viewport = DESKTOP): Promise<Page> {
     const page = await openSignerPage(browser, `${base}${pathOf(created.submitters[0]!.signing_url)}`, {
