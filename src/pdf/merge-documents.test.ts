@@ -1,0 +1,409 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { promisify } from 'node:util'
+import * as mupdf from 'mupdf'
+import { formPdf, textPdf } from '../../test/fixtures/merge-pdfs.ts'
+import { catalogKeys, formFields, pdfsig, pdftotext, qpdfCheck } from '../../test/pdf-checks.ts'
+import { mergeDocuments } from './merge-documents.ts'
+import { openPdf } from './mupdf-open.ts'
+import { sealPdf } from './seal-pades.ts'
+import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
+
+const execFileAsync = promisify(execFile)
+
+interface Input {
+  name: string
+  bytes: Uint8Array
+}
+
+/** Merges as the finalizer will: open each with openPdf, merge into the first, save incrementally. */
+function merge(inputs: Input[]) {
+  const [base, ...others] = inputs.map(({ name, bytes }) => ({ name, doc: openPdf(bytes).doc }))
+  const result = mergeDocuments(base!, others)
+  const merged = base!.doc.saveToBuffer('incremental').asUint8Array().slice()
+  return { ...result, merged }
+}
+
+/** qpdf --check passes without a warning (exit 0), which covers widgets unreachable from /AcroForm. */
+async function assertClean(pdf: Uint8Array): Promise<void> {
+  const check = await qpdfCheck(pdf)
+  assert.equal(check.code, 0, check.output)
+  assert.doesNotMatch(check.output, /WARNING/)
+}
+
+interface QpdfOutline {
+  title: string
+  destpageposfrom1: number | null
+  open: boolean
+  kids: QpdfOutline[]
+}
+
+async function qpdfOutlines(pdf: Uint8Array): Promise<QpdfOutline[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'paraph-merge-'))
+  try {
+    await writeFile(join(dir, 'in.pdf'), pdf)
+    const { stdout } = await execFileAsync('qpdf', ['--json=2', '--json-key=outlines', join(dir, 'in.pdf')])
+    return JSON.parse(stdout).outlines
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** "title→page" per item, children indented, as a reader would list the bookmarks. */
+function outlineShape(items: QpdfOutline[], depth = 0): string[] {
+  return items.flatMap((item) => [
+    `${'  '.repeat(depth)}${item.title}→${item.destpageposfrom1}`,
+    ...outlineShape(item.kids, depth + 1),
+  ])
+}
+
+/** Every /Count of the merged outline against the tree it sits on (ISO 32000-1 Table 153). */
+function assertCountsConsistent(pdf: Uint8Array): void {
+  const doc = new mupdf.PDFDocument(pdf)
+  const visible = (node: mupdf.PDFObject): number => {
+    let count = 0
+    for (let child = node.get('First'); child.isDictionary(); child = child.get('Next')) {
+      assert.equal(child.get('Parent').asIndirect(), node.asIndirect(), 'each child names its parent')
+      const below = visible(child)
+      const stored = child.get('Count')
+      if (below > 0)
+        assert.equal(Math.abs(stored.asNumber()), stored.asNumber() > 0 ? below : Math.abs(stored.asNumber()))
+      count += 1 + (stored.isNumber() && stored.asNumber() > 0 ? below : 0)
+    }
+    return count
+  }
+  const root = doc.getTrailer().get('Root').get('Outlines')
+  assert.equal(root.get('Count').asNumber(), visible(root))
+}
+
+const pageTexts = async (pdf: Uint8Array) =>
+  (await pdftotext(pdf))
+    .split('\f')
+    .map((text) => text.trim())
+    .filter(Boolean)
+
+describe('mergeDocuments: pages', () => {
+  it('every page of every document, in order, and where each document starts', async () => {
+    const { merged, offsets, notes } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 2) },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 3) },
+      { name: 'c.pdf', bytes: textPdf('Charlie', 1) },
+    ])
+    assert.deepEqual(offsets, [0, 2, 5])
+    assert.deepEqual(notes, [])
+    assert.deepEqual(await pageTexts(merged), [
+      'Alpha page 1',
+      'Alpha page 2',
+      'Bravo page 1',
+      'Bravo page 2',
+      'Bravo page 3',
+      'Charlie page 1',
+    ])
+    await assertClean(merged)
+  })
+
+  it('the first document is the byte prefix of the incremental save', async () => {
+    const original = textPdf('Alpha', 2, { outline: [{ title: 'Intro', page: 2 }] })
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: original },
+      {
+        name: 'b.pdf',
+        bytes: await formPdf('Bravo', { name: 'B', agree: true, choice: 'red', city: 'Rome' }),
+      },
+    ])
+    assert.ok(merged.length > original.length)
+    assert.ok(Buffer.from(merged.subarray(0, original.length)).equals(Buffer.from(original)))
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: outlines', () => {
+  it('one item per document at its first page, each document’s own two levels beneath, named destinations resolved', async () => {
+    const { merged } = merge([
+      {
+        name: 'Contract.pdf',
+        bytes: textPdf('Alpha', 3, {
+          outline: [
+            { title: 'A1', page: 1, kids: [{ title: 'A1.1', page: 2 }] },
+            { title: 'A2', page: 3 },
+          ],
+        }),
+      },
+      {
+        name: 'Annex 1.pdf',
+        bytes: textPdf('Bravo', 3, {
+          namedDests: { terms: 3, start: 1 },
+          outline: [
+            {
+              title: 'B1',
+              named: 'start',
+              kids: [
+                { title: 'B1.1', page: 2 },
+                { title: 'B1.2', named: 'terms', action: true },
+              ],
+            },
+            { title: 'B2', page: 3, closed: true, kids: [{ title: 'B2.1', page: 1 }] },
+          ],
+        }),
+      },
+      {
+        name: 'Annex 2.pdf',
+        bytes: textPdf('Charlie', 2, {
+          namedDests: { end: 2 },
+          oldStyleDests: true,
+          outline: [
+            {
+              title: 'C1',
+              named: 'end',
+              kids: [{ title: 'C1.1', page: 1, kids: [{ title: 'C1.1.1', page: 2 }] }],
+            },
+          ],
+        }),
+      },
+    ])
+    assert.deepEqual(outlineShape(await qpdfOutlines(merged)), [
+      'Contract.pdf→1',
+      '  A1→1',
+      '    A1.1→2',
+      '  A2→3',
+      'Annex 1.pdf→4',
+      '  B1→4',
+      '    B1.1→5',
+      '    B1.2→6',
+      '  B2→6',
+      '    B2.1→4',
+      'Annex 2.pdf→7',
+      '  C1→8',
+      '    C1.1→7',
+      '      C1.1.1→8',
+    ])
+    const top = await qpdfOutlines(merged)
+    assert.deepEqual(
+      top[1]!.kids.map((item) => item.open),
+      [true, false],
+      'each item stays open or closed as its author left it',
+    )
+    assertCountsConsistent(merged)
+    await assertClean(merged)
+  })
+
+  it('an outline is made for documents that had none, titled with their names (any script)', async () => {
+    const { merged } = merge([
+      { name: '契約書.pdf', bytes: textPdf('Alpha', 1) },
+      { name: 'عقد.pdf', bytes: textPdf('Bravo', 2) },
+    ])
+    assert.deepEqual(outlineShape(await qpdfOutlines(merged)), ['契約書.pdf→1', 'عقد.pdf→2'])
+    assertCountsConsistent(merged)
+    await assertClean(merged)
+  })
+
+  it('a link to a named destination of a later document lands on its grafted page', async () => {
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 2) },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 3, { namedDests: { terms: 3 }, linkTo: 'terms' }) },
+    ])
+    const doc = new mupdf.PDFDocument(merged)
+    const links = doc.loadPage(2).getLinks()
+    assert.equal(links.length, 1)
+    assert.equal(doc.resolveLink(links[0]!), 4, 'page 3 of b.pdf is page 5 (index 4) of the merged PDF')
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: forms', () => {
+  it('fields of the same names in three documents: all present, named uniquely, values kept, widgets reachable', async () => {
+    const { merged } = merge([
+      {
+        name: 'form.pdf',
+        bytes: await formPdf(
+          'Alpha',
+          { name: 'Ann', agree: true, choice: 'red', city: 'Oslo' },
+          { extraField: 'annex' },
+        ),
+      },
+      {
+        name: 'annex.pdf',
+        bytes: await formPdf('Bravo', { name: 'Bob', agree: false, choice: 'green', city: 'Rome' }),
+      },
+      {
+        name: 'form.pdf',
+        bytes: await formPdf(
+          'Charlie',
+          { name: 'Cy', agree: true, choice: 'green', city: 'Lima' },
+          { formDefaults: true },
+        ),
+      },
+    ])
+    await assertClean(merged)
+    const fields = (await formFields(merged)).map(({ name, type, value, pages }) => ({
+      name,
+      type,
+      value,
+      pages,
+    }))
+    assert.deepEqual(
+      fields.sort((a, b) => (a.name < b.name ? -1 : 1)),
+      [
+        { name: 'address.city', type: 'text', value: 'Oslo', pages: [2] },
+        { name: 'agree', type: 'checkbox', value: 'Yes', pages: [1] },
+        { name: 'annex', type: 'text', value: 'extra', pages: [2] },
+        { name: 'annex (2).address.city', type: 'text', value: 'Rome', pages: [4] },
+        { name: 'annex (2).agree', type: 'checkbox', value: null, pages: [3] },
+        { name: 'annex (2).choice', type: 'choice', value: 'green', pages: [3] },
+        { name: 'annex (2).name', type: 'text', value: 'Bob', pages: [3] },
+        { name: 'choice', type: 'choice', value: 'red', pages: [1] },
+        { name: 'form (3).address.city', type: 'text', value: 'Lima', pages: [6] },
+        { name: 'form (3).agree', type: 'checkbox', value: 'Yes', pages: [5] },
+        { name: 'form (3).choice', type: 'choice', value: 'green', pages: [5] },
+        { name: 'form (3).name', type: 'text', value: 'Cy', pages: [5] },
+        { name: 'name', type: 'text', value: 'Ann', pages: [1] },
+      ],
+    )
+    const form = new mupdf.PDFDocument(merged).getTrailer().get('Root').get('AcroForm')
+    assert.equal(form.get('NeedAppearances').asBoolean(), true, 'kept from the third document')
+    assert.equal(form.get('DR', 'Font', 'Helv', 'BaseFont').asName(), 'Helvetica', 'the font its /DA names')
+    const third = form.get('Fields', 6) // after the first document's 5 roots and annex (2)
+    assert.equal(third.get('T').asString(), 'form (3)')
+    assert.equal(
+      third.get('DA').asString(),
+      '/Helv 0 Tf 0 g',
+      'its default appearance, inherited by its fields',
+    )
+    // The values show: pdftotext reads the text fields' appearances.
+    const text = await pdftotext(merged)
+    for (const value of ['Ann', 'Bob', 'Cy', 'Rome', 'Lima']) assert.match(text, new RegExp(`\\b${value}\\b`))
+  })
+
+  it('a form document after one without a form gets an /AcroForm of its own in the merged PDF', async () => {
+    const { merged } = merge([
+      { name: 'letter.pdf', bytes: textPdf('Alpha', 1) },
+      {
+        name: 'form.pdf',
+        bytes: await formPdf('Bravo', { name: 'Bob', agree: true, choice: 'red', city: 'Rome' }),
+      },
+    ])
+    await assertClean(merged)
+    assert.deepEqual((await formFields(merged)).map((field) => field.name).sort(), [
+      'form.address.city',
+      'form.agree',
+      'form.choice',
+      'form.name',
+    ])
+  })
+})
+
+describe('mergeDocuments: earlier signatures', () => {
+  let dir: string
+  let identity: SealingIdentity
+  const signed = async (label: string) =>
+    sealPdf(textPdf(label, 2), identity, { signedAt: new Date('2026-01-15T10:00:00Z'), name: 'Jane Signer' })
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paraph-merge-seal-'))
+    identity = await loadSigningCertificate({ dataDir: dir })
+  })
+  after(() => rm(dir, { recursive: true, force: true }))
+
+  it('a signature in document 2 is said in the notes, its field kept unsigned, and the merged file is clean', async () => {
+    const { merged, notes } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1) },
+      { name: 'contract.pdf', bytes: await signed('Bravo') },
+    ])
+    assert.equal(notes.length, 1)
+    assert.match(notes[0]!, /^document 2 \(contract\.pdf\) carried a signature by Jane Signer/)
+    assert.match(notes[0]!, /cannot be kept in a merged PDF/)
+    assert.ok(
+      (await pdfsig(merged)).every((signature) => !signature.signed),
+      'no broken signature left',
+    )
+    await assertClean(merged)
+    // Sealing the merged PDF afterwards gives one valid signature over the whole file.
+    const sealed = await sealPdf(merged, identity, { signedAt: new Date('2026-01-16T10:00:00Z') })
+    const signatures = (await pdfsig(sealed)).filter((signature) => signature.signed)
+    assert.equal(signatures.length, 1)
+    assert.ok(signatures[0]!.valid && signatures[0]!.totalDocumentSigned, signatures[0]!.raw)
+  })
+
+  it('a signature in the first document stays valid: the merge only appends', async () => {
+    const { merged, notes } = merge([
+      { name: 'contract.pdf', bytes: await signed('Alpha') },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 1) },
+    ])
+    assert.deepEqual(notes, [])
+    const [signature, ...more] = await pdfsig(merged)
+    assert.equal(more.length, 0)
+    assert.ok(signature!.valid, signature!.raw)
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: what is not carried', () => {
+  it('tags: the first document keeps its structure tree; a later tagged document is said untagged', async () => {
+    const { merged, notes } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1, { tagged: true }) },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 1, { tagged: true }) },
+    ])
+    assert.ok((await catalogKeys(merged)).has('StructTreeRoot'))
+    assert.deepEqual(notes, [
+      'document 2 (b.pdf) is tagged for accessibility; its tags could not be merged, so its pages are untagged',
+    ])
+    await assertClean(merged)
+  })
+
+  it('scripts of a later document are dropped; its navigation links stay', async () => {
+    const original = textPdf('Alpha', 1)
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: original },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 2, { scriptLink: true }) },
+    ])
+    const appended = Buffer.from(merged.subarray(original.length)).toString('latin1')
+    assert.doesNotMatch(appended, /JavaScript|\/JS\b/)
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: page labels', () => {
+  it('each document keeps its labels; one without is numbered from its own first page', async () => {
+    const { merged } = merge([
+      {
+        name: 'a.pdf',
+        bytes: textPdf('Alpha', 3, {
+          labels: [
+            { from: 0, style: 'r' },
+            { from: 1, style: 'D' },
+          ],
+        }),
+      },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 2) },
+      { name: 'c.pdf', bytes: textPdf('Charlie', 2, { labels: [{ from: 0, style: 'D', prefix: 'C-' }] }) },
+    ])
+    const doc = new mupdf.PDFDocument(merged)
+    const labels = Array.from({ length: doc.countPages() }, (_, i) => doc.loadPage(i).getLabel())
+    assert.deepEqual(labels, ['i', '1', '2', '1', '2', 'C-1', 'C-2'])
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: size', () => {
+  it('three 100-page documents merge into 300 pages (time reported)', async (t) => {
+    const inputs = ['Alpha', 'Bravo', 'Charlie'].map((label) => ({
+      name: `${label}.pdf`,
+      bytes: textPdf(label, 100, { outline: [{ title: `${label} start`, page: 1 }] }),
+    }))
+    const docs = inputs.map(({ name, bytes }) => ({ name, doc: openPdf(bytes).doc }))
+    const started = performance.now()
+    const { offsets } = mergeDocuments(docs[0]!, docs.slice(1))
+    const merging = performance.now() - started
+    const merged = docs[0]!.doc.saveToBuffer('incremental').asUint8Array().slice()
+    const total = performance.now() - started
+    t.diagnostic(`merge ${merging.toFixed(1)} ms, merge + incremental save ${total.toFixed(1)} ms`)
+    assert.deepEqual(offsets, [0, 100, 200])
+    assert.equal((await pdftotext(merged, { firstPage: 201, lastPage: 201 })).trim(), 'Charlie page 1')
+    assert.ok(total < 5000, `${total} ms`)
+    await assertClean(merged)
+  })
+})

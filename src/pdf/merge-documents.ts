@@ -1,0 +1,69 @@
+// Several documents of one submission in one final PDF (issue #21 item 1), on MuPDF. The first
+// document is the base and stays what it was: its objects are changed only through MuPDF, so an
+// incremental save keeps its bytes as the prefix of the final and an earlier signature in it valid.
+// Each other document's pages are grafted after it with their annotations, links and form fields;
+// its outline goes under an item bearing its name, its fields under a field bearing its name.
+//
+// Why pages are grafted with graftObject rather than graftPage: MuPDF's graftPage copies a page's
+// contents, resources and boxes into a new dictionary the graft map does not know, and leaves its
+// annotations behind. Grafting the (prepared) page object itself records it in the map, so every
+// later reference to it — a widget's /P, a link's or an outline item's destination — lands on the
+// copy, and nothing drags in the source's page tree (merge-source.ts cuts it loose first).
+import type * as mupdf from 'mupdf'
+import { type FormPart, mergeForms } from './merge-forms.ts'
+import { existingOutline, mergeOutlines, type OutlinePart } from './merge-outlines.ts'
+import { mergePageLabels } from './merge-page-labels.ts'
+import { prepareSource } from './merge-source.ts'
+
+export interface MergeSource {
+  doc: mupdf.PDFDocument
+  /** The document's name in the submission: outline title, form field name, audit-trail notes. */
+  name: string
+}
+
+export interface MergeResult {
+  /** 0-indexed page where each document starts in the merged document. */
+  offsets: number[]
+  /** What the merge could not keep, one sentence each, for the audit trail. */
+  notes: string[]
+}
+
+/**
+ * Appends every page of `others` to `base` (the first document, opened with openPdf), in place.
+ * The documents in `others` are changed in memory on the way (merge-source.ts) and must not be
+ * saved. Nothing is written: the caller draws on `base.doc` and saves it incrementally.
+ */
+export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeResult {
+  const merged = base.doc
+  const offsets = [0]
+  const notes: string[] = []
+  const outline: OutlinePart[] = [
+    { title: base.name, firstPage: firstPage(merged, 0), first: existingOutline(merged) },
+  ]
+  const forms: FormPart[] = []
+  others.forEach((source, i) => {
+    const position = i + 2
+    const offset = merged.countPages()
+    offsets.push(offset)
+    const prepared = prepareSource(source.doc, `document ${position} (${source.name})`, notes)
+    // One map per source: what its pages share (fonts, images) is copied once.
+    const map = merged.newGraftMap()
+    for (const page of prepared.pages) merged.insertPage(-1, map.graftObject(page))
+    const roots = prepared.fieldRoots.map((root) => map.graftObject(root))
+    forms.push({ name: source.name, position, roots, acroForm: prepared.acroForm, map })
+    const first = prepared.outlineFirst ? map.graftObject(prepared.outlineFirst) : undefined
+    outline.push({ title: source.name, firstPage: firstPage(merged, offset), first })
+  })
+  mergeForms(merged, base.name, forms)
+  mergeOutlines(merged, outline)
+  mergePageLabels(
+    merged,
+    [base, ...others].map((source, i) => ({ doc: source.doc, offset: offsets[i]! })),
+  )
+  return { offsets, notes }
+}
+
+/** The page at `index` of the merged document, if the document that starts there has any. */
+function firstPage(doc: mupdf.PDFDocument, index: number): mupdf.PDFObject | undefined {
+  return index < doc.countPages() ? doc.findPage(index) : undefined
+}

@@ -1,0 +1,191 @@
+// A document about to be merged into another (merge-documents.ts), made ready for grafting. MuPDF's
+// graft map copies an object with everything it references, mapping each source object once. So the
+// source is first cut loose where a reference would drag in what the merge must not carry: a page's
+// /Parent (the whole page tree), an outline item's /SE (the structure tree), a signature's /V (a
+// signature over other bytes), scripts. What is left references only pages, fields, annotations and
+// resources, and grafting a page first makes every later reference to it land on the copy.
+//
+// The source is changed in memory: it must not be saved afterwards.
+import type * as mupdf from 'mupdf'
+import { SourceDestinations } from './merge-destinations.ts'
+
+export interface PreparedSource {
+  /** Its pages in order, each a dictionary standing alone (inherited entries written in). */
+  pages: mupdf.PDFObject[]
+  /** Root fields: those of /AcroForm /Fields and those its widgets lead to though /Fields forgot them. */
+  fieldRoots: mupdf.PDFObject[]
+  /** Its /AcroForm, for /DA, /Q, /DR and /NeedAppearances. */
+  acroForm: mupdf.PDFObject
+  /** First top-level outline item (its siblings follow through /Next), cut from the outline root. */
+  outlineFirst?: mupdf.PDFObject
+}
+
+/** ISO 32000-1 Table 30: what a page may inherit from its ancestors in the page tree. */
+const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate']
+/**
+ * Page entries that point back into the document (the page tree, article beads, the structure
+ * tree's parent tree) or run code (/AA): not carried. Thumbnails would only be stale.
+ */
+const PAGE_KEYS_DROPPED = ['Parent', 'B', 'StructParents', 'AA', 'Thumb']
+const MAX_FIELD_DEPTH = 64
+
+export function prepareSource(doc: mupdf.PDFDocument, label: string, notes: string[]): PreparedSource {
+  const pages = Array.from({ length: doc.countPages() }, (_, i) => doc.findPage(i))
+  const destinations = new SourceDestinations(doc, pages)
+  const fields = new FieldPreparer(label, notes)
+  const catalog = doc.getTrailer().get('Root')
+  const acroForm = catalog.get('AcroForm')
+  const listed = catalog.get('AcroForm', 'Fields')
+  for (let i = 0; listed.isArray() && i < listed.length; i++) fields.root(listed.get(i))
+  for (const page of pages) {
+    standAlone(page)
+    const annots = page.get('Annots')
+    for (let i = 0; annots.isArray() && i < annots.length; i++) {
+      const annot = annots.get(i)
+      if (!annot.isDictionary()) continue
+      annot.delete('AA')
+      annot.delete('StructParent')
+      destinations.fixLinks(annot)
+      if (annot.get('Subtype').isName() && annot.get('Subtype').asName() === 'Widget')
+        fields.widget(annots.get(i))
+    }
+  }
+  noteWhatStays(catalog, label, notes)
+  return {
+    pages,
+    fieldRoots: fields.roots,
+    acroForm,
+    outlineFirst: prepareOutline(catalog.get('Outlines', 'First'), destinations),
+  }
+}
+
+/** Writes inherited entries into the page, then drops what ties it to its document. */
+function standAlone(page: mupdf.PDFObject): void {
+  for (const key of INHERITED) {
+    if (!page.get(key).isNull()) continue
+    const inherited = page.getInheritable(key)
+    if (!inherited.isNull()) page.put(key, inherited)
+  }
+  for (const key of PAGE_KEYS_DROPPED) page.delete(key)
+}
+
+/**
+ * Walks the field tree from the roots and from each widget up: drops field scripts (/AA: a
+ * calculation could change a signed value on opening), and takes the value off signature fields,
+ * whose signature covers the bytes of another file and would show as broken in the merged one.
+ */
+class FieldPreparer {
+  readonly roots: mupdf.PDFObject[] = []
+  private readonly seen = new Set<number>()
+  private readonly rootNumbers = new Set<number>()
+
+  constructor(
+    private readonly label: string,
+    private readonly notes: string[],
+  ) {}
+
+  root(field: mupdf.PDFObject): void {
+    this.addRoot(field)
+    this.down(field, 0)
+  }
+
+  /** A widget's root field, even when /AcroForm /Fields does not list it. */
+  widget(ref: mupdf.PDFObject): void {
+    let node = ref
+    const path = new Set<number>()
+    for (let depth = 0; depth < MAX_FIELD_DEPTH; depth++) {
+      if (node.isIndirect()) {
+        if (path.has(node.asIndirect())) return // a /Parent cycle: no root to find
+        path.add(node.asIndirect())
+      }
+      this.prepare(node)
+      const parent = node.get('Parent')
+      if (!parent.isDictionary()) break
+      node = parent
+    }
+    this.addRoot(node)
+  }
+
+  private addRoot(field: mupdf.PDFObject): void {
+    if (!field.isIndirect()) {
+      if (field.isDictionary()) this.roots.push(field)
+      return
+    }
+    if (this.rootNumbers.has(field.asIndirect())) return
+    this.rootNumbers.add(field.asIndirect())
+    this.roots.push(field)
+  }
+
+  private down(field: mupdf.PDFObject, depth: number): void {
+    if (depth > MAX_FIELD_DEPTH || !field.isDictionary()) return
+    if (field.isIndirect()) {
+      if (this.seen.has(field.asIndirect())) return
+      this.seen.add(field.asIndirect())
+    }
+    this.prepare(field)
+    const kids = field.get('Kids')
+    for (let i = 0; kids.isArray() && i < kids.length; i++) this.down(kids.get(i), depth + 1)
+  }
+
+  private prepare(field: mupdf.PDFObject): void {
+    field.delete('AA')
+    const value = field.get('V')
+    if (!value.isDictionary() || !isSignatureField(field)) return
+    const name = field.get('T').isString() ? ` in field "${field.get('T').asString()}"` : ''
+    this.notes.push(
+      `${this.label} carried a signature by ${signerOf(value)}${name}; it cannot be kept in a merged PDF (it covers the bytes of the document alone): its appearance is kept, the field is left unsigned`,
+    )
+    field.delete('V')
+    field.delete('Lock')
+  }
+}
+
+function isSignatureField(field: mupdf.PDFObject): boolean {
+  const type = field.getInheritable('FT')
+  return type.isName() && type.asName() === 'Sig'
+}
+
+/** The signature dictionary's /Name, or the time it claims when nameless. */
+function signerOf(signature: mupdf.PDFObject): string {
+  const name = signature.get('Name')
+  if (name.isString() && name.asString().trim()) return name.asString().trim()
+  const time = signature.get('M')
+  return time.isString() ? `an unnamed signer (dated ${time.asString()})` : 'an unnamed signer'
+}
+
+/** Outline items made explicit and script-free; the first top-level item, cut from its root. */
+function prepareOutline(
+  first: mupdf.PDFObject,
+  destinations: SourceDestinations,
+): mupdf.PDFObject | undefined {
+  if (!first.isDictionary()) return undefined
+  const seen = new Set<number>()
+  const stack: Array<{ item: mupdf.PDFObject; top: boolean }> = [{ item: first, top: true }]
+  while (stack.length > 0) {
+    const { item, top } = stack.pop()!
+    if (!item.isDictionary() || !item.isIndirect() || seen.has(item.asIndirect())) continue
+    seen.add(item.asIndirect())
+    item.delete('SE') // a structure element of a tree that is not carried
+    if (top) item.delete('Parent') // the root stays behind; the merge gives the item a new parent
+    destinations.fixLinks(item)
+    stack.push({ item: item.get('Next'), top }, { item: item.get('First'), top: false })
+  }
+  return first
+}
+
+/** Catalog-level things of a non-base document the merge drops, said for the audit trail. */
+function noteWhatStays(catalog: mupdf.PDFObject, label: string, notes: string[]): void {
+  if (!catalog.get('StructTreeRoot').isNull()) {
+    notes.push(
+      `${label} is tagged for accessibility; its tags could not be merged, so its pages are untagged`,
+    )
+  }
+  if (!catalog.get('Names', 'EmbeddedFiles').isNull()) {
+    notes.push(`${label} carried attached files; they are not part of the merged PDF`)
+  }
+  if (!catalog.get('OCProperties').isNull()) {
+    notes.push(
+      `${label} has layers (optional content); they are shown as drawn and can no longer be switched`,
+    )
+  }
+}
