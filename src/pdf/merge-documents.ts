@@ -52,7 +52,7 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     const roots = prepared.fieldRoots.map((root) => map.graftObject(root))
     forms.push({ name: source.name, position, roots, acroForm: prepared.acroForm, map })
     const first = prepared.outlineFirst ? map.graftObject(prepared.outlineFirst) : undefined
-    outline.push({ title: source.name, firstPage: firstPage(merged, offset), first })
+    outline.push({ title: source.name, firstPage: firstPage(merged, offset), first, grafted: true })
   })
   mergeForms(merged, base.name, forms)
   mergeOutlines(merged, outline)

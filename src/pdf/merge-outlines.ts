@@ -10,6 +10,11 @@ export interface OutlinePart {
   firstPage?: mupdf.PDFObject
   /** Its first top-level item, siblings following through /Next. */
   first?: mupdf.PDFObject
+  /**
+   * The items are grafted copies, the merge's own to rewrite: their links and counts are remade
+   * from the tree as it is, whatever the source said. The first document's items are only re-parented.
+   */
+  grafted?: boolean
 }
 
 /** Outlines nest rarely more than a few levels; a deeper (or cyclic) chain is attacker-shaped. */
@@ -44,14 +49,57 @@ function documentItem(doc: mupdf.PDFDocument, parent: mupdf.PDFObject, part: Out
   item.put('Title', doc.newString(part.title))
   item.put('Parent', parent)
   if (part.firstPage) item.put('Dest', [part.firstPage, doc.newName('Fit')])
-  const children = part.first ? siblings(part.first) : []
-  if (children.length === 0) return item
+  if (!part.first) return item
+  // Open, so each document shows its own items as its author left them (open or closed).
+  const count = part.grafted ? tidy(item, part.first, new Set(), 0) : adopt(item, part.first)
+  if (count > 0) item.put('Count', count)
+  return item
+}
+
+/** The first document's top-level items, moved under `item` in place. */
+function adopt(item: mupdf.PDFObject, first: mupdf.PDFObject): number {
+  const children = siblings(first)
+  if (children.length === 0) return 0
   for (const child of children) child.put('Parent', item)
   item.put('First', children[0]!)
   item.put('Last', children.at(-1)!)
-  // Open, so each document shows its own items as its author left them (open or closed).
-  item.put('Count', visibleBelow(item, 0, new Set()))
-  return item
+  return visibleBelow(item, 0, new Set())
+}
+
+/**
+ * Makes a grafted subtree consistent: each item once (loops cut), /Parent, /Prev, /Next, /First,
+ * /Last as the tree is, /Count from it (its sign, open or closed, kept). Returns how many items
+ * show below `parent` when it is open.
+ */
+function tidy(parent: mupdf.PDFObject, first: mupdf.PDFObject, seen: Set<number>, depth: number): number {
+  const children: mupdf.PDFObject[] = []
+  for (let item = first; item.isDictionary() && item.isIndirect(); item = item.get('Next')) {
+    if (seen.has(item.asIndirect()) || depth > MAX_DEPTH) break
+    seen.add(item.asIndirect())
+    children.push(item)
+  }
+  if (children.length === 0) {
+    parent.delete('First')
+    parent.delete('Last')
+    return 0
+  }
+  parent.put('First', children[0]!)
+  parent.put('Last', children.at(-1)!)
+  let visible = 0
+  children.forEach((child, i) => {
+    child.put('Parent', parent)
+    if (i > 0) child.put('Prev', children[i - 1]!)
+    else child.delete('Prev')
+    if (i + 1 < children.length) child.put('Next', children[i + 1]!)
+    else child.delete('Next')
+    const stored = child.get('Count')
+    const closed = stored.isNumber() && stored.asNumber() < 0
+    const below = tidy(child, child.get('First'), seen, depth + 1)
+    if (below === 0) child.delete('Count')
+    else child.put('Count', closed ? -below : below)
+    visible += 1 + (closed ? 0 : below)
+  })
+  return visible
 }
 
 /** The chain from `first` through /Next, stopping where it would loop. */

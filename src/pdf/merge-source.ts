@@ -32,11 +32,11 @@ const MAX_FIELD_DEPTH = 64
 export function prepareSource(doc: mupdf.PDFDocument, label: string, notes: string[]): PreparedSource {
   const pages = Array.from({ length: doc.countPages() }, (_, i) => doc.findPage(i))
   const destinations = new SourceDestinations(doc, pages)
-  const fields = new FieldPreparer(label, notes)
+  const fields = new FieldPreparer(label, notes, destinations)
   const catalog = doc.getTrailer().get('Root')
   const acroForm = catalog.get('AcroForm')
   const listed = catalog.get('AcroForm', 'Fields')
-  for (let i = 0; listed.isArray() && i < listed.length; i++) fields.root(listed.get(i))
+  for (let i = 0; listed.isArray() && i < listed.length; i++) fields.listed(listed.get(i))
   for (const page of pages) {
     standAlone(page)
     const annots = page.get('Annots')
@@ -77,43 +77,49 @@ function standAlone(page: mupdf.PDFObject): void {
 class FieldPreparer {
   readonly roots: mupdf.PDFObject[] = []
   private readonly seen = new Set<number>()
-  private readonly rootNumbers = new Set<number>()
 
   constructor(
     private readonly label: string,
     private readonly notes: string[],
+    private readonly destinations: SourceDestinations,
   ) {}
 
-  root(field: mupdf.PDFObject): void {
-    this.addRoot(field)
-    this.down(field, 0)
+  /**
+   * An entry of /AcroForm /Fields. Some files list a kid there rather than its root: the tree is
+   * taken from the top, so the kid keeps its parent (and its full name).
+   */
+  listed(field: mupdf.PDFObject): void {
+    this.fromTop(this.climb(field))
   }
 
-  /** A widget's root field, even when /AcroForm /Fields does not list it. */
+  /** A widget on a page: its root field joins the form even when /Fields forgot it. */
   widget(ref: mupdf.PDFObject): void {
-    let node = ref
+    this.prepare(ref) // even should its parent not list it among its kids
+    this.fromTop(this.climb(ref))
+  }
+
+  /** Up /Parent to the root field. A cycle or an absurd depth is cut: that node becomes a root. */
+  private climb(start: mupdf.PDFObject): mupdf.PDFObject {
     const path = new Set<number>()
-    for (let depth = 0; depth < MAX_FIELD_DEPTH; depth++) {
-      if (node.isIndirect()) {
-        if (path.has(node.asIndirect())) return // a /Parent cycle: no root to find
-        path.add(node.asIndirect())
-      }
-      this.prepare(node)
+    let node = start
+    for (let depth = 0; ; depth++) {
+      if (node.isIndirect()) path.add(node.asIndirect())
       const parent = node.get('Parent')
-      if (!parent.isDictionary()) break
+      if (!parent.isDictionary()) return node
+      if (depth >= MAX_FIELD_DEPTH || (parent.isIndirect() && path.has(parent.asIndirect()))) {
+        node.delete('Parent')
+        return node
+      }
+      adopt(parent, node)
       node = parent
     }
-    this.addRoot(node)
   }
 
-  private addRoot(field: mupdf.PDFObject): void {
-    if (!field.isIndirect()) {
-      if (field.isDictionary()) this.roots.push(field)
-      return
-    }
-    if (this.rootNumbers.has(field.asIndirect())) return
-    this.rootNumbers.add(field.asIndirect())
-    this.roots.push(field)
+  /** A root not yet reached from another root: kept, and its tree prepared. */
+  private fromTop(root: mupdf.PDFObject): void {
+    if (!root.isDictionary() || (root.isIndirect() && this.seen.has(root.asIndirect()))) return
+    this.roots.push(root)
+    this.down(root, 0)
   }
 
   private down(field: mupdf.PDFObject, depth: number): void {
@@ -124,11 +130,17 @@ class FieldPreparer {
     }
     this.prepare(field)
     const kids = field.get('Kids')
-    for (let i = 0; kids.isArray() && i < kids.length; i++) this.down(kids.get(i), depth + 1)
+    for (let i = 0; kids.isArray() && i < kids.length; i++) {
+      const kid = kids.get(i)
+      // A kid that forgot its parent would be named without it, or taken for a root of its own.
+      if (kid.isDictionary() && kid.get('Parent').isNull() && field.isIndirect()) kid.put('Parent', field)
+      this.down(kid, depth + 1)
+    }
   }
 
   private prepare(field: mupdf.PDFObject): void {
     field.delete('AA')
+    this.destinations.fixLinks(field)
     const value = field.get('V')
     if (!value.isDictionary() || !isSignatureField(field)) return
     const name = field.get('T').isString() ? ` in field "${field.get('T').asString()}"` : ''
@@ -138,6 +150,18 @@ class FieldPreparer {
     field.delete('V')
     field.delete('Lock')
   }
+}
+
+/** Some files give a widget its /Parent but leave it out of the parent's /Kids: walking down would miss it. */
+function adopt(parent: mupdf.PDFObject, kid: mupdf.PDFObject): void {
+  if (!kid.isIndirect()) return
+  let kids = parent.get('Kids')
+  if (!kids.isArray()) kids = parent.put('Kids', [])
+  for (let i = 0; i < kids.length; i++) {
+    const known = kids.get(i)
+    if (known.isIndirect() && known.asIndirect() === kid.asIndirect()) return
+  }
+  kids.push(kid)
 }
 
 function isSignatureField(field: mupdf.PDFObject): boolean {
