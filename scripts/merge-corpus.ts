@@ -3,7 +3,9 @@
 // later document (after the letter) — and prints what qpdf and poppler say of the results:
 //   node --import tsx scripts/merge-corpus.ts CORPUS_DIR [--verbose]
 // The corpus of docs/decisions/0001-pdf-engine.md fits (its list gives each file's source).
-import { readdirSync, readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mergeDocuments } from '../src/pdf/merge-documents.ts'
 import { openPdf, PdfPasswordError } from '../src/pdf/mupdf-open.ts'
@@ -49,6 +51,19 @@ function mergeAs(role: Role, bytes: Uint8Array, name: string) {
   return { ...result, merged, incremental }
 }
 
+/** qpdf's warnings while reading the form and outlines ("widget … not reachable", loops). */
+function formWarnings(bytes: Uint8Array): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'paraph-merge-corpus-'))
+  writeFileSync(join(dir, 'in.pdf'), bytes)
+  const args = ['--json=2', '--json-key=acroform', '--json-key=outlines', join(dir, 'in.pdf')]
+  return new Promise((resolve) => {
+    execFile('qpdf', args, { maxBuffer: 256 * 1024 * 1024, timeout: 60_000 }, (error, _stdout, stderr) => {
+      rmSync(dir, { recursive: true, force: true })
+      resolve(/WARNING/.test(stderr) || (error && !/WARNING/.test(stderr)) ? stderr || String(error) : '')
+    })
+  })
+}
+
 const minus = (list: string[], drop: string[]) => {
   const rest = [...list]
   for (const item of drop) rest.splice(rest.indexOf(item), 1)
@@ -71,6 +86,11 @@ async function runOne(file: string, role: Role, bytes: Uint8Array, facts: Facts)
   if (facts.clean && check.code === 0) count(`${role}: original clean → merged clean`)
   else if (facts.clean) say(file, role, `qpdf ${check.code}: ${check.output.slice(0, 300)}`)
   if (check.code === 2) return
+  if (!facts.formWarnings) {
+    const warnings = await formWarnings(result.merged)
+    if (warnings) say(file, role, `form/outline warnings: ${warnings.slice(0, 300)}`)
+    else count(`${role}: form and outlines read without warning (of those whose original did)`)
+  }
   if (result.notes.length) say(file, role, `notes: ${result.notes.join(' | ')}`)
   if (facts.outline.length > 0) {
     count(`${role}: has outlines`)
@@ -114,6 +134,7 @@ interface Facts {
   outline: string[]
   fields: string[]
   text: string
+  formWarnings: string
 }
 
 async function factsOf(bytes: Uint8Array, pages: number): Promise<Facts> {
@@ -121,7 +142,7 @@ async function factsOf(bytes: Uint8Array, pages: number): Promise<Facts> {
   const outline = await outlineTitles(bytes).catch(() => [])
   const fields = (await formFields(bytes).catch(() => [])).map(fieldFact)
   const text = await pdftotext(bytes).catch(() => '')
-  return { clean: check.code === 0, pages, outline, fields, text }
+  return { clean: check.code === 0, pages, outline, fields, text, formWarnings: await formWarnings(bytes) }
 }
 
 for (const file of readdirSync(corpus).sort()) {
@@ -136,6 +157,7 @@ for (const file of readdirSync(corpus).sort()) {
   }
   count('opened')
   const facts = await factsOf(bytes, pages)
+  if (!facts.formWarnings) count('original: form and outlines read without warning')
   for (const role of ['first', 'later'] as const) await runOne(file, role, bytes, facts)
 }
 

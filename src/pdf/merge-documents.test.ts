@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import * as mupdf from 'mupdf'
-import { formPdf, textPdf } from '../../test/fixtures/merge-pdfs.ts'
+import { formPdf, loopedOutlinePdf, oddFormPdf, textPdf } from '../../test/fixtures/merge-pdfs.ts'
 import { catalogKeys, formFields, pdfsig, pdftotext, qpdfCheck } from '../../test/pdf-checks.ts'
 import { mergeDocuments } from './merge-documents.ts'
 import { openPdf } from './mupdf-open.ts'
@@ -28,11 +28,26 @@ function merge(inputs: Input[]) {
   return { ...result, merged }
 }
 
-/** qpdf --check passes without a warning (exit 0), which covers widgets unreachable from /AcroForm. */
+/**
+ * qpdf --check passes without a warning (exit 0), and so does qpdf reading the form and outlines
+ * (where it says "this widget annotation is not reachable from /AcroForm", or finds a loop).
+ */
 async function assertClean(pdf: Uint8Array): Promise<void> {
   const check = await qpdfCheck(pdf)
   assert.equal(check.code, 0, check.output)
   assert.doesNotMatch(check.output, /WARNING/)
+  const { stderr } = await qpdf(pdf, ['--json=2', '--json-key=acroform', '--json-key=outlines'])
+  assert.equal(stderr, '', 'qpdf reading the form and outlines')
+}
+
+async function qpdf(pdf: Uint8Array, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'paraph-merge-'))
+  try {
+    await writeFile(join(dir, 'in.pdf'), pdf)
+    return await execFileAsync('qpdf', [...args, join(dir, 'in.pdf')], { maxBuffer: 64 * 1024 * 1024 })
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 interface QpdfOutline {
@@ -43,14 +58,7 @@ interface QpdfOutline {
 }
 
 async function qpdfOutlines(pdf: Uint8Array): Promise<QpdfOutline[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'paraph-merge-'))
-  try {
-    await writeFile(join(dir, 'in.pdf'), pdf)
-    const { stdout } = await execFileAsync('qpdf', ['--json=2', '--json-key=outlines', join(dir, 'in.pdf')])
-    return JSON.parse(stdout).outlines
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+  return JSON.parse((await qpdf(pdf, ['--json=2', '--json-key=outlines'])).stdout).outlines
 }
 
 /** "title→page" per item, children indented, as a reader would list the bookmarks. */
@@ -201,6 +209,21 @@ describe('mergeDocuments: outlines', () => {
     await assertClean(merged)
   })
 
+  it('a looping outline in a later document is cut where it loops, and its counts remade', async () => {
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1) },
+      { name: 'loop.pdf', bytes: loopedOutlinePdf() },
+    ])
+    assert.deepEqual(outlineShape(await qpdfOutlines(merged)), [
+      'a.pdf→1',
+      'loop.pdf→2',
+      '  one→2',
+      '  two→3',
+    ])
+    assertCountsConsistent(merged)
+    await assertClean(merged)
+  })
+
   it('a link to a named destination of a later document lands on its grafted page', async () => {
     const { merged } = merge([
       { name: 'a.pdf', bytes: textPdf('Alpha', 2) },
@@ -293,6 +316,30 @@ describe('mergeDocuments: forms', () => {
       'form.choice',
       'form.name',
     ])
+  })
+})
+
+describe('mergeDocuments: field trees as real files write them', () => {
+  it('a kid listed as a root, a widget without /Parent, a parent without /Kids, a forgotten field, a /Parent loop: all reachable, full names kept', async () => {
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1) },
+      { name: 'odd.pdf', bytes: oddFormPdf() },
+    ])
+    await assertClean(merged)
+    const fields = (await formFields(merged)).map(({ name, value, pages }) => ({ name, value, pages }))
+    assert.deepEqual(
+      fields.sort((a, b) => (a.name < b.name ? -1 : 1)),
+      [
+        { name: 'odd.city', value: 'v:city', pages: [2] },
+        // The loop is cut where it closes: "inner" (whose /Parent led back to it) becomes the root.
+        { name: 'odd.inner', value: 'v:inner', pages: [2] },
+        { name: 'odd.orphan', value: 'v:orphan', pages: [2] },
+        { name: 'odd.veg', value: 'v:veg', pages: [2] },
+      ],
+    )
+    const shown = await pdftotext(merged, { firstPage: 2 })
+    for (const name of ['veg', 'city', 'orphan', 'inner'])
+      assert.match(shown, new RegExp(`v:${name}`), 'its appearance')
   })
 })
 

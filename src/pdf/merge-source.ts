@@ -130,12 +130,18 @@ class FieldPreparer {
     }
     this.prepare(field)
     const kids = field.get('Kids')
-    for (let i = 0; kids.isArray() && i < kids.length; i++) {
+    if (!kids.isArray()) return
+    const kept: mupdf.PDFObject[] = []
+    for (let i = 0; i < kids.length; i++) {
       const kid = kids.get(i)
+      // A kid reached already (an ancestor, or another parent's) would make the tree a loop.
+      if (kid.isIndirect() && this.seen.has(kid.asIndirect())) continue
       // A kid that forgot its parent would be named without it, or taken for a root of its own.
       if (kid.isDictionary() && kid.get('Parent').isNull() && field.isIndirect()) kid.put('Parent', field)
+      kept.push(kid)
       this.down(kid, depth + 1)
     }
+    if (kept.length < kids.length) field.put('Kids', kept)
   }
 
   private prepare(field: mupdf.PDFObject): void {
