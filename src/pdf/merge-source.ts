@@ -18,6 +18,8 @@ export interface PreparedSource {
   acroForm: mupdf.PDFObject
   /** First top-level outline item (its siblings follow through /Next), cut from the outline root. */
   outlineFirst?: mupdf.PDFObject
+  /** Its /OCProperties (layers), or null. */
+  layers: mupdf.PDFObject
 }
 
 /** ISO 32000-1 Table 30: what a page may inherit from its ancestors in the page tree. */
@@ -56,6 +58,7 @@ export function prepareSource(doc: mupdf.PDFDocument, label: string, notes: stri
     fieldRoots: fields.roots,
     acroForm,
     outlineFirst: prepareOutline(catalog.get('Outlines', 'First'), destinations),
+    layers: catalog.get('OCProperties'),
   }
 }
 
@@ -212,10 +215,5 @@ function noteWhatStays(catalog: mupdf.PDFObject, label: string, notes: string[])
   }
   if (!catalog.get('Names', 'EmbeddedFiles').isNull()) {
     notes.push(`${label} carried attached files; they are not part of the merged PDF`)
-  }
-  if (!catalog.get('OCProperties').isNull()) {
-    notes.push(
-      `${label} has layers (optional content); they are shown as drawn and can no longer be switched`,
-    )
   }
 }
