@@ -5,9 +5,10 @@
 // only when they navigate (GoTo, GoToR, URI, Named): a signed final carries no script, launch,
 // form submission or layer switch from a document that is not its base.
 import type * as mupdf from 'mupdf'
+import { readNameTree } from './name-tree.ts'
 
 const KEPT_ACTIONS = new Set(['GoTo', 'GoToR', 'URI', 'Named'])
-/** Name trees and action chains are attacker-shaped: bound how far they are followed. */
+/** Action chains are attacker-shaped: bound how far they are followed. */
 const MAX_DEPTH = 32
 
 export class SourceDestinations {
@@ -84,30 +85,13 @@ export class SourceDestinations {
 
   /** /Names /Dests (a name tree, PDF 1.2) and /Dests (a dictionary, PDF 1.1), as one map. */
   private loadNamed(): Map<string, mupdf.PDFObject> {
-    const named = new Map<string, mupdf.PDFObject>()
     const catalog = this.doc.getTrailer().get('Root')
+    const named = readNameTree(catalog.get('Names', 'Dests'))
     const old = catalog.get('Dests')
     if (old.isDictionary())
       old.forEach((value, key) => {
-        named.set(String(key), value)
+        if (!named.has(String(key))) named.set(String(key), value)
       })
-    const seen = new Set<number>()
-    const visit = (node: mupdf.PDFObject, depth: number): void => {
-      if (node.isIndirect()) {
-        if (seen.has(node.asIndirect())) return
-        seen.add(node.asIndirect())
-      }
-      const dict = node
-      if (!dict.isDictionary() || depth > MAX_DEPTH) return
-      const names = dict.get('Names')
-      for (let i = 0; names.isArray() && i + 1 < names.length; i += 2) {
-        const key = names.get(i)
-        if (key.isString()) named.set(key.asString(), names.get(i + 1))
-      }
-      const kids = dict.get('Kids')
-      for (let i = 0; kids.isArray() && i < kids.length; i++) visit(kids.get(i), depth + 1)
-    }
-    visit(catalog.get('Names', 'Dests'), 0)
     return named
   }
 }

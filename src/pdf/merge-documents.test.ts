@@ -40,11 +40,19 @@ async function assertClean(pdf: Uint8Array): Promise<void> {
   assert.equal(stderr, '', 'qpdf reading the form and outlines')
 }
 
-async function qpdf(pdf: Uint8Array, args: string[]): Promise<{ stdout: string; stderr: string }> {
+const qpdf = (pdf: Uint8Array, args: string[]) => runOn('qpdf', pdf, args)
+const poppler = async (tool: string, pdf: Uint8Array, args: string[]) => (await runOn(tool, pdf, args)).stdout
+
+/** `tool` with `args`, then the path of `pdf` written to a private file. */
+async function runOn(
+  tool: string,
+  pdf: Uint8Array,
+  args: string[],
+): Promise<{ stdout: string; stderr: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'paraph-merge-'))
   try {
     await writeFile(join(dir, 'in.pdf'), pdf)
-    return await execFileAsync('qpdf', [...args, join(dir, 'in.pdf')], { maxBuffer: 64 * 1024 * 1024 })
+    return await execFileAsync(tool, [...args, join(dir, 'in.pdf')], { maxBuffer: 64 * 1024 * 1024 })
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
@@ -448,6 +456,26 @@ describe('mergeDocuments: layers', () => {
       ['b.pdf', 'c.pdf'],
       'the layer panel lists each later document’s layers under its name',
     )
+    await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: attached files', () => {
+  it('every document’s attachments are in the merged PDF, same file names apart', async () => {
+    const { merged, notes } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1, { attachments: { 'data.txt': 'alpha data' } }) },
+      {
+        name: 'b.pdf',
+        bytes: textPdf('Bravo', 1, { attachments: { 'data.txt': 'bravo data', 'more.txt': 'more' } }),
+      },
+    ])
+    assert.deepEqual(notes, [])
+    assert.match(await poppler('pdfdetach', merged, ['-list']), /^3 embedded files/m)
+    const keys = ['data.txt', 'b.pdf/data.txt', 'b.pdf/more.txt']
+    const contents = await Promise.all(
+      keys.map(async (key) => (await qpdf(merged, [`--show-attachment=${key}`])).stdout),
+    )
+    assert.deepEqual(contents, ['alpha data', 'bravo data', 'more'])
     await assertClean(merged)
   })
 })

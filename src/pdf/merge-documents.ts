@@ -3,7 +3,7 @@
 // incremental save keeps its bytes as the prefix of the final and an earlier signature in it valid.
 // Each other document's pages are grafted after it with their annotations, links and form fields;
 // its outline goes under an item bearing its name, its fields under a field bearing its name, its
-// layers into the merged layer list with their default states.
+// layers into the merged layer list with their default states, its attached files into the merged list.
 //
 // Why pages are grafted with graftObject rather than graftPage: MuPDF's graftPage copies a page's
 // contents, resources and boxes into a new dictionary the graft map does not know, and leaves its
@@ -11,6 +11,7 @@
 // later reference to it — a widget's /P, a link's or an outline item's destination — lands on the
 // copy, and nothing drags in the source's page tree (merge-source.ts cuts it loose first).
 import type * as mupdf from 'mupdf'
+import { mergeAttachments } from './merge-attachments.ts'
 import { type FormPart, mergeForms } from './merge-forms.ts'
 import { mergeLayers } from './merge-layers.ts'
 import { existingOutline, mergeOutlines, type OutlinePart } from './merge-outlines.ts'
@@ -52,6 +53,7 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     const map = merged.newGraftMap()
     for (const page of prepared.pages) merged.insertPage(-1, map.graftObject(page))
     mergeLayers(merged, { name: source.name, properties: prepared.layers, map })
+    mergeAttachments(merged, source.doc, source.name, map)
     const roots = prepared.fieldRoots.map((root) => map.graftObject(root))
     forms.push({ name: source.name, position, roots, acroForm: prepared.acroForm, map })
     const first = prepared.outlineFirst ? map.graftObject(prepared.outlineFirst) : undefined

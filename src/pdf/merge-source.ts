@@ -213,7 +213,4 @@ function noteWhatStays(catalog: mupdf.PDFObject, label: string, notes: string[])
       `${label} is tagged for accessibility; its tags could not be merged, so its pages are untagged`,
     )
   }
-  if (!catalog.get('Names', 'EmbeddedFiles').isNull()) {
-    notes.push(`${label} carried attached files; they are not part of the merged PDF`)
-  }
 }
