@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -41,6 +41,26 @@ async function assertClean(pdf: Uint8Array): Promise<void> {
 }
 
 const qpdf = (pdf: Uint8Array, args: string[]) => runOn('qpdf', pdf, args)
+
+/** AES-256 with an empty user password: every viewer opens it without asking. */
+async function encrypt(pdf: Uint8Array): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), 'paraph-merge-'))
+  try {
+    await writeFile(join(dir, 'in.pdf'), pdf)
+    await execFileAsync('qpdf', [
+      '--encrypt',
+      '',
+      'owner',
+      '256',
+      '--',
+      join(dir, 'in.pdf'),
+      join(dir, 'out.pdf'),
+    ])
+    return new Uint8Array(await readFile(join(dir, 'out.pdf')))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
 const poppler = async (tool: string, pdf: Uint8Array, args: string[]) => (await runOn(tool, pdf, args)).stdout
 
 /** `tool` with `args`, then the path of `pdf` written to a private file. */
@@ -418,6 +438,33 @@ describe('mergeDocuments: what is not carried', () => {
     const appended = Buffer.from(merged.subarray(original.length)).toString('latin1')
     assert.doesNotMatch(appended, /JavaScript|\/JS\b/)
     await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: encrypted documents (empty user password)', () => {
+  it('an encrypted later document is merged readable; an encrypted first document stays the prefix, its revision encrypted', async () => {
+    const base = await encrypt(textPdf('Alpha', 1))
+    const later = await encrypt(
+      await formPdf('Bravo', { name: 'Bob', agree: true, choice: 'red', city: 'Rome' }),
+    )
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: base },
+      { name: 'b.pdf', bytes: later },
+    ])
+    assert.ok(Buffer.from(merged.subarray(0, base.length)).equals(Buffer.from(base)))
+    assert.deepEqual(await pageTexts(merged), [
+      'Alpha page 1',
+      'Bravo page 1\nBob\nred',
+      'Bravo page 2\nRome',
+    ])
+    assert.deepEqual((await formFields(merged)).map((field) => `${field.name}=${field.value}`).sort(), [
+      'b.address.city=Rome',
+      'b.agree=Yes',
+      'b.choice=red',
+      'b.name=Bob',
+    ])
+    const check = await qpdfCheck(merged)
+    assert.equal(check.code, 0, check.output)
   })
 })
 
