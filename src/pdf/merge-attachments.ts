@@ -3,7 +3,7 @@
 // attach "invoice.xml". Viewers show the file's own name (its file specification); the key only
 // has to be unique. Attachments on pages (/FileAttachment annotations) travel with their pages.
 import type * as mupdf from 'mupdf'
-import { readNameTree } from './name-tree.ts'
+import { readNameTree } from './pdf-trees.ts'
 
 export function mergeAttachments(
   doc: mupdf.PDFDocument,

@@ -5,7 +5,7 @@
 // only when they navigate (GoTo, GoToR, URI, Named): a signed final carries no script, launch,
 // form submission or layer switch from a document that is not its base.
 import type * as mupdf from 'mupdf'
-import { readNameTree } from './name-tree.ts'
+import { readNameTree } from './pdf-trees.ts'
 
 const KEPT_ACTIONS = new Set(['GoTo', 'GoToR', 'URI', 'Named'])
 /** Action chains are attacker-shaped: bound how far they are followed. */

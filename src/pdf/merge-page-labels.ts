@@ -3,6 +3,7 @@
 // them is numbered 1, 2, … from its own first page, as it was when it was signed; otherwise the
 // merged document gets none and viewers count pages plainly.
 import * as mupdf from 'mupdf'
+import { readNumberTree } from './pdf-trees.ts'
 
 export interface LabelPart {
   doc: mupdf.PDFDocument
@@ -17,7 +18,6 @@ interface LabelRange {
   first: number
 }
 
-const MAX_DEPTH = 32
 const STYLES = new Set(['D', 'R', 'r', 'A', 'a'])
 
 /** `parts[0]` is the base: its labels are already in place. */
@@ -35,27 +35,10 @@ export function mergePageLabels(merged: mupdf.PDFDocument, parts: LabelPart[]): 
 
 /** The /PageLabels number tree (ISO 32000-1 §12.4.2) as ranges within the document, in order. */
 function labelRanges(doc: mupdf.PDFDocument): LabelRange[] {
-  const ranges: LabelRange[] = []
   const pages = doc.countPages()
-  const seen = new Set<number>()
-  const visit = (node: mupdf.PDFObject, depth: number): void => {
-    if (node.isIndirect()) {
-      if (seen.has(node.asIndirect())) return
-      seen.add(node.asIndirect())
-    }
-    if (!node.isDictionary() || depth > MAX_DEPTH) return
-    const nums = node.get('Nums')
-    for (let i = 0; nums.isArray() && i + 1 < nums.length; i += 2) {
-      const start = nums.get(i)
-      if (start.isInteger() && start.asNumber() >= 0 && start.asNumber() < pages) {
-        ranges.push(rangeOf(start.asNumber(), nums.get(i + 1)))
-      }
-    }
-    const kids = node.get('Kids')
-    for (let i = 0; kids.isArray() && i < kids.length; i++) visit(kids.get(i), depth + 1)
-  }
-  visit(doc.getTrailer().get('Root').get('PageLabels'), 0)
-  return ranges.sort((a, b) => a.start - b.start)
+  return [...readNumberTree(doc.getTrailer().get('Root').get('PageLabels'))]
+    .filter(([start]) => start >= 0 && start < pages)
+    .map(([start, label]) => rangeOf(start, label))
 }
 
 function rangeOf(start: number, label: mupdf.PDFObject): LabelRange {
