@@ -3,7 +3,8 @@
 // incremental save keeps its bytes as the prefix of the final and an earlier signature in it valid.
 // Each other document's pages are grafted after it with their annotations, links and form fields;
 // its outline goes under an item bearing its name, its fields under a field bearing its name, its
-// layers into the merged layer list with their default states, its attached files into the merged list.
+// layers into the merged layer list with their default states, its attached files into the merged
+// list, and when both it and the first document are tagged, its structure tree beside the first's.
 //
 // Why pages are grafted with graftObject rather than graftPage: MuPDF's graftPage copies a page's
 // contents, resources and boxes into a new dictionary the graft map does not know, and leaves its
@@ -17,6 +18,7 @@ import { mergeLayers } from './merge-layers.ts'
 import { existingOutline, mergeOutlines, type OutlinePart } from './merge-outlines.ts'
 import { mergePageLabels } from './merge-page-labels.ts'
 import { prepareSource } from './merge-source.ts'
+import { mergeTags, structureShift } from './merge-tags.ts'
 
 export interface MergeSource {
   doc: mupdf.PDFDocument
@@ -48,10 +50,12 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     const position = i + 2
     const offset = merged.countPages()
     offsets.push(offset)
-    const prepared = prepareSource(source.doc, `document ${position} (${source.name})`, notes)
+    const shift = structureShift(merged, source.doc)
+    const prepared = prepareSource(source.doc, `document ${position} (${source.name})`, notes, shift)
     // One map per source: what its pages share (fonts, images) is copied once.
     const map = merged.newGraftMap()
     for (const page of prepared.pages) merged.insertPage(-1, map.graftObject(page))
+    if (shift !== undefined) mergeTags(merged, source.doc, source.name, map, shift)
     mergeLayers(merged, { name: source.name, properties: prepared.layers, map })
     mergeAttachments(merged, source.doc, source.name, map)
     const roots = prepared.fieldRoots.map((root) => map.graftObject(root))

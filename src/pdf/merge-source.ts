@@ -8,6 +8,7 @@
 // The source is changed in memory: it must not be saved afterwards.
 import type * as mupdf from 'mupdf'
 import { SourceDestinations } from './merge-destinations.ts'
+import { rekeyPage } from './merge-tags.ts'
 
 export interface PreparedSource {
   /** Its pages in order, each a dictionary standing alone (inherited entries written in). */
@@ -25,13 +26,22 @@ export interface PreparedSource {
 /** ISO 32000-1 Table 30: what a page may inherit from its ancestors in the page tree. */
 const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate']
 /**
- * Page entries that point back into the document (the page tree, article beads, the structure
- * tree's parent tree) or run code (/AA): not carried. Thumbnails would only be stale.
+ * Page entries that point back into the document (the page tree, article beads) or run code (/AA):
+ * not carried. Thumbnails would only be stale. Structure keys are merge-tags.ts's.
  */
-const PAGE_KEYS_DROPPED = ['Parent', 'B', 'StructParents', 'AA', 'Thumb']
+const PAGE_KEYS_DROPPED = ['Parent', 'B', 'AA', 'Thumb']
 const MAX_FIELD_DEPTH = 64
 
-export function prepareSource(doc: mupdf.PDFDocument, label: string, notes: string[]): PreparedSource {
+/**
+ * `structShift`: how far its structure keys move into the merged structure tree (merge-tags.ts);
+ * undefined when its tags are not kept.
+ */
+export function prepareSource(
+  doc: mupdf.PDFDocument,
+  label: string,
+  notes: string[],
+  structShift: number | undefined,
+): PreparedSource {
   const pages = Array.from({ length: doc.countPages() }, (_, i) => doc.findPage(i))
   const destinations = new SourceDestinations(doc, pages)
   const fields = new FieldPreparer(label, notes, destinations)
@@ -39,20 +49,25 @@ export function prepareSource(doc: mupdf.PDFDocument, label: string, notes: stri
   const acroForm = catalog.get('AcroForm')
   const listed = catalog.get('AcroForm', 'Fields')
   for (let i = 0; listed.isArray() && i < listed.length; i++) fields.listed(listed.get(i))
+  const seenForms = new Set<number>()
   for (const page of pages) {
     standAlone(page)
+    rekeyPage(page, structShift, seenForms)
     const annots = page.get('Annots')
     for (let i = 0; annots.isArray() && i < annots.length; i++) {
       const annot = annots.get(i)
       if (!annot.isDictionary()) continue
       annot.delete('AA')
-      annot.delete('StructParent')
       destinations.fixLinks(annot)
       if (annot.get('Subtype').isName() && annot.get('Subtype').asName() === 'Widget')
         fields.widget(annots.get(i))
     }
   }
-  noteWhatStays(catalog, label, notes)
+  if (structShift === undefined && !catalog.get('StructTreeRoot').isNull()) {
+    notes.push(
+      `${label} is tagged for accessibility; its tags could not be merged, so its pages are untagged`,
+    )
+  }
   return {
     pages,
     fieldRoots: fields.roots,
@@ -204,13 +219,4 @@ function prepareOutline(
     stack.push({ item: item.get('Next'), top }, { item: item.get('First'), top: false })
   }
   return first
-}
-
-/** Catalog-level things of a non-base document the merge drops, said for the audit trail. */
-function noteWhatStays(catalog: mupdf.PDFObject, label: string, notes: string[]): void {
-  if (!catalog.get('StructTreeRoot').isNull()) {
-    notes.push(
-      `${label} is tagged for accessibility; its tags could not be merged, so its pages are untagged`,
-    )
-  }
 }
