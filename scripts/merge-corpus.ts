@@ -51,6 +51,58 @@ function mergeAs(role: Role, bytes: Uint8Array, name: string) {
   return { ...result, merged, incremental }
 }
 
+/** poppler's view of the structure tree with its text ("" when untagged or unreadable). */
+function structureText(bytes: Uint8Array): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'paraph-merge-corpus-'))
+  writeFileSync(join(dir, 'in.pdf'), bytes)
+  return new Promise((resolve) => {
+    execFile(
+      'pdfinfo',
+      ['-struct-text', join(dir, 'in.pdf')],
+      { maxBuffer: 256 * 1024 * 1024, timeout: 60_000 },
+      (error, stdout) => {
+        rmSync(dir, { recursive: true, force: true })
+        resolve(error ? '' : stdout)
+      },
+    )
+  })
+}
+
+const quotedLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => /^\s*"/.test(line))
+    .map((line) => line.trim())
+
+/**
+ * A tagged file merged after itself: both copies' tagged text should be in the merged tree, the
+ * second under a Part, and qpdf should still read the file cleanly.
+ */
+async function runTagged(file: string, bytes: Uint8Array, original: string, clean: boolean): Promise<void> {
+  let merged: Uint8Array
+  try {
+    const [base, other] = [bytes, bytes].map((input, i) => ({
+      doc: openPdf(input).doc,
+      name: `copy${i + 1}.pdf`,
+    }))
+    mergeDocuments(base!, [other!])
+    merged = base!.doc
+      .saveToBuffer(base!.doc.wasRepaired() ? '' : 'incremental')
+      .asUint8Array()
+      .slice()
+  } catch (error) {
+    count('tagged twice: merge threw')
+    say(file, 'first', `tagged twice threw ${(error as Error).message}`)
+    return
+  }
+  const before = quotedLines(original)
+  const after = quotedLines(await structureText(merged))
+  const twice = JSON.stringify([...before, ...before].sort()) === JSON.stringify([...after].sort())
+  if (twice) count('tagged twice: every tagged text found twice')
+  else say(file, 'first', `tagged twice: ${after.length} tagged texts, ${before.length} in the original`)
+  if (clean && (await qpdfCheck(merged)).code === 0) count('tagged twice: original clean → merged clean')
+}
+
 /** qpdf's warnings while reading the form and outlines ("widget … not reachable", loops). */
 function formWarnings(bytes: Uint8Array): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'paraph-merge-corpus-'))
@@ -159,6 +211,12 @@ for (const file of readdirSync(corpus).sort()) {
   const facts = await factsOf(bytes, pages)
   if (!facts.formWarnings) count('original: form and outlines read without warning')
   for (const role of ['first', 'later'] as const) await runOne(file, role, bytes, facts)
+  const structure = await structureText(bytes)
+  if (quotedLines(structure).length > 0) {
+    count('tagged (poppler reads tagged text)')
+    if (facts.clean) count('tagged and qpdf-clean')
+    await runTagged(file, bytes, structure, facts.clean)
+  }
 }
 
 for (const [key, value] of [...tally.entries()].sort()) console.log(`${key}: ${value}`)
