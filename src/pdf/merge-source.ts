@@ -46,6 +46,7 @@ export function prepareSource(
   const destinations = new SourceDestinations(doc, pages)
   const fields = new FieldPreparer(label, notes, destinations)
   const catalog = doc.getTrailer().get('Root')
+  if (!catalog.isDictionary()) throw new Error(`${label} has no document catalog: it cannot be merged`)
   const acroForm = catalog.get('AcroForm')
   const listed = catalog.get('AcroForm', 'Fields')
   for (let i = 0; listed.isArray() && i < listed.length; i++) fields.listed(listed.get(i))
