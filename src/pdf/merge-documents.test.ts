@@ -32,6 +32,20 @@ describe('mergeDocuments: pages', () => {
     await assertClean(merged)
   })
 
+  it('a page the page tree lists twice comes in twice as two page objects', async () => {
+    const { merged } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1) },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 2, { pageListedTwice: true }) },
+    ])
+    assert.deepEqual(await pageTexts(merged), [
+      'Alpha page 1',
+      'Bravo page 1',
+      'Bravo page 2',
+      'Bravo page 1',
+    ])
+    await assertClean(merged)
+  })
+
   it('the first document is the byte prefix of the incremental save', async () => {
     const original = textPdf('Alpha', 2, { outline: [{ title: 'Intro', page: 2 }] })
     const { merged } = merge([
@@ -44,6 +58,18 @@ describe('mergeDocuments: pages', () => {
     assert.ok(merged.length > original.length)
     assert.ok(Buffer.from(merged.subarray(0, original.length)).equals(Buffer.from(original)))
     await assertClean(merged)
+  })
+})
+
+describe('mergeDocuments: a certified first document', () => {
+  it('is noted: pages appended after a certification are a change it does not allow', () => {
+    const { notes } = merge([
+      { name: 'a.pdf', bytes: textPdf('Alpha', 1, { certified: 2 }) },
+      { name: 'b.pdf', bytes: textPdf('Bravo', 1) },
+    ])
+    assert.deepEqual(notes, [
+      "document 1 (a.pdf) is certified (DocMDP P=2); adding the other documents' pages is a change its certification does not allow, so viewers report the certification as broken",
+    ])
   })
 })
 

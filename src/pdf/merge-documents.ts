@@ -46,6 +46,13 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     { title: base.name, firstPage: firstPage(merged, 0), first: existingOutline(merged) },
   ]
   const forms: FormPart[] = []
+  const certified = certificationOf(merged)
+  if (certified !== undefined && others.length > 0) {
+    notes.push(
+      `document 1 (${base.name}) is certified (DocMDP P=${certified}); adding the other documents' pages is a change its certification does not allow, so viewers report the certification as broken`,
+    )
+  }
+  const inserted = new Set<number>()
   others.forEach((source, i) => {
     const position = i + 2
     const offset = merged.countPages()
@@ -54,7 +61,7 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     const prepared = prepareSource(source.doc, `document ${position} (${source.name})`, notes, shift)
     // One map per source: what its pages share (fonts, images) is copied once.
     const map = merged.newGraftMap()
-    for (const page of prepared.pages) merged.insertPage(-1, map.graftObject(page))
+    for (const page of prepared.pages) merged.insertPage(-1, once(merged, map.graftObject(page), inserted))
     if (shift !== undefined) mergeTags(merged, source.doc, source.name, map, shift)
     mergeLayers(merged, { name: source.name, properties: prepared.layers, map })
     mergeAttachments(merged, source.doc, source.name, map)
@@ -70,6 +77,35 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     [base, ...others].map((source, i) => ({ doc: source.doc, offset: offsets[i]! })),
   )
   return { offsets, notes }
+}
+
+/**
+ * A page object the source's page tree lists twice is grafted once: the second time it goes in as
+ * a copy without annotations (an annotation belongs to one page), or the page tree would hold one
+ * object twice.
+ */
+function once(doc: mupdf.PDFDocument, page: mupdf.PDFObject, inserted: Set<number>): mupdf.PDFObject {
+  if (!inserted.has(page.asIndirect())) {
+    inserted.add(page.asIndirect())
+    return page
+  }
+  const copy = doc.newDictionary()
+  page.forEach((value, key) => {
+    if (key !== 'Annots' && key !== 'Parent') copy.put(key, value)
+  })
+  return doc.addObject(copy)
+}
+
+/** ISO 32000-1 §12.8.2.2: the /P of the first document's certification signature, if it has one. */
+function certificationOf(doc: mupdf.PDFDocument): number | undefined {
+  const references = doc.getTrailer().get('Root', 'Perms', 'DocMDP', 'Reference')
+  for (let i = 0; references.isArray() && i < references.length; i++) {
+    const method = references.get(i, 'TransformMethod')
+    if (!method.isName() || method.asName() !== 'DocMDP') continue
+    const level = references.get(i, 'TransformParams', 'P')
+    return level.isInteger() ? level.asNumber() : 2 // Table 254: 2 when absent
+  }
+  return undefined
 }
 
 /** The page at `index` of the merged document, if the document that starts there has any. */
