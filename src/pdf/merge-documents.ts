@@ -39,6 +39,8 @@ export interface MergeResult {
  * saved. Nothing is written: the caller draws on `base.doc` and saves it incrementally.
  */
 export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeResult {
+  // One document is no merge: its outline, form and labels stay exactly as they are.
+  if (others.length === 0) return { offsets: [0], notes: [] }
   const merged = base.doc
   const offsets = [0]
   const notes: string[] = []
@@ -47,7 +49,7 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
   ]
   const forms: FormPart[] = []
   const certified = certificationOf(merged)
-  if (certified !== undefined && others.length > 0) {
+  if (certified !== undefined) {
     notes.push(
       `document 1 (${base.name}) is certified (DocMDP P=${certified}); adding the other documents' pages is a change its certification does not allow, so viewers report the certification as broken`,
     )

@@ -7,6 +7,7 @@
 //
 // The source is changed in memory: it must not be saved afterwards.
 import type * as mupdf from 'mupdf'
+import { describeSignature } from './earlier-signature.ts'
 import { SourceDestinations } from './merge-destinations.ts'
 import { rekeyPage } from './merge-tags.ts'
 
@@ -170,7 +171,7 @@ class FieldPreparer {
     if (!value.isDictionary() || !isSignatureField(field)) return
     const name = field.get('T').isString() ? ` in field "${field.get('T').asString()}"` : ''
     this.notes.push(
-      `${this.label} carried a signature by ${signerOf(value)}${name}; it cannot be kept in a merged PDF (it covers the bytes of the document alone): its appearance is kept, the field is left unsigned`,
+      `${this.label} carried a signature by ${describeSignature(value)}${name}; it cannot be kept in a merged PDF (it covers the bytes of the document alone): its appearance is kept, the field is left unsigned`,
     )
     field.delete('V')
     field.delete('Lock')
@@ -192,14 +193,6 @@ function adopt(parent: mupdf.PDFObject, kid: mupdf.PDFObject): void {
 function isSignatureField(field: mupdf.PDFObject): boolean {
   const type = field.getInheritable('FT')
   return type.isName() && type.asName() === 'Sig'
-}
-
-/** The signature dictionary's /Name, or the time it claims when nameless. */
-function signerOf(signature: mupdf.PDFObject): string {
-  const name = signature.get('Name')
-  if (name.isString() && name.asString().trim()) return name.asString().trim()
-  const time = signature.get('M')
-  return time.isString() ? `an unnamed signer (dated ${time.asString()})` : 'an unnamed signer'
 }
 
 /** Outline items made explicit and script-free; the first top-level item, cut from its root. */
