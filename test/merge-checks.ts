@@ -17,10 +17,14 @@ export interface Input {
   bytes: Uint8Array
 }
 
-/** Merges as the finalizer will: open each with openPdf, merge into the first, save incrementally. */
+/**
+ * Merges as the finalizer will: open each with openPdf, merge into the first, free the others (what
+ * the merge took from them is copied), save incrementally.
+ */
 export function merge(inputs: Input[]) {
   const [base, ...others] = inputs.map(({ name, bytes }) => ({ name, doc: openPdf(bytes).doc }))
   const result = mergeDocuments(base!, others)
+  for (const other of others) other.doc.destroy()
   const merged = base!.doc.saveToBuffer('incremental').asUint8Array().slice()
   return { ...result, merged }
 }

@@ -36,7 +36,8 @@ export interface MergeResult {
 /**
  * Appends every page of `others` to `base` (the first document, opened with openPdf), in place.
  * The documents in `others` are changed in memory on the way (merge-source.ts) and must not be
- * saved. Nothing is written: the caller draws on `base.doc` and saves it incrementally.
+ * saved; what the merge took from them is copied, so they may be destroyed once it returns.
+ * Nothing is written: the caller draws on `base.doc` and saves it incrementally.
  */
 export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeResult {
   // One document is no merge: its outline, form and labels stay exactly as they are.
