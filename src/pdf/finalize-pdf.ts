@@ -7,6 +7,7 @@ import { PoolsByLimits } from './child-pool.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
+  FinalFacts,
   FinalizeAnswer,
   FinalizeRequest,
   FinalizeTimings,
@@ -44,10 +45,13 @@ const pools = new PoolsByLimits<FinalizeRequest, FinalizeAnswer>(
 export async function finalizePdf(
   request: FinalizeRequest,
   options: FinalizeOptions = {},
-): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
+): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings; facts: FinalFacts }> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const outcome = await pools.get(options).run(request, timeoutMs)
-  if (outcome.ok) return { final: outcome.final, audit: outcome.audit, timings: outcome.timings }
+  if (outcome.ok) {
+    const { final, audit, timings, facts } = outcome
+    return { final, audit, timings, facts }
+  }
   switch (outcome.reason) {
     case 'timeout':
       throw new FinalizeError(`making the final PDF took longer than ${timeoutMs / 1000} s`)
