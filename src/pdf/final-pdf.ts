@@ -10,9 +10,10 @@ import type { AuditDocumentFacts } from './audit-record.ts'
 import type { FooterSegments } from './footer.ts'
 import { sesFooter } from './footer.ts'
 import { graftOverlay } from './graft-overlay.ts'
-import { openPdf, rawPage } from './mupdf-open.ts'
+import { openPdf, PdfPasswordError, rawPage } from './mupdf-open.ts'
 import { certificationLevel, earlierSignatures, makeFieldsReadOnly } from './original-facts.ts'
 import { drawOverlay } from './overlay.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 import type { Stamp } from './stamp-fields.ts'
 
 export interface DocumentStamp extends Stamp {
@@ -33,11 +34,6 @@ export interface FinalPdfInput {
 
 /** What the audit trail says of each document as it went into the final PDF. */
 export type DocumentFacts = AuditDocumentFacts
-
-/** A sentence for the API client: finalization_error shows it as it is. */
-export class FinalPdfError extends Error {
-  override readonly name = 'FinalPdfError'
-}
 
 /** The final document, changed in memory and not yet saved. The caller destroys `doc`. */
 export interface FinalDocument {
@@ -62,7 +58,15 @@ export function openForSigning(
   bytes: Uint8Array,
   position: number,
 ): { doc: mupdf.PDFDocument; facts: DocumentFacts; base: Uint8Array } {
-  const opened = openPdf(bytes)
+  let opened: ReturnType<typeof openPdf>
+  try {
+    opened = openPdf(bytes)
+  } catch (error) {
+    if (error instanceof PdfPasswordError) {
+      throw new FinalPdfError(`document ${position + 1} is protected by a password, so it cannot be signed`)
+    }
+    throw error
+  }
   let { doc } = opened
   const certification = certificationLevel(doc) ?? null
   if (certification === 1) {
@@ -196,7 +200,7 @@ export async function buildFinalPdf(
  */
 export function checkFinalPdf(bytes: Uint8Array, final: Pick<FinalDocument, 'pageCount' | 'prefix'>): void {
   const fail = (what: string): never => {
-    throw new Error(`the final PDF failed its own check: ${what}`)
+    throw new FinalPdfError(`the final PDF failed its own check (${what}); it was not kept`)
   }
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, final.prefix.length))
   if (bytes.length <= final.prefix.length || !head.equals(final.prefix)) {

@@ -22,8 +22,15 @@ const DEFAULT_TIMEOUT_MS = 120_000
 // A child that made a large file is replaced, so memory the work grew into goes back to the OS.
 const RECYCLE_AFTER_BYTES = 16 * MiB
 
+/** `message` is for the API client; `detail`, when set, is the internal cause, for the log. */
 export class FinalizeError extends Error {
   override readonly name = 'FinalizeError'
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message)
+  }
 }
 
 export interface FinalizeOptions {
@@ -58,7 +65,7 @@ export async function finalizePdf(
     case 'crashed':
       throw new FinalizeError('making the final PDF exhausted the memory allowed or crashed')
     case 'failed':
-      throw new FinalizeError(outcome.cause)
+      throw new FinalizeError(outcome.cause, outcome.detail)
   }
 }
 
@@ -86,7 +93,7 @@ export async function makeCurrentPdf(
     case 'crashed':
       throw new FinalizeError('making the document exhausted the memory allowed or crashed')
     case 'failed':
-      throw new FinalizeError(outcome.cause)
+      throw new FinalizeError(outcome.cause, outcome.detail)
   }
 }
 

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import { auditLogDocument } from './audit-log-pdf.ts'
 import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 import { buildFinalDocument, buildFinalPdf, checkFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import type {
   CurrentPdfAnswer,
@@ -138,17 +139,21 @@ async function current(request: CurrentPdfRequest): Promise<MadeFile> {
   return made(bytes)
 }
 
-/** One line of at most 160 characters, without a path or a stack: it is shown on the submission. */
-function causeOf(error: unknown): string {
+/**
+ * What the submission shows (one sentence, no path or stack) and, when that is not the error's own
+ * message, the message for the log.
+ */
+function causeOf(error: unknown): { cause: string; detail?: string } {
   if (error instanceof RangeError && /call stack/i.test(error.message))
-    return 'a document nests its objects too deeply'
+    return { cause: 'a document nests its objects too deeply' }
   if (error instanceof RangeError && /allocation failed|Array buffer/i.test(error.message)) {
-    return 'a document needs more memory than allowed'
+    return { cause: 'a document needs more memory than allowed' }
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code
-  if (typeof code === 'string') return `a file could not be read or written (${code})`
-  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim()
-  return line.slice(0, 160) || 'the final PDF could not be made'
+  if (typeof code === 'string') return { cause: `a file could not be read or written (${code})` }
+  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim().slice(0, 300)
+  if (error instanceof FinalPdfError) return { cause: line }
+  return { cause: 'the final PDF could not be made from the documents; the service log has the details', detail: line }
 }
 
 type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }
@@ -160,6 +165,6 @@ serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswe
     }
     return { id: request.id, ok: true, ...(await finalize(request)) }
   } catch (error) {
-    return { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }
+    return { id: request.id, ok: false, reason: 'failed', ...causeOf(error) }
   }
 })

@@ -64,8 +64,8 @@ export interface FinalizeTimings {
 
 export type FinalizeAnswer = { id: number } & (
   | { ok: true; final: MadeFile; audit: MadeFile; timings: FinalizeTimings; facts: FinalFacts }
-  /** `cause`: one line without paths or stack, fit to show on the submission. */
-  | { ok: false; reason: 'failed'; cause: string }
+  /** `cause`: one line without paths or stack, fit to show on the submission; `detail` for the log. */
+  | { ok: false; reason: 'failed'; cause: string; detail?: string }
 )
 
 /**
@@ -86,5 +86,5 @@ export interface CurrentPdfRequest {
 
 export type CurrentPdfAnswer = { id: number } & (
   | { ok: true; current: MadeFile }
-  | { ok: false; reason: 'failed'; cause: string }
+  | { ok: false; reason: 'failed'; cause: string; detail?: string }
 )
