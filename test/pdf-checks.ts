@@ -87,6 +87,16 @@ export const isEncrypted = async (bytes: Uint8Array) => (await qpdfStatus(bytes,
 export const requiresPassword = async (bytes: Uint8Array) =>
   (await qpdfStatus(bytes, '--requires-password')) === 0
 
+/**
+ * The standard security handler's revision (ISO 32000-2 §7.6.4: 2 = RC4 40-bit, 3 = RC4 128,
+ * 4 = RC4 or AES-128, 6 = AES-256), read without a password; undefined when not encrypted.
+ */
+export async function encryptionRevision(bytes: Uint8Array): Promise<number | undefined> {
+  const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--show-encryption'])
+  const revision = /^R = (\d+)$/m.exec(stdout)?.[1]
+  return revision === undefined ? undefined : Number(revision)
+}
+
 /** Pages as qpdf counts them (after repairing the file if it must). */
 export async function pageCount(bytes: Uint8Array): Promise<number> {
   const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--show-npages'])
@@ -133,6 +143,13 @@ export async function catalog(bytes: Uint8Array): Promise<Record<string, QpdfVal
   if (!match)
     throw new ToolError('qpdf', null, `the trailer has no /Root reference: ${JSON.stringify(trailer)}`)
   return dictionaryAt(bytes, root as string)
+}
+
+/** The value of an indirect object ("N G R"), a stream's dictionary for a stream; null if absent. */
+export async function objectAt(bytes: Uint8Array, reference: string): Promise<QpdfValue> {
+  const number = REFERENCE.exec(reference)?.[1]
+  if (number === undefined) throw new Error(`not an indirect reference: ${reference}`)
+  return (await qpdfObjects(bytes, [number])).get(`obj:${reference}`) ?? null
 }
 
 /** The dictionary an indirect reference points at ({} for anything else). */
@@ -239,6 +256,33 @@ export async function outlineTitles(bytes: Uint8Array): Promise<string[]> {
   }
   walk(json.outlines as QpdfOutline[])
   return titles
+}
+
+/** The embedded files' names (keys of /Names /EmbeddedFiles). */
+export async function attachmentNames(bytes: Uint8Array): Promise<string[]> {
+  const json = await qpdfJson(bytes, ['--json-key=attachments'])
+  return Object.keys(json.attachments as Record<string, unknown>)
+}
+
+export interface PageLabelRange {
+  /** 0-based index of the range's first page. */
+  firstPage: number
+  /** /S without its slash: D, R, r, A, a; absent for labels that are only a prefix. */
+  style?: string
+  prefix?: string
+  start?: number
+}
+
+/** The /PageLabels number tree's ranges, as qpdf reads it. */
+export async function pageLabels(bytes: Uint8Array): Promise<PageLabelRange[]> {
+  const json = await qpdfJson(bytes, ['--json-key=pagelabels'])
+  const ranges = json.pagelabels as Array<{ index: number; label: Record<string, QpdfValue> }>
+  return ranges.map(({ index, label }) => ({
+    firstPage: index,
+    ...(label['/S'] === undefined ? {} : { style: textOf(label['/S'])! }),
+    ...(label['/P'] === undefined ? {} : { prefix: textOf(label['/P'])! }),
+    ...(typeof label['/St'] === 'number' ? { start: label['/St'] } : {}),
+  }))
 }
 
 // --- poppler --------------------------------------------------------------------------------------
