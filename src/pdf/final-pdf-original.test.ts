@@ -62,7 +62,11 @@ after(() => rm(dir, { recursive: true, force: true }))
 
 /** What the finalizer does: build, seal in the same incremental save, check. */
 async function signed(original: Uint8Array): Promise<{ final: Uint8Array; facts: DocumentFacts }> {
-  const document = await buildFinalDocument({ documents: [original], stamps: [stamp], submissionId: SUBMISSION })
+  const document = await buildFinalDocument({
+    documents: [original],
+    stamps: [stamp],
+    submissionId: SUBMISSION,
+  })
   let final: Uint8Array
   try {
     final = await sealDocument(document.doc, identity, { signedAt: new Date('2026-11-26T09:00:00Z') })
@@ -82,7 +86,10 @@ async function assertSealedFinal(final: Uint8Array) {
   const seal = (await pdfsig(final)).at(-1)
   assert.ok(seal?.valid, seal?.raw)
   assert.ok(seal.totalDocumentSigned, seal.raw)
-  assert.match((await pdftotext(final, { firstPage: 1, lastPage: 1 })).replace(/\s+/g, ' '), /Corpus check 42 — Łódź/)
+  assert.match(
+    (await pdftotext(final, { firstPage: 1, lastPage: 1 })).replace(/\s+/g, ' '),
+    /Corpus check 42 — Łódź/,
+  )
 }
 
 describe('the final PDF of an original that can be updated as it is', () => {
@@ -154,7 +161,9 @@ describe('the final PDF of an original that can be updated as it is', () => {
   it('refuses a document certified against any change (P=1), saying so', async () => {
     await assert.rejects(
       buildFinalDocument({ documents: [await certifiedPdf(1)], stamps: [], submissionId: SUBMISSION }),
-      (error: Error) => error instanceof FinalPdfError && /document 1 is certified by its author against any change/.test(error.message),
+      (error: Error) =>
+        error instanceof FinalPdfError &&
+        /document 1 is certified by its author against any change/.test(error.message),
     )
   })
 })
@@ -179,7 +188,9 @@ describe('the final PDF of an original that cannot be updated as it is', () => {
         stamps: [],
         submissionId: SUBMISSION,
       }),
-      (error: Error) => error instanceof FinalPdfError && error.message === 'document 1 is protected by a password, so it cannot be signed',
+      (error: Error) =>
+        error instanceof FinalPdfError &&
+        error.message === 'document 1 is protected by a password, so it cannot be signed',
     )
   })
 
@@ -197,7 +208,8 @@ describe('the final PDF of an original that cannot be updated as it is', () => {
       const { final, facts } = await signed(original)
       await assertSealedFinal(final)
       assert.match(await pdftotext(final), new RegExp(PLAIN_TEXT))
-      if (facts.rewritten_sha256 === null) assert.ok(isPrefix(final, original), 'not rewritten: the prefix holds')
+      if (facts.rewritten_sha256 === null)
+        assert.ok(isPrefix(final, original), 'not rewritten: the prefix holds')
     })
   }
 })

@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto'
 import * as mupdf from 'mupdf'
 import type { AuditDocumentFacts } from './audit-record.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 import type { FooterSegments } from './footer.ts'
 import { sesFooter } from './footer.ts'
 import { graftOverlay } from './graft-overlay.ts'
 import { openPdf, PdfPasswordError, rawPage } from './mupdf-open.ts'
 import { certificationLevel, earlierSignatures, makeFieldsReadOnly } from './original-facts.ts'
 import { drawOverlay } from './overlay.ts'
-import { FinalPdfError } from './final-pdf-error.ts'
 import type { Stamp } from './stamp-fields.ts'
 
 export interface DocumentStamp extends Stamp {

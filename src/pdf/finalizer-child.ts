@@ -10,8 +10,8 @@ import { performance } from 'node:perf_hooks'
 import { auditLogDocument } from './audit-log-pdf.ts'
 import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
-import { FinalPdfError } from './final-pdf-error.ts'
 import { buildFinalDocument, buildFinalPdf, checkFinalPdf, type DocumentStamp } from './final-pdf.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
@@ -153,7 +153,10 @@ function causeOf(error: unknown): { cause: string; detail?: string } {
   if (typeof code === 'string') return { cause: `a file could not be read or written (${code})` }
   const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim().slice(0, 300)
   if (error instanceof FinalPdfError) return { cause: line }
-  return { cause: 'the final PDF could not be made from the documents; the service log has the details', detail: line }
+  return {
+    cause: 'the final PDF could not be made from the documents; the service log has the details',
+    detail: line,
+  }
 }
 
 type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }

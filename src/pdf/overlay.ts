@@ -2,7 +2,16 @@
 // a document of its own whose pages have the original pages' boxes and rotation, so every drawing
 // lands where it would on the original page. graft-overlay.ts then places each overlay page on its
 // original page with MuPDF: the original is never parsed or rewritten by pdf-lib.
-import { PDFDocument, type PDFFont, PDFName, PDFNumber } from 'pdf-lib'
+import {
+  PDFArray,
+  PDFContentStream,
+  PDFDocument,
+  type PDFFont,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  type PDFStream,
+} from 'pdf-lib'
 import { embedFont } from './fonts.ts'
 import { addFooters, type FooterSegments } from './footer.ts'
 import type { RawPage } from './inspector-protocol.ts'
@@ -47,5 +56,22 @@ export async function drawOverlay(input: OverlayInput): Promise<Uint8Array> {
     if (rotate !== undefined) page.node.set(PDFName.of('Rotate'), PDFNumber.of(rotate))
   }
   await finishDocument(doc, input.stamps, input.footer, undefined, input.fontDir)
+  for (const page of doc.getPages()) leaveContentUnencoded(doc, page.node.Contents())
   return doc.save({ ...SAVE_IN_ONE_GO, useObjectStreams: false })
+}
+
+/**
+ * The overlay is read back by MuPDF at once, so compressing its page content (pdf-lib deflates
+ * every content stream with pako, a third of a 100-page overlay's time) is wasted work; the final
+ * PDF's save compresses what it appends.
+ */
+function leaveContentUnencoded(doc: PDFDocument, contents: PDFArray | PDFStream | undefined): void {
+  const streams = contents instanceof PDFArray ? contents.asArray() : [contents]
+  for (const item of streams) {
+    const stream = item instanceof PDFRef ? doc.context.lookup(item) : item
+    if (stream instanceof PDFContentStream) {
+      ;(stream as unknown as { encode: boolean }).encode = false
+      stream.dict.delete(PDFName.of('Filter'))
+    }
+  }
 }

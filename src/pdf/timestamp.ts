@@ -70,7 +70,9 @@ async function post(tsa: TimestampAuthority, body: Uint8Array): Promise<Uint8Arr
     return await boundedBody(response)
   } catch (error) {
     const cause = (error as Error).name === 'TimeoutError' ? `did not answer within ${timeoutMs} ms` : null
-    throw new FinalPdfError(`the time-stamping authority (TSA_URL, ${host}) ${cause ?? (error as Error).message}`)
+    throw new FinalPdfError(
+      `the time-stamping authority (TSA_URL, ${host}) ${cause ?? (error as Error).message}`,
+    )
   }
 }
 
