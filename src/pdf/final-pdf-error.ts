@@ -3,4 +3,11 @@
 // client reads a general sentence and the log keeps the message (finalizer-child.ts causeOf).
 export class FinalPdfError extends Error {
   override readonly name = 'FinalPdfError'
+  /** `detail`: the internal cause behind the sentence, for the log. */
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message)
+  }
 }

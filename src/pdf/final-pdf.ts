@@ -65,7 +65,7 @@ export function openForSigning(
     if (error instanceof PdfPasswordError) {
       throw new FinalPdfError(`document ${position + 1} is protected by a password, so it cannot be signed`)
     }
-    throw error
+    throw new FinalPdfError(`document ${position + 1} could not be read as a PDF`, (error as Error).message)
   }
   let { doc } = opened
   const certification = certificationLevel(doc) ?? null

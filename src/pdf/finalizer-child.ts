@@ -152,7 +152,8 @@ function causeOf(error: unknown): { cause: string; detail?: string } {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (typeof code === 'string') return { cause: `a file could not be read or written (${code})` }
   const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim().slice(0, 300)
-  if (error instanceof FinalPdfError) return { cause: line }
+  if (error instanceof FinalPdfError)
+    return { cause: line, ...(error.detail ? { detail: error.detail } : {}) }
   return {
     cause: 'the final PDF could not be made from the documents; the service log has the details',
     detail: line,
