@@ -1,8 +1,8 @@
 // The final PDF of a submission (issue #11): every document's pages in order in one PDF, the signed
 // values drawn into their areas, and the SES footer on every page. Sealing (PAdES) happens afterwards
 // on these bytes, with the parsed document handed along so the seal need not parse them again.
-import { type PDFDict, PDFDocument, type PDFFont } from 'pdf-lib'
-import { embedFont } from './fonts.ts'
+import { type PDFDict, PDFDocument } from 'pdf-lib'
+import { embedFont, type TextFont } from './fonts.ts'
 import { addFooters, type FooterSegments, sesFooter } from './footer.ts'
 import { type Stamp, stampFields } from './stamp-fields.ts'
 
@@ -86,7 +86,7 @@ export async function finishDocument(
   doc: PDFDocument,
   stamps: Stamp[],
   footer: FooterSegments,
-  font?: PDFFont,
+  font?: TextFont,
 ): Promise<void> {
   const sans = font ?? (await embedFont(doc, 'sans'))
   await stampFields(doc, stamps, sans)
