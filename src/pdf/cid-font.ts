@@ -117,7 +117,9 @@ export class CidFont {
 
 /** §9.6.4: a subset's name starts with six capital letters, here derived from its glyphs. */
 function subsetTag(face: ShapingFace, glyphs: number[]): string {
-  const digest = createHash('sha256').update(`${face.postscriptName}:${glyphs.join(',')}`).digest()
+  const digest = createHash('sha256')
+    .update(`${face.postscriptName}:${glyphs.join(',')}`)
+    .digest()
   return [...digest.subarray(0, 6)].map((byte) => String.fromCharCode(65 + (byte % 26))).join('')
 }
 
@@ -143,7 +145,9 @@ function utf16Hex(text: string): string {
 
 /** §9.10.3: glyph id → UTF-16BE text, in blocks of at most 100 entries as the CMap syntax asks. */
 function toUnicodeCMap(texts: Map<number, string>): string {
-  const entries = [...texts].sort(([a], [b]) => a - b).map(([glyph, text]) => `<${hex4(glyph)}> <${utf16Hex(text)}>`)
+  const entries = [...texts]
+    .sort(([a], [b]) => a - b)
+    .map(([glyph, text]) => `<${hex4(glyph)}> <${utf16Hex(text)}>`)
   const blocks: string[] = []
   for (let i = 0; i < entries.length; i += 100) {
     const block = entries.slice(i, i + 100)
@@ -192,4 +196,3 @@ export function cidFontOf(doc: PDFDocument, face: ShapingFace): CidFont {
   }
   return font
 }
-

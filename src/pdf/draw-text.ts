@@ -19,7 +19,6 @@ import {
   type PDFRef,
   popGraphicsState,
   pushGraphicsState,
-  setCharacterSpacing,
   setFillingColor,
   setFontAndSize,
   setTextMatrix,
@@ -112,19 +111,96 @@ function clusters(run: GlyphRun, text: string): Cluster[] {
   return out
 }
 
-function runOperators(page: PDFPage, font: CidFont, run: GlyphRun, text: string, size: number): PDFOperator[] {
+/** A glyph to show, and the ActualText span it opens or closes. */
+interface Item {
+  glyph: PlacedGlyph
+  opens?: string
+  closes?: boolean
+}
+
+/** A cluster's glyphs in drawing order, and whether /ToUnicode alone cannot give its text. */
+interface Drawn {
+  cluster: Cluster
+  glyphs: PlacedGlyph[]
+  marked: boolean
+  /** From its first drawn glyph's origin to its last one's /W end: what a reader measures. */
+  left: number
+  right: number
+}
+
+// poppler reads a gap of a tenth of the size between two glyphs as a word break; HarfBuzz leaves
+// such gaps inside words (Noto's Arabic kerning moves a final ر away from the next letter).
+const GAP = 0.05
+
+/**
+ * The run's glyphs in drawing order, with ActualText spans where /ToUnicode is not enough: a
+ * cluster of several glyphs or a glyph already standing for other text, and clusters a gap
+ * separates, joined in one span so that it is not read as a space. A reader puts a span's text on
+ * the baseline of its first glyph (poppler), so glyphs on the baseline are drawn first and raised
+ * marks after. A glyph that is some character's own (a mark, a letter) is still mapped to it, for
+ * readers that ignore ActualText.
+ */
+function items(font: CidFont, run: GlyphRun, text: string): Item[] {
+  const end = (glyph: PlacedGlyph) => glyph.x + (font.width(glyph.id) * run.face.unitsPerEm) / 1000
+  const drawn = clusters(run, text).map((cluster): Drawn => {
+    const [single] = cluster.glyphs
+    const marked = !(cluster.glyphs.length === 1 && single && font.use(single.id, cluster.text))
+    const glyphs = [...cluster.glyphs].sort((a, b) => Number(a.dy !== 0) - Number(b.dy !== 0))
+    if (marked) {
+      const own = new Map(
+        [...cluster.text].map((char) => [font.face.hb.nominalGlyph(char.codePointAt(0)!), char]),
+      )
+      for (const glyph of glyphs) font.use(glyph.id, font.hasText(glyph.id) ? '' : (own.get(glyph.id) ?? ''))
+    }
+    return { cluster, glyphs, marked, left: glyphs[0]!.x, right: end(glyphs.at(-1)!) }
+  })
+  const groups: Drawn[][] = []
+  for (const cluster of drawn) {
+    const group = groups.at(-1)
+    if (group && cluster.left - group.at(-1)!.right > GAP * run.face.unitsPerEm) group.push(cluster)
+    else groups.push([cluster])
+  }
+  return groups.flatMap((group) => {
+    const glyphs = group.flatMap((cluster) => cluster.glyphs)
+    if (group.length === 1 && !group[0]!.marked) return glyphs.map((glyph) => ({ glyph }))
+    const spanText = group.map((cluster) => cluster.cluster.text).join('')
+    return glyphs.map((glyph, i) => ({
+      glyph,
+      opens: i === 0 ? spanText : undefined,
+      closes: i === glyphs.length - 1,
+    }))
+  })
+}
+
+/** The operators that show the run from its start, each glyph where HarfBuzz placed it. */
+function runOperators(
+  page: PDFPage,
+  font: CidFont,
+  run: GlyphRun,
+  text: string,
+  size: number,
+): PDFOperator[] {
   const { context } = page.doc
   const unitsPerEm = run.face.unitsPerEm
   const operators: PDFOperator[] = []
   let shown: Array<PDFHexString | number> = []
   const show = () => {
-    if (shown.length > 0) operators.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [context.obj(shown)]))
+    if (shown.length > 0)
+      operators.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [context.obj(shown)]))
     shown = []
   }
-  // Where the PDF's text position is, in font units from the run's start, and the text rise.
+  // The PDF's text position in font units from the run's start, and the text rise.
   let at = 0
   let rise = 0
-  const draw = (glyph: PlacedGlyph, spacing = 0) => {
+  for (const { glyph, opens, closes } of items(font, run, text)) {
+    if (opens !== undefined) {
+      show()
+      // pdf-lib's operator arguments leave out dictionaries, which it writes all the same.
+      const properties = context.obj({ ActualText: PDFHexString.fromText(opens) }) as unknown as PDFName
+      operators.push(
+        PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties]),
+      )
+    }
     if (glyph.dy !== rise) {
       show()
       rise = glyph.dy
@@ -132,52 +208,16 @@ function runOperators(page: PDFPage, font: CidFont, run: GlyphRun, text: string,
     }
     // TJ numbers are thousandths of the font size, subtracted from the position.
     if (Math.abs(glyph.x - at) > 0.01) shown.push(round((-(glyph.x - at) * 1000) / unitsPerEm))
-    if (spacing !== 0) {
-      show()
-      operators.push(setCharacterSpacing(round((spacing * size) / unitsPerEm)))
-    }
     shown.push(PDFHexString.of(glyph.id.toString(16).padStart(4, '0')))
-    at = glyph.x + (font.width(glyph.id) * unitsPerEm) / 1000 + spacing
-    if (spacing !== 0) {
+    at = glyph.x + (font.width(glyph.id) * unitsPerEm) / 1000
+    if (closes) {
       show()
-      operators.push(setCharacterSpacing(0))
+      operators.push(endMarkedContent())
     }
-  }
-  for (const cluster of clusters(run, text)) {
-    const [single] = cluster.glyphs
-    if (cluster.glyphs.length === 1 && single && font.use(single.id, cluster.text)) {
-      draw(single)
-      continue
-    }
-    show()
-    // pdf-lib's operator arguments leave out dictionaries, which it writes all the same.
-    const properties = context.obj({ ActualText: PDFHexString.fromText(cluster.text) }) as unknown as PDFName
-    operators.push(PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties]))
-    drawMarked(font, cluster, draw)
-    show()
-    operators.push(endMarkedContent())
   }
   show()
   if (rise !== 0) operators.push(setTextRise(0))
   return operators
-}
-
-/**
- * A cluster whose text ActualText gives. A reader puts that text on the baseline of the span's
- * first glyph and across to the end of its last (poppler), so the glyphs on the baseline are drawn
- * first and the last one is given character spacing up to the cluster's end: a raised mark would
- * otherwise lift the text off its line, and a span shorter than its cluster reads as a word break.
- * A glyph that is some character's own (a mark, a letter) is also mapped to it in /ToUnicode, for
- * readers that ignore ActualText.
- */
-function drawMarked(font: CidFont, cluster: Cluster, draw: (glyph: PlacedGlyph, spacing?: number) => void): void {
-  const own = new Map([...cluster.text].map((char) => [font.face.hb.nominalGlyph(char.codePointAt(0)!), char]))
-  const glyphs = [...cluster.glyphs].sort((a, b) => Number(a.dy !== 0) - Number(b.dy !== 0))
-  glyphs.forEach((glyph, i) => {
-    font.use(glyph.id, font.hasText(glyph.id) ? '' : (own.get(glyph.id) ?? ''))
-    const end = glyph.x + (font.width(glyph.id) * font.face.unitsPerEm) / 1000
-    draw(glyph, i === glyphs.length - 1 && cluster.end - end > 0.01 ? cluster.end - end : 0)
-  })
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000

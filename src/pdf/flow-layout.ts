@@ -196,7 +196,13 @@ export class Flow {
     const lineHeight = run.size * LEADING
     const first = top - (lineHeight - run.size) / 2 - ascent * run.size
     run.lines.forEach((line, i) => {
-      if (line) drawText(this.page, run.font, line, { x, y: first - i * lineHeight, size: run.size, color: run.color })
+      if (line)
+        drawText(this.page, run.font, line, {
+          x,
+          y: first - i * lineHeight,
+          size: run.size,
+          color: run.color,
+        })
     })
   }
 }

@@ -42,11 +42,29 @@ const SETS_DROP_TABLE_TAG = 3
  * Tables a PDF reader never uses: shaping is done, glyphs are reached by id, names are in the PDF.
  * Without GSUB the subsetter adds no glyphs the text did not use.
  */
-const DROPPED_TABLES = ['GSUB', 'GPOS', 'GDEF', 'BASE', 'JSTF', 'MATH', 'kern', 'cmap', 'name', 'post', 'vhea', 'vmtx', 'VORG', 'DSIG']
+const DROPPED_TABLES = [
+  'GSUB',
+  'GPOS',
+  'GDEF',
+  'BASE',
+  'JSTF',
+  'MATH',
+  'kern',
+  'cmap',
+  'name',
+  'post',
+  'vhea',
+  'vmtx',
+  'VORG',
+  'DSIG',
+]
 
 // The project's TypeScript libraries declare no WebAssembly values (they come with the DOM's).
 const { WebAssembly: wasmApi } = globalThis as unknown as {
-  WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: unknown } }
+  WebAssembly: {
+    Module: new (bytes: Uint8Array) => object
+    Instance: new (module: object, imports: object) => { exports: unknown }
+  }
 }
 
 let subsetter: SubsetExports | undefined
@@ -86,7 +104,12 @@ const tag = (name: string) => [...name].reduce((value, char) => value * 256 + ch
  * The face reduced to `glyphs` (and .notdef), as an OpenType file: TrueType outlines with their
  * glyph ids, or CFF ones renumbered (their CIDs kept).
  */
-export function subsetFace(bytes: Uint8Array, index: number, glyphs: Iterable<number>, cff: boolean): Uint8Array {
+export function subsetFace(
+  bytes: Uint8Array,
+  index: number,
+  glyphs: Iterable<number>,
+  cff: boolean,
+): Uint8Array {
   const wasm = instance()
   const face = faceOf(wasm, bytes, index)
   const input = wasm.hb_subset_input_create_or_fail()

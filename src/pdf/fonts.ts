@@ -68,7 +68,10 @@ const STYLES: Record<FontName, { primary: FaceFile[]; scripts: ScriptFace[] }> =
   sans: { primary: [dejavu('DejaVuSans.ttf')], scripts: scriptFaces('Regular') },
   bold: { primary: [dejavu('DejaVuSans-Bold.ttf')], scripts: scriptFaces('Bold') },
   // DejaVu Sans Mono has no Hebrew: DejaVu Sans draws what the mono face lacks.
-  mono: { primary: [dejavu('DejaVuSansMono.ttf'), dejavu('DejaVuSans.ttf')], scripts: scriptFaces('Regular') },
+  mono: {
+    primary: [dejavu('DejaVuSansMono.ttf'), dejavu('DejaVuSans.ttf')],
+    scripts: scriptFaces('Regular'),
+  },
 }
 
 const files = new Map<string, Uint8Array>()

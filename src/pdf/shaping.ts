@@ -43,7 +43,8 @@ export function loadShapingFace(bytes: Uint8Array, index = 0): ShapingFace {
   const { ascender, descender } = font.hExtents()
   const name = face.getName(6, 'en') || `face${index}`
   const head = face.referenceTable('head')
-  const view = head && head.length >= 44 ? new DataView(head.buffer, head.byteOffset, head.byteLength) : undefined
+  const view =
+    head && head.length >= 44 ? new DataView(head.buffer, head.byteOffset, head.byteLength) : undefined
   return {
     bytes,
     index,
@@ -70,7 +71,13 @@ let buffer: hb.Buffer | undefined
  * in UTF-16 code units; a cluster is a character with its combining marks, or what the font merged
  * (a ligature, a syllable whose vowel sign is drawn before its consonant).
  */
-export function shapeRun(face: ShapingFace, text: string, start: number, end: number, rtl: boolean): ShapedGlyph[] {
+export function shapeRun(
+  face: ShapingFace,
+  text: string,
+  start: number,
+  end: number,
+  rtl: boolean,
+): ShapedGlyph[] {
   buffer ??= new hb.Buffer()
   buffer.reset()
   // A letter and its marks form one cluster (HarfBuzz's default): drawn with the marks raised,
