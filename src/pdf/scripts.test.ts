@@ -6,7 +6,8 @@ import { describe, it } from 'node:test'
 import { inflateSync } from 'node:zlib'
 import { PageSizes, PDFArray, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib'
 import { auditRecord } from '../../test/fixtures/audit-records.ts'
-import { qpdfCheck } from '../../test/fixtures/poppler.ts'
+import { inkBounds, pixelBox } from '../../test/fixtures/ink.ts'
+import { qpdfCheck, rasterize } from '../../test/fixtures/poppler.ts'
 import { auditLogPdf } from './audit-log-pdf.ts'
 import { drawableText, embedFont, MISSING_GLYPH } from './fonts.ts'
 import { addFooters } from './footer.ts'
@@ -177,6 +178,23 @@ describe('Arabic', () => {
     assert.deepEqual(await readingOrderLines(await stampedValues(arabic)), arabic)
     const hebrew = ['דוד כהן', 'רחוב הרצל תל אביב', 'דוד כהן david@example.co.il']
     assert.deepEqual(await readingOrderLines(await stampedValues(hebrew)), hebrew)
+  })
+})
+
+describe('right-to-left values', () => {
+  it('start at the right edge of their box, as they are read', async () => {
+    const pdf = await stampedValues(['أحمد محمد علي', 'Zoë Ångström'])
+    const raster = await rasterize(pdf)
+    const box = (i: number) => pixelBox(raster, { x: 0.08, y: 0.05 + i * 0.045, w: 0.84, h: 0.03 })
+    const [arabic, latin] = [inkBounds(raster, box(0))!, inkBounds(raster, box(1))!]
+    assert.ok(
+      box(0).right - arabic.right <= 4 && arabic.left - box(0).left > 100,
+      'Arabic against the right edge',
+    )
+    assert.ok(
+      latin.left - box(1).left <= 4 && box(1).right - latin.right > 100,
+      'Latin against the left edge',
+    )
   })
 })
 
