@@ -10,7 +10,7 @@ import { SAVE_IN_ONE_GO } from './overlay.ts'
 import { widthAt } from './text-fit.ts'
 
 export interface AuditLogPdfOptions {
-  /** Where DejaVu lives; fonts.ts DEFAULT_FONT_DIR when absent. */
+  /** Where Debian's font packages put their files; fonts.ts DEFAULT_FONT_DIR when absent. */
   fontDir?: string
 }
 

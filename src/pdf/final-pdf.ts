@@ -28,7 +28,7 @@ export interface FinalPdfInput {
   submissionId: string
   /** The footer on every page; the SES statement of the final PDF (sesFooter) when absent. */
   footer?: FooterSegments
-  /** Where DejaVu lives; fonts.ts DEFAULT_FONT_DIR when absent. */
+  /** The root of the font folders (Debian's /usr/share/fonts); fonts.ts's default when absent. */
   fontDir?: string
 }
 

@@ -6,13 +6,12 @@ import {
   PDFArray,
   PDFContentStream,
   PDFDocument,
-  type PDFFont,
   PDFName,
   PDFNumber,
   PDFRef,
   type PDFStream,
 } from 'pdf-lib'
-import { embedFont } from './fonts.ts'
+import { embedFont, type TextFont } from './fonts.ts'
 import { addFooters, type FooterSegments } from './footer.ts'
 import type { RawPage } from './inspector-protocol.ts'
 import { type Stamp, stampFields } from './stamp-fields.ts'
@@ -28,7 +27,7 @@ export async function finishDocument(
   doc: PDFDocument,
   stamps: Stamp[],
   footer: FooterSegments,
-  font?: PDFFont,
+  font?: TextFont,
   fontDir?: string,
 ): Promise<void> {
   const sans = font ?? (await embedFont(doc, 'sans', fontDir))
