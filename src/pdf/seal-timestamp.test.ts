@@ -114,7 +114,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     tsa.mode = 'http-500'
     await assert.rejects(
       seal(),
-      /^Error: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) answered HTTP 500$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) answered HTTP 500$/,
     )
   })
 
@@ -122,7 +122,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     tsa.mode = 'silent'
     await assert.rejects(
       seal(500),
-      /^Error: the time-stamping authority \(TSA_URL, [^)]+\) did not answer within 500 ms$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, [^)]+\) did not answer within 500 ms$/,
     )
   })
 
@@ -137,7 +137,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     await closed.close()
     await assert.rejects(
       a4().then((pdf) => sealPdf(pdf, identity, { signedAt, tsa: { url } })),
-      /^Error: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) fetch failed$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) fetch failed$/,
     )
   })
 })
