@@ -12,13 +12,22 @@ import {
   afterJunk,
   brokenXrefPdf,
   cyclicPageTree,
-  encryptedPdf,
   flateBomb,
   forgedInfoPdf,
   garbagePdf,
   notAPdf,
   truncatedPdf,
 } from '../../test/fixtures/hostile-pdfs.ts'
+import {
+  brokenXref,
+  certifiedPdf,
+  encryptedPdf,
+  hugeObjectNumbers,
+  pageTreeRootIsPage,
+  pageWithoutMediaBox,
+  pdfWithoutHeader,
+  signedPdf,
+} from '../../test/fixtures/pdf-features.ts'
 import {
   a4,
   a4Landscape,
@@ -51,16 +60,6 @@ const onePage = (catalogEntries = '', page = '/MediaBox [0 0 612 792]', more: st
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R ${page} >>`,
     ...more,
-  ])
-
-/**
- * Certified (ISO 32000-1 §12.8.2.2): /Perms /DocMDP points at a signature whose DocMDP transform
- * says which changes are allowed. Structure only: intake reads the permission, not the signature.
- */
-const certifiedPdf = (params: string) =>
-  onePage('/Perms << /DocMDP 4 0 R >> /AcroForm << /Fields [5 0 R] /SigFlags 3 >>', undefined, [
-    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams ${params} /V /1.2 >> >>] >>`,
-    '<< /FT /Sig /T (Author) /V 4 0 R /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>',
   ])
 
 /**
@@ -264,13 +263,15 @@ describe('inspectPdfBytes measures each page as the signer sees it', () => {
 })
 
 describe('inspectPdfBytes accepts what viewers open (issue #21 item 3)', () => {
-  it('an AES-256 PDF with an empty user password, measured like poppler and said to be encrypted', async () => {
-    const bytes = await encryptedPdf('owner')
-    const info = await inspectPdfBytes(bytes)
-    assertSizes(info.pages, await popplerSizes(bytes))
-    assert.equal(info.encrypted, true)
-    assert.equal(info.repaired, false)
-  })
+  for (const encryption of ['aes-256', 'aes-128', 'rc4-40'] as const) {
+    it(`${encryption} with an empty user password: measured as poppler shows it, said encrypted`, async () => {
+      const bytes = await encryptedPdf({ userPassword: '', encryption })
+      const info = await inspectPdfBytes(bytes)
+      assertSizes(info.pages, await popplerSizes(bytes))
+      assert.equal(info.encrypted, true)
+      assert.equal(info.repaired, false)
+    })
+  }
 
   it('an /Encrypt entry that is not a dictionary: not encrypted at all', async () => {
     const bytes = Buffer.from(onePage()).toString('latin1').replace('/Root 1 0 R', '/Root 1 0 R /Encrypt 42')
@@ -280,63 +281,57 @@ describe('inspectPdfBytes accepts what viewers open (issue #21 item 3)', () => {
   })
 
   it('a page tree whose root is a Page: one page, as poppler shows it, and repaired', async () => {
-    const bytes = rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Page /MediaBox [0 0 300 400] >>'])
+    const bytes = await pageTreeRootIsPage()
     const info = await inspectPdfBytes(bytes)
-    assertSizes(info.pages, [[300, 400]])
+    assertSizes(info.pages, [[595, 842]])
     assertSizes(info.pages, await popplerSizes(bytes))
     assert.equal(info.repaired, true)
   })
 
   it('a page without a MediaBox, anywhere in its tree: US Letter, as poppler shows it', async () => {
-    const bytes = onePage('', '')
+    const bytes = await pageWithoutMediaBox()
     const info = await inspectPdfBytes(bytes)
     assertSizes(info.pages, [[612, 792]])
     assertSizes(info.pages, await popplerSizes(bytes))
+    assert.equal(info.repaired, false)
   })
 
-  it('an object numbered 2^31 - 1 (past the 8 388 607 of ISO 32000-1 annex C): dropped, the file repaired', async () => {
-    const pdf = latin1(Buffer.from(onePage('', undefined, ['<< /Title (x) >>'])).toString('latin1'))
-    // Object 4 renumbered 2147483647 in its own xref subsection, /Info pointing at it.
-    const text = pdf
-      .toString('latin1')
-      .replace('4 0 obj', '2147483647 0 obj')
-      .replace(
-        /xref\n0 5\n((?:.{20}){4})(.{20})/s,
-        (_, first, last) => `xref\n0 4\n${first}2147483647 1\n${last}`,
-      )
-      .replace('/Size 5 /Root 1 0 R', '/Size 2147483648 /Root 1 0 R /Info 2147483647 0 R')
-    const info = await inspectPdfBytes(latin1(text))
-    assertSizes(info.pages, [[612, 792]])
-    assert.equal(info.repaired, true)
-  })
+  for (const kind of ['xref', 'trailer-object'] as const) {
+    it(`an object numbered 2^31 - 1 (${kind}): past MuPDF's 8 388 607, dropped, the file repaired`, async () => {
+      const info = await inspectPdfBytes(await hugeObjectNumbers(kind))
+      assertSizes(info.pages, [[595, 842]])
+      assert.equal(info.repaired, true)
+    })
+  }
 
   it('a broken xref, rebuilt by scanning the file, and said to be repaired', async () => {
-    const info = await inspectPdfBytes(await brokenXrefPdf(100_000))
-    assertSizes(info.pages, [[595.28, 841.89]])
+    const info = await inspectPdfBytes(await brokenXref())
+    assertSizes(info.pages, [[595, 842]])
     assert.equal(info.repaired, true)
   })
 
-  it('a header after 1100 bytes of junk, or no header at all: read by MuPDF, and repaired', async () => {
-    const a4Bytes = Buffer.from(await a4())
-    const withoutHeader = Buffer.concat([latin1('%%%%%%%%%'), a4Bytes.subarray('%PDF-1.7'.length + 1)])
-    assert.ok(!withoutHeader.includes('%PDF-'))
-    for (const bytes of [await afterJunk(1100), withoutHeader]) {
+  it('a header after 1.6 KB of mail headers, or no header at all: read by MuPDF, and repaired', async () => {
+    for (const kind of ['junk-first', 'no-header'] as const) {
+      const bytes = await pdfWithoutHeader(kind)
+      assert.ok(!Buffer.from(bytes).subarray(0, 1024).includes('%PDF-'))
       const info = await inspectPdfBytes(bytes)
-      assertSizes(info.pages, [[595.28, 841.89]])
-      assert.equal(info.repaired, true)
+      assertSizes(info.pages, [[595, 842]])
+      assert.equal(info.repaired, true, kind)
     }
   })
 
-  it('certified with DocMDP level 2 or 3 (or no level: 2), with its certification and signature counted', async () => {
-    for (const [params, level] of [
-      ['/P 2', 2],
-      ['/P 3', 3],
-      ['', 2],
-    ] as const) {
-      const info = await inspectPdfBytes(certifiedPdf(params))
+  it('certified with DocMDP level 2 or 3: its level and its signature counted', async () => {
+    for (const level of [2, 3] as const) {
+      const info = await inspectPdfBytes(await certifiedPdf(level))
       assert.equal(info.certification, level)
       assert.equal(info.signatures, 1)
     }
+  })
+
+  it('signed before upload: one signature, no certification', async () => {
+    const info = await inspectPdfBytes(await signedPdf())
+    assert.equal(info.signatures, 1)
+    assert.equal(info.certification, undefined)
   })
 })
 
@@ -485,7 +480,7 @@ describe('inspectPdfBytes refuses', () => {
   })
 
   it('password for a PDF that needs a user password, saying so', async () => {
-    await assert.rejects(inspectPdfBytes(await encryptedPdf('user')), (error) => {
+    await assert.rejects(inspectPdfBytes(await encryptedPdf({ userPassword: 'user-secret' })), (error) => {
       refusedWith('password')(error)
       assert.equal(
         (error as Error).message,
@@ -496,7 +491,7 @@ describe('inspectPdfBytes refuses', () => {
   })
 
   it('certified for a PDF certified against any change (DocMDP level 1), saying why', async () => {
-    await assert.rejects(inspectPdfBytes(certifiedPdf('/P 1')), (error) => {
+    await assert.rejects(inspectPdfBytes(await certifiedPdf(1)), (error) => {
       refusedWith('certified')(error)
       assert.equal(
         (error as Error).message,
