@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { rawPdf } from '../../test/fixtures/raw-pdf.ts'
-import './mupdf-quiet.ts'
 import { certificationLevel, countSignedFields, MAX_FIELD_NODES } from './earlier-signatures.ts'
 import { openPdf } from './mupdf-open.ts'
+import { quietMupdf } from './mupdf-quiet.ts'
+
+quietMupdf()
 
 // Hand-written structure only: what is read here is the catalog and the form, not the signatures'
 // bytes, so no signature needs to be valid.

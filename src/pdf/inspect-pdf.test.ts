@@ -577,6 +577,69 @@ describe('Flate bombs', () => {
   })
 })
 
+describe('the bundled reader (dist/pdf-inspector.mjs, as bin/paraph.mjs builds it)', () => {
+  it('loads mupdf from node_modules, without pdf-lib, and answers like the sources', {
+    timeout: 120_000,
+  }, async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url))
+    // Any command bundles every entry point into dist/ first.
+    await run(process.execPath, [join(root, 'bin/paraph.mjs'), '--help'], { cwd: root })
+    const bundle = join(root, 'dist/pdf-inspector.mjs')
+    const source = await readFile(bundle, 'utf8')
+    assert.match(source, /from "mupdf"/)
+    assert.doesNotMatch(source, /pdf-lib/)
+    const files = [
+      await fileOf(await encryptedPdf({ userPassword: '' })),
+      await fileOf(await encryptedPdf({ userPassword: 'user-secret' })),
+      await fileOf(await certifiedPdf(1)),
+      await fileOf(await brokenXref()),
+    ]
+    const input = files.map((path, id) => JSON.stringify({ id, path })).join('\n')
+    // Under the server's limit: 512 MiB of data segment, as child-pool.ts starts it.
+    const { stdout, stderr } = await runWithInput(
+      'prlimit',
+      [`--data=${512 * MiB}`, process.execPath, bundle],
+      `${input}\n`,
+    )
+    const [ready, ...answers] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    assert.deepEqual(ready, { ready: true })
+    assert.deepEqual(
+      answers.map(({ id, ok, reason, encrypted, certification }) => ({
+        id,
+        ok,
+        reason,
+        encrypted,
+        certification,
+      })),
+      [
+        { id: 0, ok: true, reason: undefined, encrypted: true, certification: undefined },
+        { id: 1, ok: false, reason: 'password', encrypted: undefined, certification: undefined },
+        { id: 2, ok: true, reason: undefined, encrypted: false, certification: 1 },
+        { id: 3, ok: true, reason: undefined, encrypted: false, certification: undefined },
+      ],
+    )
+    // MuPDF's "warning: trying to repair broken xref" and the like stay out of the server's logs.
+    assert.equal(stderr, '')
+  })
+})
+
+/** Runs a command with `input` on its standard input, which it reads to the end. */
+function runWithInput(
+  command: string,
+  args: string[],
+  input: string,
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(error) : resolve({ stdout, stderr }),
+    )
+    child.stdin!.end(input)
+  })
+}
+
 describe('a server fault', () => {
   it('is a plain Error, not a refusal of the file, when the reader cannot start', async () => {
     // 8 MiB of data segment is too little for node to start: it aborts at once.

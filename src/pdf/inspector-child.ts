@@ -4,12 +4,12 @@
 // rather than in the server contains what untrusted files do: MuPDF's WASM heap grows with the
 // file and what it builds from it, a Flate bomb in an object stream costs seconds of inflating.
 // It imports only mupdf and node built-ins, since bin/paraph.mjs bundles it on its own.
-import './mupdf-quiet.ts'
 import { readFile } from 'node:fs/promises'
 import { serveRequests } from './child-loop.ts'
 import { certificationLevel, countSignedFields } from './earlier-signatures.ts'
 import type { Finding, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { openPdf, PdfPasswordError } from './mupdf-open.ts'
+import { quietMupdf } from './mupdf-quiet.ts'
 import { PageTreeError, readPageTree } from './page-tree.ts'
 
 function inspect(bytes: Uint8Array): Finding {
@@ -50,6 +50,7 @@ function causeOf(error: unknown): string {
   return line ? line.charAt(0).toLowerCase() + line.slice(1) : 'the PDF reader gave up on it'
 }
 
+quietMupdf()
 serveRequests<InspectRequest>(async ({ id, path }): Promise<InspectAnswer> => {
   let bytes = 0
   let finding: Finding

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { rawPdf } from '../../test/fixtures/raw-pdf.ts'
-import './mupdf-quiet.ts'
 import { openPdf } from './mupdf-open.ts'
+import { quietMupdf } from './mupdf-quiet.ts'
 import { MAX_PAGES, type PageTree, PageTreeError, readPageTree } from './page-tree.ts'
+
+quietMupdf()
 
 // Small hand-written files, so MuPDF may open them in this process.
 function treeOf(objects: string[]): PageTree {
