@@ -273,10 +273,11 @@ describe('inspectPdfBytes accepts what viewers open (issue #21 item 3)', () => {
     })
   }
 
-  it('an /Encrypt entry that is not a dictionary: not encrypted at all', async () => {
+  it('an /Encrypt entry that is not a dictionary: not encrypted, but damaged (qpdf refuses it)', async () => {
     const bytes = Buffer.from(onePage()).toString('latin1').replace('/Root 1 0 R', '/Root 1 0 R /Encrypt 42')
     const info = await inspectPdfBytes(latin1(bytes))
     assert.equal(info.encrypted, false)
+    assert.equal(info.repaired, true)
     assertSizes(info.pages, [[612, 792]])
   })
 

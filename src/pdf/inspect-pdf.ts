@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type Outcome as PoolOutcome, PoolsByLimits } from './child-pool.ts'
-import type { DocMdpLevel } from './earlier-signatures.ts'
 import type { FileFacts, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
+import type { CertificationLevel } from './original-facts.ts'
 import { pageBox, type Rect } from './page-box.ts'
 import { MAX_PAGES } from './page-tree.ts'
 import { hasPdfMagic, otherFormat, readHead } from './pdf-magic.ts'
@@ -22,7 +22,7 @@ export interface PdfInfo extends FileFacts {
   pages: Array<{ width: number; height: number }>
   version: string
   /** Level 1 is refused: an accepted certified document allows form filling and signing. */
-  certification?: Exclude<DocMdpLevel, 1>
+  certification?: Exclude<CertificationLevel, 1>
 }
 
 export type InvalidPdfReason =

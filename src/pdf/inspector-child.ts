@@ -6,10 +6,10 @@
 // It imports only mupdf and node built-ins, since bin/paraph.mjs bundles it on its own.
 import { readFile } from 'node:fs/promises'
 import { serveRequests } from './child-loop.ts'
-import { certificationLevel, countSignedFields } from './earlier-signatures.ts'
 import type { Finding, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { openPdf, PdfPasswordError } from './mupdf-open.ts'
 import { quietMupdf } from './mupdf-quiet.ts'
+import { certificationLevel, earlierSignatures } from './original-facts.ts'
 import { PageTreeError, readPageTree } from './page-tree.ts'
 
 function inspect(bytes: Uint8Array): Finding {
@@ -26,7 +26,7 @@ function inspect(bytes: Uint8Array): Finding {
       encrypted,
       repaired,
       ...(certification && { certification }),
-      signatures: countSignedFields(doc),
+      signatures: earlierSignatures(doc).length,
     }
   } finally {
     // Frees the file's copy and MuPDF's objects in the WASM heap now, for the next request.

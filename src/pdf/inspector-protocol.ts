@@ -1,6 +1,6 @@
 // The line protocol between the pool (child-pool.ts) and its children (inspector-child.ts):
 // one JSON object per line each way. Types only, so the child's bundle stays mupdf + node.
-import type { DocMdpLevel } from './earlier-signatures.ts'
+import type { CertificationLevel } from './original-facts.ts'
 import type { Rect } from './page-box.ts'
 
 export interface InspectRequest {
@@ -24,7 +24,7 @@ export interface RawPage {
 export interface FileFacts {
   encrypted: boolean
   repaired: boolean
-  certification?: DocMdpLevel
+  certification?: CertificationLevel
   signatures: number
 }
 

@@ -29,10 +29,13 @@ export function openPdf(bytes: Uint8Array): OpenedPdf {
     doc.destroy()
     throw new PdfPasswordError()
   }
-  // An /Encrypt that is not a dictionary encrypts nothing (issue #21: such a file was refused).
-  const encrypted = doc.getTrailer().get('Encrypt').isDictionary()
+  // An /Encrypt that is not a dictionary encrypts nothing (issue #21: such a file was refused), but
+  // it is damage: qpdf refuses the file, so a final must be the file rewritten without it.
+  const encryptEntry = doc.getTrailer().get('Encrypt')
+  const encrypted = encryptEntry.isDictionary()
+  const bogusEncrypt = !encrypted && !encryptEntry.isNull()
   const mended = mendPageTreeRoot(doc)
-  return { doc, encrypted, repaired: doc.wasRepaired() || mended }
+  return { doc, encrypted, repaired: doc.wasRepaired() || bogusEncrypt || mended }
 }
 
 /**

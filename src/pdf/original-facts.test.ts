@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type * as mupdf from 'mupdf'
 import { rawPdf } from '../../test/fixtures/raw-pdf.ts'
-import { certificationLevel, countSignedFields, MAX_FIELD_NODES } from './earlier-signatures.ts'
 import { openPdf } from './mupdf-open.ts'
 import { quietMupdf } from './mupdf-quiet.ts'
+import { certificationLevel, earlierSignatures } from './original-facts.ts'
 
 quietMupdf()
 
 // Hand-written structure only: what is read here is the catalog and the form, not the signatures'
-// bytes, so no signature needs to be valid.
-function read<T>(
-  catalogEntries: string,
-  more: string[],
-  what: (doc: ReturnType<typeof openPdf>['doc']) => T,
-): T {
+// bytes, so no signature needs to be valid (test/fixtures/pdf-features.ts has valid ones).
+function read<T>(catalogEntries: string, more: string[], what: (doc: mupdf.PDFDocument) => T): T {
   const { doc } = openPdf(
     rawPdf([
       `<< /Type /Catalog /Pages 2 0 R ${catalogEntries} >>`,
@@ -40,7 +37,7 @@ const certified = (params: string) =>
   )
 
 describe('certificationLevel (ISO 32000-1 §12.8.2.2)', () => {
-  it('reads /P 1, 2 and 3 of the DocMDP transform', () => {
+  it('reads /P 1, 2 and 3 of the DocMDP transform, after other transforms', () => {
     assert.equal(certified('/P 1'), 1)
     assert.equal(certified('/P 2'), 2)
     assert.equal(certified('/P 3'), 3)
@@ -72,39 +69,52 @@ describe('certificationLevel (ISO 32000-1 §12.8.2.2)', () => {
   })
 })
 
-describe('countSignedFields', () => {
-  const sigValue = '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached >>'
+describe('earlierSignatures', () => {
+  const sigValue =
+    '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (D:20260115103000Z) >>'
+  const fieldsOf = (doc: mupdf.PDFDocument) => earlierSignatures(doc).map((signature) => signature.field)
 
-  it('counts /Sig fields with a signature value, not empty ones nor other fields', () => {
-    const count = read(
+  it('lists /Sig fields with a signature value by full name, not empty ones nor other fields', () => {
+    const fields = read(
       '/AcroForm << /Fields [4 0 R 5 0 R 6 0 R 7 0 R] >>',
       [
         `<< /FT /Sig /T (Earlier) /V ${sigValue} /Subtype /Widget /Rect [0 0 0 0] >>`,
         '<< /FT /Sig /T (Empty) /Subtype /Widget /Rect [0 0 0 0] >>',
         '<< /FT /Tx /T (Name) /V (Alice) >>',
         // /FT inherited from the parent field; the value on the terminal field.
-        `<< /FT /Sig /T (Group) /Kids [8 0 R] >>`,
+        '<< /FT /Sig /T (Group) /Kids [8 0 R] >>',
         `<< /T (Second) /Parent 7 0 R /V ${sigValue} >>`,
       ],
-      countSignedFields,
+      fieldsOf,
     )
-    assert.equal(count, 2)
+    assert.deepEqual(fields, ['Earlier', 'Group.Second'])
   })
 
-  it('is 0 without a form, and ends on a field tree that loops', () => {
-    assert.equal(read('', [], countSignedFields), 0)
-    const looping = read(
+  it('reads the signing time and format of each', () => {
+    const [signature] = read(
       '/AcroForm << /Fields [4 0 R] >>',
-      [`<< /FT /Sig /T (Loop) /Kids [5 0 R] >>`, `<< /Parent 4 0 R /V ${sigValue} /Kids [4 0 R 5 0 R] >>`],
-      countSignedFields,
+      [`<< /FT /Sig /T (Earlier) /V ${sigValue} >>`],
+      earlierSignatures,
     )
-    assert.equal(looping, 1)
+    assert.deepEqual(signature, {
+      field: 'Earlier',
+      name: null,
+      signed_at: '2026-01-15T10:30:00.000Z',
+      format: 'ETSI.CAdES.detached',
+    })
   })
 
-  it(`stops after ${MAX_FIELD_NODES} field nodes`, () => {
-    const fields = Array.from({ length: MAX_FIELD_NODES + 10 }, () => `<< /FT /Sig /V ${sigValue} >>`).join(
-      ' ',
+  it('is empty without a form, and ends on a field tree that loops', () => {
+    assert.deepEqual(read('', [], fieldsOf), [])
+    const fields = read(
+      '/AcroForm << /Fields [4 0 R 6 0 R] >>',
+      [
+        '<< /FT /Sig /T (Loop) /Kids [5 0 R] >>',
+        `<< /T (Inner) /Parent 4 0 R /V ${sigValue} /Kids [4 0 R 5 0 R] >>`,
+        `<< /FT /Sig /T (Plain) /V ${sigValue} >>`,
+      ],
+      fieldsOf,
     )
-    assert.equal(read(`/AcroForm << /Fields [${fields}] >>`, [], countSignedFields), MAX_FIELD_NODES)
+    assert.deepEqual(fields, ['Plain'])
   })
 })
