@@ -21,7 +21,7 @@ function inspect(bytes: Uint8Array): Finding {
     return {
       ok: true,
       pages: tree.pages,
-      // 17 → "1.7": the header's version, or the catalog's /Version when that is later (§7.2.2).
+      // 17 → "1.7": as MuPDF reads it, the catalog's /Version if any (§7.7.2), else the header's.
       version: (doc.getVersion() / 10).toFixed(1),
       encrypted,
       repaired,
