@@ -23,6 +23,7 @@ import type {
   MadeFile,
 } from './finalizer-protocol.ts'
 import { interimFooter } from './footer.ts'
+import { quietMupdf } from './mupdf-quiet.ts'
 import { sealDocument, sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
 import type { Timestamp } from './timestamp.ts'
@@ -161,6 +162,9 @@ function causeOf(error: unknown): { cause: string; detail?: string } {
 }
 
 type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }
+
+// A damaged stored document makes MuPDF report every repair; what it comes to is the answer.
+quietMupdf()
 
 serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswer> => {
   try {

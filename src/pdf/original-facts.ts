@@ -26,6 +26,9 @@ export function certificationLevel(doc: mupdf.PDFDocument): CertificationLevel |
   return 2
 }
 
+/** Far beyond any real form; a forged /Fields of millions of entries stops here. */
+const MAX_FIELDS = 20_000
+
 /** Depth-first over the field tree, with each field's full name and inherited type (§12.7.3.1). */
 function eachField(
   doc: mupdf.PDFDocument,

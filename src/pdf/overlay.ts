@@ -2,15 +2,7 @@
 // a document of its own whose pages have the original pages' boxes and rotation, so every drawing
 // lands where it would on the original page. graft-overlay.ts then places each overlay page on its
 // original page with MuPDF: the original is never parsed or rewritten by pdf-lib.
-import {
-  PDFArray,
-  PDFContentStream,
-  PDFDocument,
-  PDFName,
-  PDFNumber,
-  PDFRef,
-  type PDFStream,
-} from 'pdf-lib'
+import { PDFArray, PDFContentStream, PDFDocument, PDFName, PDFNumber, PDFRef, type PDFStream } from 'pdf-lib'
 import { embedFont, type TextFont } from './fonts.ts'
 import { addFooters, type FooterSegments } from './footer.ts'
 import type { RawPage } from './inspector-protocol.ts'
