@@ -20,11 +20,15 @@ async function safe(promise, fallback = null) {
   }
 }
 
+/** qpdf --check's code, or 'crashed' when qpdf itself died. */
+const qpdfCode = async (bytes) => (await safe(qpdfCheck(bytes)))?.code ?? 'crashed'
+
 export async function judgeOriginal(bytes) {
   const keys = await safe(catalogKeys(bytes))
   const signatures = await safe(pdfsig(bytes), [])
   return {
-    qpdf: (await qpdfCheck(bytes)).code,
+    // qpdf 11.3 crashes (SIGSEGV) on a few damaged files: that is "cannot open" too.
+    qpdf: await qpdfCode(bytes),
     encrypted: await safe(isEncrypted(bytes)),
     needsPassword: await safe(requiresPassword(bytes)),
     outlines: keys ? keys.has('Outlines') : null,
@@ -58,7 +62,7 @@ export async function judgeFinal(original, before, final, audit, typed) {
   }
   return {
     bytes: final.length,
-    qpdf: (await qpdfCheck(final)).code,
+    qpdf: await qpdfCode(final),
     popplerText: page1 !== null && (await safe(pdftotext(final))) !== null,
     typedWhole: page1 !== null && squeeze(page1).includes(squeeze(typed)),
     sealValid: Boolean(seal?.valid),
@@ -98,7 +102,8 @@ export function summarize(results) {
   const accepted = tried.filter((r) => r.accepted)
   const refused = tried.filter((r) => r.accepted === false)
   // A refusal is expected when qpdf cannot open the file either, or it needs a password.
-  const expected = (r) => r.original.qpdf === 2 || r.original.needsPassword === true
+  const expected = (r) =>
+    r.original.qpdf === 2 || r.original.qpdf === 'crashed' || r.original.needsPassword === true
   const completed = accepted.filter((r) => r.outcome === 'completed')
   const finals = completed.map((r) => r.final)
   const keptOf = (k) =>
@@ -126,7 +131,7 @@ export function summarize(results) {
       accepted,
       (r) => !['completed', 'finalization_error', 'timeout'].includes(r.outcome),
     ),
-    finalOpensInQpdf: count(finals, (f) => f.qpdf !== 2),
+    finalOpensInQpdf: count(finals, (f) => f.qpdf === 0 || f.qpdf === 3),
     finalQpdfClean: count(finals, (f) => f.qpdf === 0),
     finalPopplerText: count(finals, (f) => f.popplerText),
     sealValid: count(finals, (f) => f.sealValid),
@@ -165,7 +170,7 @@ export function summarize(results) {
     `files ${figures.files} (${figures.skipped} skipped): accepted ${figures.accepted}, refused ${figures.refused} (${figures.refusedExpected} expected: qpdf cannot open them or they need a password), 5xx ${figures.serverErrors}`,
     `refused by code: ${JSON.stringify(figures.refusedByCode)}`,
     ...figures.falseRejections.map((line) => `  false rejection: ${line}`),
-    `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}`,
+    `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}; script errors ${figures.scriptErrors}`,
     `finals (${n}): open in qpdf ${figures.finalOpensInQpdf} (clean ${figures.finalQpdfClean}), poppler text ${figures.finalPopplerText}, seal valid ${figures.sealValid}, seal valid and total ${figures.sealTotalDocument}`,
     `original a byte prefix ${figures.originalIsPrefix} of ${n}; typed value whole ${figures.typedValueWhole} of ${n}; audit seal valid ${figures.auditSealValid} of ${n}`,
     `kept: outlines ${figures.outlinesKept}, AcroForm ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}`,

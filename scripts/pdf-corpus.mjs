@@ -100,9 +100,10 @@ async function startServer() {
 async function runOne(server, path) {
   const file = relative(corpus, path)
   const original = readFileSync(path)
-  const result = { file, bytes: original.length, original: await judgeOriginal(original) }
+  const result = { file, bytes: original.length }
   const started = performance.now()
   try {
+    result.original = await judgeOriginal(original)
     if (original.length > INLINE_LIMIT) return { ...result, skipped: 'larger than the inline body limit' }
     const created = await api(server, 'POST', '/v1/submissions/from_pdf', submissionBody(file, original))
     result.accepted = created.status === 201
@@ -209,7 +210,8 @@ function lineOf(r) {
   if (r.skipped) return `${r.file}: skipped, ${r.skipped}`
   if (r.accepted === false)
     return `${r.file}: refused ${r.refusal.status} ${r.refusal.code}: ${r.refusal.message}`
-  if (r.outcome !== 'completed') return `${r.file}: ${r.outcome} ${r.finalizationError ?? r.error ?? ''}`
+  if (r.outcome !== 'completed')
+    return `${r.file}: ${r.outcome} ${r.finalizationError ?? r.error?.split('\n')[0] ?? ''}`
   const f = r.final
   const flags = [
     `qpdf ${f.qpdf}`,
