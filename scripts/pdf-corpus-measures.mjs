@@ -5,6 +5,7 @@ import {
   catalogKeys,
   formFields,
   isEncrypted,
+  orphanWidgets,
   outlineTitles,
   pdfsig,
   pdftotext,
@@ -36,6 +37,7 @@ export async function judgeOriginal(bytes) {
     acroform: keys ? keys.has('AcroForm') : null,
     fieldNames: keys?.has('AcroForm') ? ((await safe(formFields(bytes))) ?? []).map((f) => f.name) : null,
     tagged: keys ? keys.has('StructTreeRoot') : null,
+    orphanWidgets: await safe(orphanWidgets(bytes)),
     validSignatures: signatures.filter((s) => s.valid).length,
   }
 }
@@ -73,6 +75,8 @@ export async function judgeFinal(original, before, final, audit, typed) {
       validation,
       totalDocumentSigned,
     })),
+    // Widgets /AcroForm no longer reaches: fields a viewer cannot fill (neither kept nor flattened).
+    orphanWidgets: await safe(orphanWidgets(final)),
     prefix: final.length > original.length && final.subarray(0, original.length).equals(original),
     kept,
     audit: audit
@@ -131,6 +135,7 @@ export function summarize(results) {
       accepted,
       (r) => !['completed', 'finalization_error', 'timeout'].includes(r.outcome),
     ),
+    scriptErrors: count(tried, (r) => r.outcome === 'script error'),
     finalOpensInQpdf: count(finals, (f) => f.qpdf === 0 || f.qpdf === 3),
     finalQpdfClean: count(finals, (f) => f.qpdf === 0),
     finalPopplerText: count(finals, (f) => f.popplerText),
@@ -142,6 +147,10 @@ export function summarize(results) {
     acroformKept: keptOf('acroform'),
     tagsKept: keptOf('tags'),
     earlierSignaturesValid: keptOf('earlierSignatures'),
+    finalsWithNewOrphanWidgets: count(
+      completed,
+      (r) => r.final.orphanWidgets > (r.original.orphanWidgets ?? 0),
+    ),
     auditSealValid: count(finals, (f) => f.audit?.sealValid),
     secondsPerFile: {
       p50: percentile(
@@ -173,7 +182,7 @@ export function summarize(results) {
     `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}; script errors ${figures.scriptErrors}`,
     `finals (${n}): open in qpdf ${figures.finalOpensInQpdf} (clean ${figures.finalQpdfClean}), poppler text ${figures.finalPopplerText}, seal valid ${figures.sealValid}, seal valid and total ${figures.sealTotalDocument}`,
     `original a byte prefix ${figures.originalIsPrefix} of ${n}; typed value whole ${figures.typedValueWhole} of ${n}; audit seal valid ${figures.auditSealValid} of ${n}`,
-    `kept: outlines ${figures.outlinesKept}, AcroForm ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}`,
+    `kept: outlines ${figures.outlinesKept}, AcroForm ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}; finals with widgets /AcroForm no longer reaches ${figures.finalsWithNewOrphanWidgets}`,
     `seconds per file p50 ${s(figures.secondsPerFile.p50)} max ${s(figures.secondsPerFile.max)}; finalization p50 ${s(figures.finalizeSeconds.p50)} max ${s(figures.finalizeSeconds.max)}`,
   ]
   return { figures, lines }

@@ -2,9 +2,10 @@
 // outlines) and poppler (signatures, text). Every check takes bytes, writes them to a private
 // temporary file and runs the tool with a timeout, so a test states facts a viewer would see and
 // never trusts the library that wrote the file. A tool's failure throws a ToolError with its output.
+import { type QpdfValue, qpdfJson, qpdfObjects, REFERENCE, textOf } from './qpdf-json.ts'
 import { runOn, ToolError } from './run-tool.ts'
 
-export { ToolError }
+export { type QpdfValue, ToolError, textOf }
 
 // --- qpdf ---------------------------------------------------------------------------------------
 
@@ -46,36 +47,6 @@ export async function pageCount(bytes: Uint8Array): Promise<number> {
   const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--show-npages'])
   return Number(stdout.trim())
 }
-
-/**
- * qpdf's JSON (version 2) of the file, limited to `keys`. Warnings (a repaired file) do not fail;
- * a file qpdf cannot open, or one needing a password, does.
- */
-async function qpdfJson(bytes: Uint8Array, options: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--json=2', ...options])
-  return JSON.parse(stdout) as Record<string, unknown>
-}
-
-/**
- * A value of qpdf's JSON v2: strings are "u:text" or "b:hex", names "/Name", references "N G R";
- * dictionaries are objects keyed by names, arrays arrays.
- */
-export type QpdfValue = string | number | boolean | null | QpdfValue[] | { [key: string]: QpdfValue }
-
-/** The objects asked for (`trailer` or an object number), by qpdf's key ("trailer", "obj:N G R"). */
-async function qpdfObjects(bytes: Uint8Array, ids: string[]): Promise<Map<string, QpdfValue>> {
-  const json = await qpdfJson(bytes, ['--json-key=qpdf', ...ids.map((id) => `--json-object=${id}`)])
-  const [, objects] = json.qpdf as [
-    unknown,
-    Record<string, { value?: QpdfValue; stream?: { dict: QpdfValue } }>,
-  ]
-  const found = new Map<string, QpdfValue>()
-  for (const [key, entry] of Object.entries(objects))
-    found.set(key, entry.value ?? entry.stream?.dict ?? null)
-  return found
-}
-
-const REFERENCE = /^(\d+) (\d+) R$/
 
 /** The catalog dictionary (the trailer's /Root), read through object streams and repairs alike. */
 export async function catalog(bytes: Uint8Array): Promise<Record<string, QpdfValue>> {
@@ -135,6 +106,8 @@ export interface FormField {
 }
 
 interface QpdfField {
+  /** The terminal field ("N G R"), which may be its one widget too. */
+  object: string
   fullname: string
   fieldtype: string
   fieldflags: number
@@ -144,12 +117,16 @@ interface QpdfField {
   pageposfrom1: number
 }
 
-/** The fields reachable from /AcroForm, one entry per field (qpdf lists one per widget). */
+/**
+ * The fields reachable from /AcroForm (its /Fields and their /Kids), one entry per field. qpdf
+ * lists one entry per widget, and also widgets on pages that /AcroForm does not reach (it warns
+ * "widget annotation is not reachable from /AcroForm"): those are not fields a viewer can fill,
+ * and orphanWidgets counts them.
+ */
 export async function formFields(bytes: Uint8Array): Promise<FormField[]> {
-  const json = await qpdfJson(bytes, ['--json-key=acroform'])
-  const acroform = json.acroform as { fields: QpdfField[] }
+  const { widgets, reachable } = await acroformWidgets(bytes)
   const byName = new Map<string, FormField>()
-  for (const widget of acroform.fields) {
+  for (const widget of widgets.filter((w) => reachable.has(w.object))) {
     const known = byName.get(widget.fullname)
     if (known) {
       known.pages.push(widget.pageposfrom1)
@@ -166,21 +143,39 @@ export async function formFields(bytes: Uint8Array): Promise<FormField[]> {
   return [...byName.values()]
 }
 
+/** Widget annotations on the pages whose field /AcroForm does not reach. */
+export async function orphanWidgets(bytes: Uint8Array): Promise<number> {
+  const { widgets, reachable } = await acroformWidgets(bytes)
+  return widgets.filter((w) => !reachable.has(w.object)).length
+}
+
+/** qpdf's widgets, and the references of every field node reachable from the catalog's /AcroForm. */
+async function acroformWidgets(bytes: Uint8Array): Promise<{ widgets: QpdfField[]; reachable: Set<string> }> {
+  const json = await qpdfJson(bytes, ['--json-key=acroform', '--json-key=qpdf'])
+  const [, objects] = json.qpdf as [unknown, Record<string, { value?: QpdfValue }>]
+  const resolve = (value: QpdfValue | undefined): QpdfValue | undefined =>
+    typeof value === 'string' && REFERENCE.test(value) ? objects[`obj:${value}`]?.value : value
+  const asDict = (value: QpdfValue | undefined) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? value : {}
+  const root = asDict(resolve(asDict(objects.trailer?.value)['/Root']))
+  const pending = [resolve(asDict(resolve(root['/AcroForm']))['/Fields'])].flat()
+  const reachable = new Set<string>()
+  // A set, not recursion: a /Kids cycle in a damaged file ends here.
+  while (pending.length > 0) {
+    const ref = pending.pop()
+    if (typeof ref !== 'string' || reachable.has(ref)) continue
+    reachable.add(ref)
+    pending.push(...[resolve(asDict(resolve(ref))['/Kids'])].flat())
+  }
+  return { widgets: (json.acroform as { fields: QpdfField[] }).fields, reachable }
+}
+
 function fieldType(field: QpdfField): FieldType {
   if (field.fieldtype === '/Tx') return 'text'
   if (field.fieldtype === '/Ch') return 'choice'
   if (field.fieldtype === '/Sig') return 'signature'
   if (field.ischeckbox) return 'checkbox'
   return field.isradiobutton ? 'radio' : 'pushbutton'
-}
-
-/** A qpdf JSON string or name as text; other values (arrays of choices) as JSON. */
-export function textOf(value: QpdfValue): string | null {
-  if (value === null || value === undefined) return null
-  if (typeof value !== 'string') return JSON.stringify(value)
-  if (value.startsWith('u:')) return value.slice(2)
-  if (value.startsWith('b:')) return Buffer.from(value.slice(2), 'hex').toString('latin1')
-  return value.startsWith('/') ? value.slice(1) : value
 }
 
 interface QpdfOutline {
