@@ -57,7 +57,8 @@ export async function judgeFinal(original, before, final, audit, typed) {
       ? Boolean(keys?.has('Outlines')) &&
         JSON.stringify(await safe(outlineTitles(final))) === JSON.stringify(before.outlineTitles)
       : null,
-    acroform: before.acroform ? Boolean(keys?.has('AcroForm')) && (await fieldsKept(final, before)) : null,
+    // A form is an /AcroForm reaching at least one field.
+    acroform: before.fieldNames?.length ? await fieldsKept(final, before) : null,
     tags: before.tagged ? Boolean(keys?.has('StructTreeRoot')) : null,
     earlierSignatures:
       before.validSignatures > 0 ? earlier.filter((s) => s.valid).length >= before.validSignatures : null,
@@ -88,9 +89,10 @@ export async function judgeFinal(original, before, final, audit, typed) {
   }
 }
 
+/** Every field the original's /AcroForm reached, by name, and one more: the seal's own field. */
 async function fieldsKept(final, before) {
-  const names = new Set(((await safe(formFields(final))) ?? []).map((f) => f.name))
-  return before.fieldNames.every((name) => names.has(name))
+  const names = ((await safe(formFields(final))) ?? []).map((f) => f.name)
+  return names.length > before.fieldNames.length && before.fieldNames.every((name) => names.includes(name))
 }
 
 const percentile = (values, p) => {
@@ -182,7 +184,7 @@ export function summarize(results) {
     `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}; script errors ${figures.scriptErrors}`,
     `finals (${n}): open in qpdf ${figures.finalOpensInQpdf} (clean ${figures.finalQpdfClean}), poppler text ${figures.finalPopplerText}, seal valid ${figures.sealValid}, seal valid and total ${figures.sealTotalDocument}`,
     `original a byte prefix ${figures.originalIsPrefix} of ${n}; typed value whole ${figures.typedValueWhole} of ${n}; audit seal valid ${figures.auditSealValid} of ${n}`,
-    `kept: outlines ${figures.outlinesKept}, AcroForm ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}; finals with widgets /AcroForm no longer reaches ${figures.finalsWithNewOrphanWidgets}`,
+    `kept: outlines ${figures.outlinesKept}, forms ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}; finals with widgets /AcroForm no longer reaches ${figures.finalsWithNewOrphanWidgets}`,
     `seconds per file p50 ${s(figures.secondsPerFile.p50)} max ${s(figures.secondsPerFile.max)}; finalization p50 ${s(figures.finalizeSeconds.p50)} max ${s(figures.finalizeSeconds.max)}`,
   ]
   return { figures, lines }
