@@ -38,6 +38,7 @@ describe('pdf-checks', () => {
         signed: false,
         valid: false,
         totalDocumentSigned: false,
+        signedRanges: [],
         raw: undefined,
       },
     )

@@ -240,6 +240,8 @@ export interface PdfsigSignature {
   validation?: string
   /** "Total document signed" (its byte range reaches the end of the file), not "Not total document signed". */
   totalDocumentSigned: boolean
+  /** "Signed Ranges: [0 - 1322], [5118 - 5516]": the byte ranges, as [start, end) pairs. */
+  signedRanges: Array<[number, number]>
   /** The /SubFilter as pdfsig names it ("ETSI.CAdES.detached", "adbe.pkcs7.detached"). */
   type?: string
   /** pdfsig's lines for this signature. */
@@ -276,6 +278,9 @@ function parseSignature(raw: string): PdfsigSignature {
     valid: validation === 'Signature is Valid.',
     ...(validation === undefined ? {} : { validation }),
     totalDocumentSigned: /^\s*- Total document signed$/m.test(raw),
+    signedRanges: [...(line('Signed Ranges') ?? '').matchAll(/\[(\d+) - (\d+)\]/g)].map(
+      (range) => [Number(range[1]), Number(range[2])] as [number, number],
+    ),
     ...(type === undefined ? {} : { type }),
     raw: raw.trimEnd(),
   }
