@@ -5,6 +5,7 @@ import {
   catalogKeys,
   formFields,
   isEncrypted,
+  orphanWidgets,
   outlineTitles,
   pdfsig,
   pdftotext,
@@ -20,11 +21,15 @@ async function safe(promise, fallback = null) {
   }
 }
 
+/** qpdf --check's code, or 'crashed' when qpdf itself died. */
+const qpdfCode = async (bytes) => (await safe(qpdfCheck(bytes)))?.code ?? 'crashed'
+
 export async function judgeOriginal(bytes) {
   const keys = await safe(catalogKeys(bytes))
   const signatures = await safe(pdfsig(bytes), [])
   return {
-    qpdf: (await qpdfCheck(bytes)).code,
+    // qpdf 11.3 crashes (SIGSEGV) on a few damaged files: that is "cannot open" too.
+    qpdf: await qpdfCode(bytes),
     encrypted: await safe(isEncrypted(bytes)),
     needsPassword: await safe(requiresPassword(bytes)),
     outlines: keys ? keys.has('Outlines') : null,
@@ -32,6 +37,7 @@ export async function judgeOriginal(bytes) {
     acroform: keys ? keys.has('AcroForm') : null,
     fieldNames: keys?.has('AcroForm') ? ((await safe(formFields(bytes))) ?? []).map((f) => f.name) : null,
     tagged: keys ? keys.has('StructTreeRoot') : null,
+    orphanWidgets: await safe(orphanWidgets(bytes)),
     validSignatures: signatures.filter((s) => s.valid).length,
   }
 }
@@ -51,14 +57,15 @@ export async function judgeFinal(original, before, final, audit, typed) {
       ? Boolean(keys?.has('Outlines')) &&
         JSON.stringify(await safe(outlineTitles(final))) === JSON.stringify(before.outlineTitles)
       : null,
-    acroform: before.acroform ? Boolean(keys?.has('AcroForm')) && (await fieldsKept(final, before)) : null,
+    // A form is an /AcroForm reaching at least one field.
+    acroform: before.fieldNames?.length ? await fieldsKept(final, before) : null,
     tags: before.tagged ? Boolean(keys?.has('StructTreeRoot')) : null,
     earlierSignatures:
       before.validSignatures > 0 ? earlier.filter((s) => s.valid).length >= before.validSignatures : null,
   }
   return {
     bytes: final.length,
-    qpdf: (await qpdfCheck(final)).code,
+    qpdf: await qpdfCode(final),
     popplerText: page1 !== null && (await safe(pdftotext(final))) !== null,
     typedWhole: page1 !== null && squeeze(page1).includes(squeeze(typed)),
     sealValid: Boolean(seal?.valid),
@@ -69,6 +76,8 @@ export async function judgeFinal(original, before, final, audit, typed) {
       validation,
       totalDocumentSigned,
     })),
+    // Widgets /AcroForm no longer reaches: fields a viewer cannot fill (neither kept nor flattened).
+    orphanWidgets: await safe(orphanWidgets(final)),
     prefix: final.length > original.length && final.subarray(0, original.length).equals(original),
     kept,
     audit: audit
@@ -80,9 +89,10 @@ export async function judgeFinal(original, before, final, audit, typed) {
   }
 }
 
+/** Every field the original's /AcroForm reached, by name, and one more: the seal's own field. */
 async function fieldsKept(final, before) {
-  const names = new Set(((await safe(formFields(final))) ?? []).map((f) => f.name))
-  return before.fieldNames.every((name) => names.has(name))
+  const names = ((await safe(formFields(final))) ?? []).map((f) => f.name)
+  return names.length > before.fieldNames.length && before.fieldNames.every((name) => names.includes(name))
 }
 
 const percentile = (values, p) => {
@@ -98,7 +108,8 @@ export function summarize(results) {
   const accepted = tried.filter((r) => r.accepted)
   const refused = tried.filter((r) => r.accepted === false)
   // A refusal is expected when qpdf cannot open the file either, or it needs a password.
-  const expected = (r) => r.original.qpdf === 2 || r.original.needsPassword === true
+  const expected = (r) =>
+    r.original.qpdf === 2 || r.original.qpdf === 'crashed' || r.original.needsPassword === true
   const completed = accepted.filter((r) => r.outcome === 'completed')
   const finals = completed.map((r) => r.final)
   const keptOf = (k) =>
@@ -126,7 +137,8 @@ export function summarize(results) {
       accepted,
       (r) => !['completed', 'finalization_error', 'timeout'].includes(r.outcome),
     ),
-    finalOpensInQpdf: count(finals, (f) => f.qpdf !== 2),
+    scriptErrors: count(tried, (r) => r.outcome === 'script error'),
+    finalOpensInQpdf: count(finals, (f) => f.qpdf === 0 || f.qpdf === 3),
     finalQpdfClean: count(finals, (f) => f.qpdf === 0),
     finalPopplerText: count(finals, (f) => f.popplerText),
     sealValid: count(finals, (f) => f.sealValid),
@@ -137,6 +149,10 @@ export function summarize(results) {
     acroformKept: keptOf('acroform'),
     tagsKept: keptOf('tags'),
     earlierSignaturesValid: keptOf('earlierSignatures'),
+    finalsWithNewOrphanWidgets: count(
+      completed,
+      (r) => r.final.orphanWidgets > (r.original.orphanWidgets ?? 0),
+    ),
     auditSealValid: count(finals, (f) => f.audit?.sealValid),
     secondsPerFile: {
       p50: percentile(
@@ -165,10 +181,10 @@ export function summarize(results) {
     `files ${figures.files} (${figures.skipped} skipped): accepted ${figures.accepted}, refused ${figures.refused} (${figures.refusedExpected} expected: qpdf cannot open them or they need a password), 5xx ${figures.serverErrors}`,
     `refused by code: ${JSON.stringify(figures.refusedByCode)}`,
     ...figures.falseRejections.map((line) => `  false rejection: ${line}`),
-    `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}`,
+    `accepted ${figures.accepted}: completed ${figures.completed}, finalization_error ${figures.finalizationErrors}, timeout ${figures.timeouts}, other ${figures.otherFailures}; script errors ${figures.scriptErrors}`,
     `finals (${n}): open in qpdf ${figures.finalOpensInQpdf} (clean ${figures.finalQpdfClean}), poppler text ${figures.finalPopplerText}, seal valid ${figures.sealValid}, seal valid and total ${figures.sealTotalDocument}`,
     `original a byte prefix ${figures.originalIsPrefix} of ${n}; typed value whole ${figures.typedValueWhole} of ${n}; audit seal valid ${figures.auditSealValid} of ${n}`,
-    `kept: outlines ${figures.outlinesKept}, AcroForm ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}`,
+    `kept: outlines ${figures.outlinesKept}, forms ${figures.acroformKept}, StructTreeRoot ${figures.tagsKept}, earlier valid signatures ${figures.earlierSignaturesValid}; finals with widgets /AcroForm no longer reaches ${figures.finalsWithNewOrphanWidgets}`,
     `seconds per file p50 ${s(figures.secondsPerFile.p50)} max ${s(figures.secondsPerFile.max)}; finalization p50 ${s(figures.finalizeSeconds.p50)} max ${s(figures.finalizeSeconds.max)}`,
   ]
   return { figures, lines }

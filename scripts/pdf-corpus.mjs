@@ -5,7 +5,7 @@
 // docs/pdf-corpus.md for the corpus (scripts/pdf-corpus-fetch.sh) and the measures.
 //
 //   npx tsx scripts/pdf-corpus.mjs CORPUS_DIR [--json out.json] [--only TEXT] [--timeout 120]
-//                                  [--base URL --key sk_test_…]
+//                                  [--keep-finals DIR] [--base URL --key sk_test_…]
 //   npx tsx scripts/pdf-corpus.mjs --write-fixtures DIR
 //
 // Without --base it starts its own `paraph serve` on a fresh SQLite database in a temporary folder.
@@ -27,6 +27,7 @@ const { values: options, positionals } = parseArgs({
     base: { type: 'string' },
     key: { type: 'string' },
     'write-fixtures': { type: 'string' },
+    'keep-finals': { type: 'string' },
   },
 })
 
@@ -100,9 +101,10 @@ async function startServer() {
 async function runOne(server, path) {
   const file = relative(corpus, path)
   const original = readFileSync(path)
-  const result = { file, bytes: original.length, original: await judgeOriginal(original) }
+  const result = { file, bytes: original.length }
   const started = performance.now()
   try {
+    result.original = await judgeOriginal(original)
     if (original.length > INLINE_LIMIT) return { ...result, skipped: 'larger than the inline body limit' }
     const created = await api(server, 'POST', '/v1/submissions/from_pdf', submissionBody(file, original))
     result.accepted = created.status === 201
@@ -128,6 +130,7 @@ async function runOne(server, path) {
     if (ended.outcome !== 'completed') return { ...result, finalizationError: ended.error }
     const final = await download(server, submission.id)
     const audit = await api(server, 'GET', `/v1/submissions/${submission.id}/audit_log`, undefined, 'bytes')
+    if (options['keep-finals']) keepFinals(file, final, audit.bytes)
     result.final = await judgeFinal(original, result.original, final, audit.bytes, TYPED)
     return result
   } catch (error) {
@@ -205,11 +208,20 @@ async function download(server, id) {
   return Buffer.from(await response.arrayBuffer())
 }
 
+/** --keep-finals DIR: the final and the audit trail beside each other, for a person to look at. */
+function keepFinals(file, final, audit) {
+  const base = join(options['keep-finals'], file.replaceAll('/', '__').replace(/\.pdf$/i, ''))
+  mkdirSync(options['keep-finals'], { recursive: true })
+  writeFileSync(`${base}.final.pdf`, final)
+  if (audit) writeFileSync(`${base}.audit.pdf`, audit)
+}
+
 function lineOf(r) {
   if (r.skipped) return `${r.file}: skipped, ${r.skipped}`
   if (r.accepted === false)
     return `${r.file}: refused ${r.refusal.status} ${r.refusal.code}: ${r.refusal.message}`
-  if (r.outcome !== 'completed') return `${r.file}: ${r.outcome} ${r.finalizationError ?? r.error ?? ''}`
+  if (r.outcome !== 'completed')
+    return `${r.file}: ${r.outcome} ${r.finalizationError ?? r.error?.split('\n')[0] ?? ''}`
   const f = r.final
   const flags = [
     `qpdf ${f.qpdf}`,

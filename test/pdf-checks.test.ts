@@ -7,6 +7,7 @@ import {
   attachmentNames,
   catalogKeys,
   formFields,
+  orphanWidgets,
   outlineTitles,
   pageLabels,
   pdfsig,
@@ -37,6 +38,7 @@ describe('pdf-checks', () => {
         signed: false,
         valid: false,
         totalDocumentSigned: false,
+        signedRanges: [],
         raw: undefined,
       },
     )
@@ -54,6 +56,18 @@ describe('pdf-checks', () => {
     assert.deepEqual(await formFields(unsignedField()), [
       { name: 'Sig1', type: 'signature', value: null, readOnly: false, pages: [1] },
     ])
+  })
+
+  it('formFields leaves out a widget /AcroForm does not reach; orphanWidgets counts it', async () => {
+    const orphan = rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [] >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+      '<< /FT /Tx /T (lost) /V (value) /Type /Annot /Subtype /Widget /Rect [10 10 100 30] /P 3 0 R >>',
+    ])
+    assert.deepEqual(await formFields(orphan), [])
+    assert.equal(await orphanWidgets(orphan), 1)
+    assert.equal(await orphanWidgets(await pdfWithForm()), 0)
   })
 
   it('catalogKeys: only the keys the catalog has', async () => {
