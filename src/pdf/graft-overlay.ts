@@ -112,9 +112,11 @@ function drawAfterContent(
   page.put('Resources', resources)
   const contents = doc.newArray()
   contents.push(shared.opening())
+  // Only streams: a reference to a deleted (free) object reads as null, and readers warn of it.
   const old = page.get('Contents')
-  if (old.isArray()) for (let i = 0; i < old.length; i++) contents.push(old.get(i))
-  else if (!old.isNull()) contents.push(old)
+  if (old.isArray()) {
+    for (let i = 0; i < old.length; i++) if (old.get(i).isStream()) contents.push(old.get(i))
+  } else if (old.isStream()) contents.push(old)
   contents.push(shared.closing(name))
   page.put('Contents', contents)
 }
