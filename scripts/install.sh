@@ -15,10 +15,14 @@ fi
 
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
 # our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
-# fonts-dejavu-core is the font drawn into final and audit PDFs (src/pdf/fonts.ts): pdf-lib's
-# built-in Helvetica cannot encode "ł" or Cyrillic; openssl makes test certificates and reads seals;
-# chromium drives the signing page's browser tests (playwright-core, no browser download).
-SYSTEM_PACKAGES=(qpdf poppler-utils fonts-dejavu-core openssl chromium)
+# openssl makes test certificates and reads seals; chromium drives the signing page's browser tests
+# (playwright-core, no browser download).
+# Fonts drawn into final and audit PDFs, so every script prints (src/pdf/fonts.ts; subsets only are
+# embedded): fonts-dejavu-core (3 MB) draws Latin, Greek, Cyrillic and Hebrew as before;
+# fonts-noto-ui-core (5 MB) Arabic, Devanagari and Thai, its UI cut keeping their marks within a
+# line's height; fonts-noto-cjk (91 MB) Chinese, Japanese and Korean. fonts-noto-core (42 MB) would
+# add nothing these ten scripts need.
+SYSTEM_PACKAGES=(qpdf poppler-utils openssl chromium fonts-dejavu-core fonts-noto-ui-core fonts-noto-cjk)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks'
 import * as cantoo from '@cantoo/pdf-lib'
 import * as mupdf from 'mupdf'
 import * as pdflib from 'pdf-lib'
-import { appendUpdate, readTail } from '../src/pdf/incremental-update.ts'
+import { appendUpdate, readTail } from './pdf-lib-incremental.ts'
 import { sealPdf } from '../src/pdf/seal-pades.ts'
 import { loadSigningCertificate } from '../src/pdf/signing-certificate.ts'
 
@@ -38,7 +38,7 @@ const engines = {
     await drawStamp(pdflib, doc)
     return { out: await doc.save() }
   },
-  /** pdf-lib parses and draws; Paraph's appendUpdate (src/pdf/incremental-update.ts) appends. */
+  /** pdf-lib parses and draws; Paraph's former appendUpdate (scripts/pdf-lib-incremental.ts) appends. */
   'pdf-lib + own writer': async (bytes) => {
     const tail = readTail(bytes)
     if (tail.encrypted) throw new Error('encrypted: the writer would append objects in clear')

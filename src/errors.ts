@@ -36,7 +36,8 @@ const CATALOGUE = {
   invalid_email: { status: 422, description: '`email` filter longer than 320 characters.' },
   invalid_pdf: {
     status: 422,
-    description: 'Unreadable base64, oversize, missing `%PDF` magic bytes, unparsable or encrypted PDF.',
+    description:
+      'Unreadable base64, oversize, another file format, unparsable, password-protected, or certified by its author against any change (DocMDP level 1).',
   },
   invalid_pdf_url: { status: 422, description: 'URL does not return a usable PDF.' },
   invalid_docx: { status: 422, description: 'DOCX base64 unreadable.' },

@@ -2,65 +2,10 @@
 // outlines) and poppler (signatures, text). Every check takes bytes, writes them to a private
 // temporary file and runs the tool with a timeout, so a test states facts a viewer would see and
 // never trusts the library that wrote the file. A tool's failure throws a ToolError with its output.
-import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { type QpdfValue, qpdfJson, qpdfObjects, REFERENCE, textOf } from './qpdf-json.ts'
+import { runOn, ToolError } from './run-tool.ts'
 
-/** Long enough for a 100-page file on a loaded machine; a hang still ends. */
-const TIMEOUT_MS = 60_000
-const MAX_OUTPUT = 64 * 1024 * 1024
-
-export class ToolError extends Error {
-  override readonly name = 'ToolError'
-  constructor(
-    readonly command: string,
-    readonly code: number | string | null,
-    readonly output: string,
-  ) {
-    super(`${command} exited ${code}: ${output.trim().slice(0, 2000)}`)
-  }
-}
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/**
- * Runs `command` on the bytes saved to a file; `args` are put before the file's path, or built
- * around it when a function. Resolves for the exit codes in `accept`, throws otherwise.
- */
-async function runOn(
-  bytes: Uint8Array,
-  command: string,
-  args: string[] | ((path: string) => string[]),
-  accept: number[] = [0],
-): Promise<Run> {
-  const dir = await mkdtemp(join(tmpdir(), 'paraph-check-'))
-  try {
-    const path = join(dir, 'input.pdf')
-    await writeFile(path, bytes)
-    const result = await new Promise<Run>((resolve, reject) => {
-      execFile(
-        command,
-        typeof args === 'function' ? args(path) : [...args, path],
-        { timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error ? (error as NodeJS.ErrnoException & { code?: unknown }).code : 0
-          if (typeof code === 'number') resolve({ code, stdout, stderr })
-          else reject(new ToolError(command, code ?? (error?.signal || null), `${stdout}${stderr}`))
-        },
-      )
-    })
-    if (!accept.includes(result.code))
-      throw new ToolError(command, result.code, `${result.stdout}${result.stderr}`)
-    return result
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
+export { type QpdfValue, ToolError, textOf }
 
 // --- qpdf ---------------------------------------------------------------------------------------
 
@@ -87,41 +32,21 @@ export const isEncrypted = async (bytes: Uint8Array) => (await qpdfStatus(bytes,
 export const requiresPassword = async (bytes: Uint8Array) =>
   (await qpdfStatus(bytes, '--requires-password')) === 0
 
+/**
+ * The standard security handler's revision (ISO 32000-2 §7.6.4: 2 = RC4 40-bit, 3 = RC4 128,
+ * 4 = RC4 or AES-128, 6 = AES-256), read without a password; undefined when not encrypted.
+ */
+export async function encryptionRevision(bytes: Uint8Array): Promise<number | undefined> {
+  const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--show-encryption'])
+  const revision = /^R = (\d+)$/m.exec(stdout)?.[1]
+  return revision === undefined ? undefined : Number(revision)
+}
+
 /** Pages as qpdf counts them (after repairing the file if it must). */
 export async function pageCount(bytes: Uint8Array): Promise<number> {
   const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--show-npages'])
   return Number(stdout.trim())
 }
-
-/**
- * qpdf's JSON (version 2) of the file, limited to `keys`. Warnings (a repaired file) do not fail;
- * a file qpdf cannot open, or one needing a password, does.
- */
-async function qpdfJson(bytes: Uint8Array, options: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await runOn(bytes, 'qpdf', ['--warning-exit-0', '--json=2', ...options])
-  return JSON.parse(stdout) as Record<string, unknown>
-}
-
-/**
- * A value of qpdf's JSON v2: strings are "u:text" or "b:hex", names "/Name", references "N G R";
- * dictionaries are objects keyed by names, arrays arrays.
- */
-export type QpdfValue = string | number | boolean | null | QpdfValue[] | { [key: string]: QpdfValue }
-
-/** The objects asked for (`trailer` or an object number), by qpdf's key ("trailer", "obj:N G R"). */
-async function qpdfObjects(bytes: Uint8Array, ids: string[]): Promise<Map<string, QpdfValue>> {
-  const json = await qpdfJson(bytes, ['--json-key=qpdf', ...ids.map((id) => `--json-object=${id}`)])
-  const [, objects] = json.qpdf as [
-    unknown,
-    Record<string, { value?: QpdfValue; stream?: { dict: QpdfValue } }>,
-  ]
-  const found = new Map<string, QpdfValue>()
-  for (const [key, entry] of Object.entries(objects))
-    found.set(key, entry.value ?? entry.stream?.dict ?? null)
-  return found
-}
-
-const REFERENCE = /^(\d+) (\d+) R$/
 
 /** The catalog dictionary (the trailer's /Root), read through object streams and repairs alike. */
 export async function catalog(bytes: Uint8Array): Promise<Record<string, QpdfValue>> {
@@ -133,6 +58,13 @@ export async function catalog(bytes: Uint8Array): Promise<Record<string, QpdfVal
   if (!match)
     throw new ToolError('qpdf', null, `the trailer has no /Root reference: ${JSON.stringify(trailer)}`)
   return dictionaryAt(bytes, root as string)
+}
+
+/** The value of an indirect object ("N G R"), a stream's dictionary for a stream; null if absent. */
+export async function objectAt(bytes: Uint8Array, reference: string): Promise<QpdfValue> {
+  const number = REFERENCE.exec(reference)?.[1]
+  if (number === undefined) throw new Error(`not an indirect reference: ${reference}`)
+  return (await qpdfObjects(bytes, [number])).get(`obj:${reference}`) ?? null
 }
 
 /** The dictionary an indirect reference points at ({} for anything else). */
@@ -174,6 +106,8 @@ export interface FormField {
 }
 
 interface QpdfField {
+  /** The terminal field ("N G R"), which may be its one widget too. */
+  object: string
   fullname: string
   fieldtype: string
   fieldflags: number
@@ -183,12 +117,16 @@ interface QpdfField {
   pageposfrom1: number
 }
 
-/** The fields reachable from /AcroForm, one entry per field (qpdf lists one per widget). */
+/**
+ * The fields reachable from /AcroForm (its /Fields and their /Kids), one entry per field. qpdf
+ * lists one entry per widget, and also widgets on pages that /AcroForm does not reach (it warns
+ * "widget annotation is not reachable from /AcroForm"): those are not fields a viewer can fill,
+ * and orphanWidgets counts them.
+ */
 export async function formFields(bytes: Uint8Array): Promise<FormField[]> {
-  const json = await qpdfJson(bytes, ['--json-key=acroform'])
-  const acroform = json.acroform as { fields: QpdfField[] }
+  const { widgets, reachable } = await acroformWidgets(bytes)
   const byName = new Map<string, FormField>()
-  for (const widget of acroform.fields) {
+  for (const widget of widgets.filter((w) => reachable.has(w.object))) {
     const known = byName.get(widget.fullname)
     if (known) {
       known.pages.push(widget.pageposfrom1)
@@ -205,21 +143,39 @@ export async function formFields(bytes: Uint8Array): Promise<FormField[]> {
   return [...byName.values()]
 }
 
+/** Widget annotations on the pages whose field /AcroForm does not reach. */
+export async function orphanWidgets(bytes: Uint8Array): Promise<number> {
+  const { widgets, reachable } = await acroformWidgets(bytes)
+  return widgets.filter((w) => !reachable.has(w.object)).length
+}
+
+/** qpdf's widgets, and the references of every field node reachable from the catalog's /AcroForm. */
+async function acroformWidgets(bytes: Uint8Array): Promise<{ widgets: QpdfField[]; reachable: Set<string> }> {
+  const json = await qpdfJson(bytes, ['--json-key=acroform', '--json-key=qpdf'])
+  const [, objects] = json.qpdf as [unknown, Record<string, { value?: QpdfValue }>]
+  const resolve = (value: QpdfValue | undefined): QpdfValue | undefined =>
+    typeof value === 'string' && REFERENCE.test(value) ? objects[`obj:${value}`]?.value : value
+  const asDict = (value: QpdfValue | undefined) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? value : {}
+  const root = asDict(resolve(asDict(objects.trailer?.value)['/Root']))
+  const pending = [resolve(asDict(resolve(root['/AcroForm']))['/Fields'])].flat()
+  const reachable = new Set<string>()
+  // A set, not recursion: a /Kids cycle in a damaged file ends here.
+  while (pending.length > 0) {
+    const ref = pending.pop()
+    if (typeof ref !== 'string' || reachable.has(ref)) continue
+    reachable.add(ref)
+    pending.push(...[resolve(asDict(resolve(ref))['/Kids'])].flat())
+  }
+  return { widgets: (json.acroform as { fields: QpdfField[] }).fields, reachable }
+}
+
 function fieldType(field: QpdfField): FieldType {
   if (field.fieldtype === '/Tx') return 'text'
   if (field.fieldtype === '/Ch') return 'choice'
   if (field.fieldtype === '/Sig') return 'signature'
   if (field.ischeckbox) return 'checkbox'
   return field.isradiobutton ? 'radio' : 'pushbutton'
-}
-
-/** A qpdf JSON string or name as text; other values (arrays of choices) as JSON. */
-export function textOf(value: QpdfValue): string | null {
-  if (value === null || value === undefined) return null
-  if (typeof value !== 'string') return JSON.stringify(value)
-  if (value.startsWith('u:')) return value.slice(2)
-  if (value.startsWith('b:')) return Buffer.from(value.slice(2), 'hex').toString('latin1')
-  return value.startsWith('/') ? value.slice(1) : value
 }
 
 interface QpdfOutline {
@@ -241,6 +197,33 @@ export async function outlineTitles(bytes: Uint8Array): Promise<string[]> {
   return titles
 }
 
+/** The embedded files' names (keys of /Names /EmbeddedFiles). */
+export async function attachmentNames(bytes: Uint8Array): Promise<string[]> {
+  const json = await qpdfJson(bytes, ['--json-key=attachments'])
+  return Object.keys(json.attachments as Record<string, unknown>)
+}
+
+export interface PageLabelRange {
+  /** 0-based index of the range's first page. */
+  firstPage: number
+  /** /S without its slash: D, R, r, A, a; absent for labels that are only a prefix. */
+  style?: string
+  prefix?: string
+  start?: number
+}
+
+/** The /PageLabels number tree's ranges, as qpdf reads it. */
+export async function pageLabels(bytes: Uint8Array): Promise<PageLabelRange[]> {
+  const json = await qpdfJson(bytes, ['--json-key=pagelabels'])
+  const ranges = json.pagelabels as Array<{ index: number; label: Record<string, QpdfValue> }>
+  return ranges.map(({ index, label }) => ({
+    firstPage: index,
+    ...(label['/S'] === undefined ? {} : { style: textOf(label['/S'])! }),
+    ...(label['/P'] === undefined ? {} : { prefix: textOf(label['/P'])! }),
+    ...(typeof label['/St'] === 'number' ? { start: label['/St'] } : {}),
+  }))
+}
+
 // --- poppler --------------------------------------------------------------------------------------
 
 export interface PdfsigSignature {
@@ -257,6 +240,8 @@ export interface PdfsigSignature {
   validation?: string
   /** "Total document signed" (its byte range reaches the end of the file), not "Not total document signed". */
   totalDocumentSigned: boolean
+  /** "Signed Ranges: [0 - 1322], [5118 - 5516]": the byte ranges, as [start, end) pairs. */
+  signedRanges: Array<[number, number]>
   /** The /SubFilter as pdfsig names it ("ETSI.CAdES.detached", "adbe.pkcs7.detached"). */
   type?: string
   /** pdfsig's lines for this signature. */
@@ -293,6 +278,9 @@ function parseSignature(raw: string): PdfsigSignature {
     valid: validation === 'Signature is Valid.',
     ...(validation === undefined ? {} : { validation }),
     totalDocumentSigned: /^\s*- Total document signed$/m.test(raw),
+    signedRanges: [...(line('Signed Ranges') ?? '').matchAll(/\[(\d+) - (\d+)\]/g)].map(
+      (range) => [Number(range[1]), Number(range[2])] as [number, number],
+    ),
     ...(type === undefined ? {} : { type }),
     raw: raw.trimEnd(),
   }

@@ -3,14 +3,14 @@
 // It is sealed afterwards like the final PDF, so this ends with an ordinary pdf-lib save().
 import { PDFDocument } from 'pdf-lib'
 import type { AuditEvent, AuditFieldValue, AuditRecord, AuditSubmitter } from './audit-record.ts'
-import { SAVE_IN_ONE_GO } from './final-pdf.ts'
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 import { embedFont } from './fonts.ts'
 import { addFooters } from './footer.ts'
+import { SAVE_IN_ONE_GO } from './overlay.ts'
 import { widthAt } from './text-fit.ts'
 
 export interface AuditLogPdfOptions {
-  /** Where DejaVu lives; fonts.ts DEFAULT_FONT_DIR when absent. */
+  /** Where Debian's font packages put their files; fonts.ts DEFAULT_FONT_DIR when absent. */
   fontDir?: string
 }
 
@@ -44,6 +44,7 @@ export async function auditLogDocument(
   const flow = new Flow(doc, fonts)
   writeTitle(flow, record)
   writeDocuments(flow, record)
+  writeDocumentFacts(flow, record)
   for (const [i, submitter] of record.submitters.entries()) {
     writeSubmitter(flow, submitter, i, record.submitters.length)
   }
@@ -89,6 +90,7 @@ function writeTitle(flow: Flow, record: AuditRecord): void {
         ? [mono(record.final_pdf.sha256, HASH_SIZE), { text: pages(record.final_pdf.page_count) }]
         : plain('not produced: the submission is not completed'),
     ],
+    ...timestampRow(record),
   ])
   flow.gap(18)
 }
@@ -115,6 +117,51 @@ function writeDocuments(flow: Flow, record: AuditRecord): void {
     rows,
   )
   flow.gap(18)
+}
+
+function timestampRow(record: AuditRecord): Array<[string, Cell]> {
+  const timestamp = record.final_pdf?.timestamp
+  if (!timestamp) return []
+  return [['Time-stamp', plain(`${timestamp.time}, certified by ${timestamp.authority} (RFC 3161)`)]]
+}
+
+/** How each document went into the final PDF, in sentences (issue #21). */
+export function documentFactSentences(record: AuditRecord): string[] {
+  const sentences: string[] = []
+  for (const [i, d] of record.documents.entries()) {
+    const which = `Document ${i + 1} (${d.name})`
+    if (d.encrypted) sentences.push(`${which} was encrypted with an empty password; it is signed decrypted.`)
+    if (d.repaired) sentences.push(`${which} was damaged; it is signed as repaired.`)
+    if (d.rewritten_sha256)
+      sentences.push(`SHA-256 of the file signed in place of document ${i + 1}: ${d.rewritten_sha256}.`)
+    else if (i === 0 && d.encrypted === false) {
+      sentences.push(`The final PDF begins with the exact bytes of ${which.toLowerCase()} as sent.`)
+    }
+    if (d.certification) {
+      const allowed =
+        d.certification === 3 ? 'form filling, signing and annotations' : 'form filling and signing'
+      sentences.push(
+        `${which} is certified by its author (changes allowed: ${allowed}); the values and the footer are added as locked annotations.`,
+      )
+    }
+    for (const signature of d.signatures ?? []) {
+      const by = signature.name ? ` by ${signature.name}` : ''
+      const at = signature.signed_at ? ` on ${signature.signed_at}` : ''
+      const kept =
+        i === 0 && !d.rewritten_sha256
+          ? 'it remains valid for the document as sent'
+          : 'it cannot remain valid in the final PDF'
+      sentences.push(`${which} carried a signature${by}${at} (field "${signature.field}"); ${kept}.`)
+    }
+  }
+  return sentences
+}
+
+function writeDocumentFacts(flow: Flow, record: AuditRecord): void {
+  const sentences = documentFactSentences(record)
+  if (sentences.length === 0) return
+  for (const text of sentences) flow.paragraph({ text, size: 8 })
+  flow.gap(14)
 }
 
 const DELIVERY: Record<AuditSubmitter['delivery'], string> = {

@@ -45,6 +45,53 @@ export const AuditFieldValue = Type.Object({
 })
 export type AuditFieldValue = Static<typeof AuditFieldValue>
 
+export const AuditEarlierSignature = Type.Object(
+  {
+    field: Type.String({ description: "The signature field's full name" }),
+    name: OrNull(Type.String(), "The signer's name as the signature gives it (/Name), when it does"),
+    signed_at: OrNull(Type.String(), 'The signing time the signature claims (/M), ISO 8601 when it parses'),
+    format: OrNull(Type.String(), 'The signature format (/SubFilter), e.g. adbe.pkcs7.detached'),
+  },
+  { description: 'A signature the document already carried when it was sent' },
+)
+export type AuditEarlierSignature = Static<typeof AuditEarlierSignature>
+
+/** What the final PDF's making found in each document (issue #21), added once it is made. */
+export const AuditDocumentFacts = Type.Object({
+  encrypted: Type.Boolean({
+    description: 'The document was encrypted with an empty user password; it is signed decrypted',
+  }),
+  repaired: Type.Boolean({ description: 'The document was damaged; it is signed as repaired' }),
+  rewritten_sha256: OrNull(
+    Sha256('Of the decrypted or repaired file that was signed in place of the document'),
+    'Null when the document itself was signed: it is then the exact beginning of the final PDF (for the first document)',
+  ),
+  certification: OrNull(
+    Type.Integer({ minimum: 1, maximum: 3 }),
+    "The author's certification level (DocMDP: 2 form filling, 3 also annotations); null when not certified",
+  ),
+  signatures: Type.Array(AuditEarlierSignature, {
+    description: 'Signatures the document carried when it was sent',
+  }),
+})
+export type AuditDocumentFacts = Static<typeof AuditDocumentFacts>
+
+export const AuditTimestamp = Type.Object(
+  {
+    authority: Type.String({ description: 'The time-stamping authority asked (TSA_URL)' }),
+    time: Timestamp("The time the authority certified (the token's genTime)"),
+  },
+  { description: "The RFC 3161 time-stamp of the final PDF's seal (PAdES B-T)" },
+)
+export type AuditTimestamp = Static<typeof AuditTimestamp>
+
+/** What the finalizer learnt while making the final PDF, added to the record with its hash. */
+export interface FinalFacts {
+  /** In the order of the documents. */
+  documents: AuditDocumentFacts[]
+  timestamp: AuditTimestamp | null
+}
+
 export const AuditSubmitter = Type.Object({
   id: Id('sbm', 'Submitter id'),
   role: Type.String({ description: 'Role in the document' }),
@@ -96,17 +143,21 @@ export const AuditRecord = Type.Object(
     created_at: Timestamp('Creation of the submission'),
     completed_at: OrNull(Timestamp('Last signature'), 'Null unless completed'),
     documents: Type.Array(
-      Type.Object({
-        name: Type.String({ description: 'Document name' }),
-        page_count: Type.Integer({ minimum: 1 }),
-        sha256: Sha256('Of the document as the sender sent it'),
-      }),
+      Type.Intersect([
+        Type.Object({
+          name: Type.String({ description: 'Document name' }),
+          page_count: Type.Integer({ minimum: 1 }),
+          sha256: Sha256('Of the document as the sender sent it'),
+        }),
+        Type.Partial(AuditDocumentFacts),
+      ]),
       { description: 'The documents in order, as sent' },
     ),
     final_pdf: OrNull(
       Type.Object({
         sha256: Sha256('Of the sealed final PDF: equal to the SHA-256 of the downloaded file'),
         page_count: Type.Integer({ minimum: 1 }),
+        timestamp: Type.Optional(OrNull(AuditTimestamp, 'Null when no time-stamping authority is set')),
       }),
       'The signed PDF; null until the submission is completed',
     ),
@@ -118,10 +169,14 @@ export const AuditRecord = Type.Object(
 export type AuditRecord = Static<typeof AuditRecord>
 
 /**
- * The record completed with the sealed final PDF's hash. The final PDF holds every page of every
- * document, so its page count is theirs added up.
+ * The record completed with the sealed final PDF's hash and what its making found. The final PDF
+ * holds every page of every document, so its page count is theirs added up.
  */
-export function withFinalPdf(record: AuditRecord, sha256: string): AuditRecord {
+export function withFinalPdf(record: AuditRecord, sha256: string, facts: FinalFacts): AuditRecord {
   const pageCount = record.documents.reduce((sum, d) => sum + d.page_count, 0)
-  return { ...record, final_pdf: { sha256, page_count: pageCount } }
+  return {
+    ...record,
+    documents: record.documents.map((document, i) => ({ ...document, ...facts.documents[i] })),
+    final_pdf: { sha256, page_count: pageCount, timestamp: facts.timestamp },
+  }
 }

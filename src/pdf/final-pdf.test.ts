@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { PageSizes, PDFDocument, PDFName, PDFString } from 'pdf-lib'
+import { PageSizes, PDFDict, PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { inkCount, nonWhiteInRing, pixelBox } from '../../test/fixtures/ink.ts'
 import { a4, hundredPages, pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { cornerMarkPng } from '../../test/fixtures/png.ts'
@@ -63,7 +63,7 @@ describe('buildFinalPdf', () => {
     await qpdfCheck(out)
   })
 
-  it("keeps the first document's pages in place but none of its document-level actions, scripts or form", async () => {
+  it('signs the original: its bytes are the prefix, its catalog, title and form stay (fields read-only), its scripts go', async () => {
     const source = await PDFDocument.load(await a4())
     const { context, catalog } = source
     const script = context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') })
@@ -72,17 +72,19 @@ describe('buildFinalPdf', () => {
     catalog.set(PDFName.of('Lang'), PDFString.of('fr-CH'))
     source.getForm().createTextField('source.field').addToPage(source.getPage(0), { x: 50, y: 600 })
     source.setTitle('Lease agreement')
-    const { bytes } = await buildFinalPdf({
-      documents: [await source.save()],
-      stamps: [],
-      submissionId: SUBMISSION,
-    })
+    const original = await source.save()
+    const { bytes } = await buildFinalPdf({ documents: [original], stamps: [], submissionId: SUBMISSION })
+    assert.ok(Buffer.from(bytes.subarray(0, original.length)).equals(original), 'the original is the prefix')
     const out = await PDFDocument.load(bytes, { updateMetadata: false })
     const keys = out.catalog.keys().map((key) => key.decodeText())
-    assert.deepEqual(keys.sort(), ['Lang', 'Pages', 'Type'])
+    assert.deepEqual(keys.sort(), ['AcroForm', 'Lang', 'Names', 'Pages', 'Type'])
+    const names = out.catalog.lookup(PDFName.of('Names'), PDFDict)
+    assert.equal(names.has(PDFName.of('JavaScript')), false, 'document scripts are removed')
     assert.equal(out.getTitle(), 'Lease agreement', 'the title of the document stays')
-    assert.equal(out.getProducer(), 'Paraph')
-    assert.doesNotMatch(Buffer.from(bytes).toString('latin1'), /app\.alert/)
+    const [field] = out.getForm().getFields()
+    assert.equal(field?.getName(), 'source.field')
+    assert.equal(field?.isReadOnly(), true)
+    await qpdfCheck(bytes)
   })
 
   it('refuses a stamp on a document or page that does not exist, naming it', async () => {

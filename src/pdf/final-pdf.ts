@@ -1,10 +1,20 @@
-// The final PDF of a submission (issue #11): every document's pages in order in one PDF, the signed
-// values drawn into their areas, and the SES footer on every page. Sealing (PAdES) happens afterwards
-// on these bytes, with the parsed document handed along so the seal need not parse them again.
-import { type PDFDict, PDFDocument, type PDFFont } from 'pdf-lib'
-import { embedFont } from './fonts.ts'
-import { addFooters, type FooterSegments, sesFooter } from './footer.ts'
-import { type Stamp, stampFields } from './stamp-fields.ts'
+// The final PDF of a submission (issues #11 and #21): the original signed, not a copy of it. The
+// first document is opened with MuPDF; the other documents' pages are appended to it; the values and
+// the SES footer are drawn on an overlay and placed on each page (graft-overlay.ts); the form's
+// fields are made read-only. The caller then seals the document (seal-pades.ts sealDocument) or
+// saves it as it stands: both save incrementally, so a document that needed no repair and was not
+// encrypted is the exact prefix of the file made from it, and an earlier signature stays valid.
+import { createHash } from 'node:crypto'
+import * as mupdf from 'mupdf'
+import type { AuditDocumentFacts } from './audit-record.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
+import type { FooterSegments } from './footer.ts'
+import { sesFooter } from './footer.ts'
+import { graftOverlay } from './graft-overlay.ts'
+import { openPdf, PdfPasswordError, rawPage } from './mupdf-open.ts'
+import { certificationLevel, earlierSignatures, makeFieldsReadOnly } from './original-facts.ts'
+import { drawOverlay } from './overlay.ts'
+import type { Stamp } from './stamp-fields.ts'
 
 export interface DocumentStamp extends Stamp {
   /** 0-indexed position of the document in the submission (as stored areas count). */
@@ -18,52 +28,99 @@ export interface FinalPdfInput {
   submissionId: string
   /** The footer on every page; the SES statement of the final PDF (sesFooter) when absent. */
   footer?: FooterSegments
-  /** Where DejaVu lives; fonts.ts DEFAULT_FONT_DIR when absent. */
+  /** The root of the font folders (Debian's /usr/share/fonts); fonts.ts's default when absent. */
   fontDir?: string
 }
 
-/**
- * pdf-lib yields to the event loop (a setTimeout) every 50 objects by default; the finalizer is a
- * child process with nothing else to serve, so it writes in one go (a third of a 100-page save).
- */
-export const SAVE_IN_ONE_GO = { objectsPerTick: Number.POSITIVE_INFINITY } as const
+/** What the audit trail says of each document as it went into the final PDF. */
+export type DocumentFacts = AuditDocumentFacts
 
-/**
- * Catalog entries the final PDF keeps from the first document. The rest goes, as it would when
- * copying pages into a new PDF: document-level scripts and actions (/OpenAction, /AA, /Names), the
- * source's interactive form (its values are drawn, not fillable), and structures that would only
- * describe the first document's pages (/Outlines, /PageLabels, /StructTreeRoot).
- */
-const KEPT_CATALOG_KEYS = new Set(['Type', 'Pages', 'Lang', 'ViewerPreferences'])
-
-/**
- * One PDF holding every page of every document, in order, and where each document starts (0-indexed
- * page offsets). The first document is the base, its pages kept in place (no copy of its largest
- * part); the others are loaded one at a time and copied in, so at most one parsed source sits
- * beside the result.
- */
-export async function mergeDocuments(
-  documents: Uint8Array[],
-): Promise<{ doc: PDFDocument; offsets: number[] }> {
-  const [first, ...others] = documents
-  if (!first) throw new RangeError('a final PDF needs at least one document')
-  const doc = await PDFDocument.load(first, { updateMetadata: false })
-  keepOnly(doc.catalog, KEPT_CATALOG_KEYS)
-  doc.setProducer('Paraph')
-  const offsets = [0]
-  for (const bytes of others) {
-    const source = await PDFDocument.load(bytes, { updateMetadata: false })
-    offsets.push(doc.getPageCount())
-    const pages = await doc.copyPages(source, source.getPageIndices())
-    for (const page of pages) doc.addPage(page)
-  }
-  return { doc, offsets }
+/** The final document, changed in memory and not yet saved. The caller destroys `doc`. */
+export interface FinalDocument {
+  doc: mupdf.PDFDocument
+  facts: DocumentFacts[]
+  pageCount: number
+  /** The bytes the incremental save will start with: the first document, or what replaced it. */
+  prefix: Uint8Array
 }
 
-function keepOnly(dict: PDFDict, keys: Set<string>): void {
-  for (const key of dict.keys()) {
-    if (!keys.has(key.decodeText())) dict.delete(key)
+/** ISO 32000-1 Annex C: 8 388 607 indirect objects at most; MuPDF would number new ones past 2^31. */
+const MAX_OBJECT_NUMBER = 8_388_607
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * Opens a document for signing: as it is when it can be saved incrementally, otherwise (encrypted,
+ * repaired, objects numbered beyond what readers accept) rewritten once — decrypted, repaired and
+ * renumbered — and reopened, so the final PDF is an incremental update of that rewrite.
+ */
+export function openForSigning(
+  bytes: Uint8Array,
+  position: number,
+): { doc: mupdf.PDFDocument; facts: DocumentFacts; base: Uint8Array } {
+  let opened: ReturnType<typeof openPdf>
+  try {
+    opened = openPdf(bytes)
+  } catch (error) {
+    if (error instanceof PdfPasswordError) {
+      throw new FinalPdfError(`document ${position + 1} is protected by a password, so it cannot be signed`)
+    }
+    throw new FinalPdfError(`document ${position + 1} could not be read as a PDF`, (error as Error).message)
   }
+  let { doc } = opened
+  const certification = certificationLevel(doc) ?? null
+  if (certification === 1) {
+    doc.destroy()
+    throw new FinalPdfError(
+      `document ${position + 1} is certified by its author against any change, so it cannot be signed without breaking that certification`,
+    )
+  }
+  const signatures = earlierSignatures(doc)
+  const rewrite =
+    opened.encrypted ||
+    opened.repaired ||
+    doc.countObjects() > MAX_OBJECT_NUMBER ||
+    !doc.canBeSavedIncrementally()
+  let base = bytes
+  if (rewrite) {
+    base = doc.saveToBuffer('encrypt=none,garbage=compact').asUint8Array().slice()
+    doc.destroy()
+    doc = new mupdf.PDFDocument(base)
+  }
+  const facts: DocumentFacts = {
+    encrypted: opened.encrypted,
+    repaired: opened.repaired,
+    rewritten_sha256: rewrite ? sha256(base) : null,
+    certification,
+    signatures,
+  }
+  return { doc, facts, base }
+}
+
+/** The document every other one is appended to, with each document's first page index. */
+function mergeDocuments(documents: Uint8Array[]) {
+  const [first, ...others] = documents
+  if (!first) throw new RangeError('a final PDF needs at least one document')
+  const { doc, facts, base } = openForSigning(first, 0)
+  const offsets = [0]
+  const allFacts = [facts]
+  try {
+    for (const [i, bytes] of others.entries()) {
+      const source = openForSigning(bytes, i + 1)
+      try {
+        offsets.push(doc.countPages())
+        allFacts.push(source.facts)
+        const map = doc.newGraftMap()
+        for (let page = 0; page < source.doc.countPages(); page++) map.graftPage(-1, source.doc, page)
+      } finally {
+        source.doc.destroy()
+      }
+    }
+  } catch (error) {
+    doc.destroy()
+    throw error
+  }
+  return { doc, offsets, facts: allFacts, base }
 }
 
 /** Stamps with their page made absolute in the merged document. */
@@ -81,28 +138,85 @@ export function mergedStamps(stamps: DocumentStamp[], offsets: number[], pageCou
   })
 }
 
-/** Stamps and footers on a merged document, sharing one embedded font. */
-export async function finishDocument(
-  doc: PDFDocument,
-  stamps: Stamp[],
-  footer: FooterSegments,
-  font?: PDFFont,
-): Promise<void> {
-  const sans = font ?? (await embedFont(doc, 'sans'))
-  await stampFields(doc, stamps, sans)
-  addFooters(doc, sans, footer)
+/** The final document with the values and footers on its pages and its fields read-only. */
+export async function buildFinalDocument(input: FinalPdfInput): Promise<FinalDocument> {
+  const { doc, offsets, facts, base } = mergeDocuments(input.documents)
+  try {
+    const total = doc.countPages()
+    const pageCounts = offsets.map((offset, i) => (offsets[i + 1] ?? total) - offset)
+    const pages = Array.from({ length: total }, (_, i) => rawPage(doc.findPage(i)))
+    const overlay = await drawOverlay({
+      pages,
+      stamps: mergedStamps(input.stamps, offsets, pageCounts),
+      footer: input.footer ?? sesFooter(input.submissionId),
+      ...(input.fontDir !== undefined ? { fontDir: input.fontDir } : {}),
+    })
+    // A certification allowing form filling (2) or annotations (3) forbids new page content: the
+    // overlay goes into locked annotations, and the fields are left as the certification has them.
+    const certified = facts.some((f) => f.certification !== null)
+    graftOverlay(doc, overlay, certified ? 'annotation' : 'content')
+    if (!certified) {
+      makeFieldsReadOnly(doc)
+      removeDocumentScripts(doc)
+    }
+    return { doc, facts, pageCount: total, prefix: base }
+  } catch (error) {
+    doc.destroy()
+    throw error
+  }
 }
 
 /**
- * The unsealed final PDF, and the document it was saved from: after save() its objects are numbered
- * as in `bytes`, which is what sealPdf needs to know of them.
+ * Scripts that run when the signed document is opened could change what it shows (a known way to
+ * make a signed PDF display other content): the final PDF drops the document's JavaScript actions
+ * (ISO 32000-1 §12.6.4.16) from the catalog in its own update. Navigation actions stay.
  */
-export async function buildFinalPdf(input: FinalPdfInput): Promise<{ bytes: Uint8Array; doc: PDFDocument }> {
-  const { doc, offsets } = await mergeDocuments(input.documents)
-  const total = doc.getPageCount()
-  const pageCounts = offsets.map((offset, i) => (offsets[i + 1] ?? total) - offset)
-  const stamps = mergedStamps(input.stamps, offsets, pageCounts)
-  const footer = input.footer ?? sesFooter(input.submissionId)
-  await finishDocument(doc, stamps, footer, await embedFont(doc, 'sans', input.fontDir))
-  return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
+function removeDocumentScripts(doc: mupdf.PDFDocument): void {
+  const catalog = doc.getTrailer().get('Root')
+  const open = catalog.get('OpenAction')
+  if (open.isDictionary() && open.get('S').isName() && open.get('S').asName() === 'JavaScript') {
+    catalog.delete('OpenAction')
+  }
+  if (!catalog.get('AA').isNull()) catalog.delete('AA')
+  const names = catalog.get('Names')
+  if (names.isDictionary() && !names.get('JavaScript').isNull()) names.delete('JavaScript')
+}
+
+/** The final document saved unsealed (the document as it stands, issue #20). */
+export async function buildFinalPdf(
+  input: FinalPdfInput,
+): Promise<{ bytes: Uint8Array; facts: DocumentFacts[] }> {
+  const final = await buildFinalDocument(input)
+  try {
+    return { bytes: final.doc.saveToBuffer('incremental').asUint8Array().slice(), facts: final.facts }
+  } finally {
+    final.doc.destroy()
+  }
+}
+
+/**
+ * A finalization checks its own output before the submission is completed: the file opens without
+ * repair, has every page, and starts with the bytes it was made from.
+ */
+export function checkFinalPdf(bytes: Uint8Array, final: Pick<FinalDocument, 'pageCount' | 'prefix'>): void {
+  const fail = (what: string): never => {
+    throw new FinalPdfError(`the final PDF failed its own check (${what}); it was not kept`)
+  }
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, final.prefix.length))
+  if (bytes.length <= final.prefix.length || !head.equals(final.prefix)) {
+    fail('the original is not its prefix')
+  }
+  let doc: mupdf.PDFDocument
+  try {
+    doc = new mupdf.PDFDocument(bytes)
+  } catch (error) {
+    fail(`it does not open (${(error as Error).message})`)
+    return
+  }
+  try {
+    if (doc.wasRepaired()) fail('it opens only after repair')
+    if (doc.countPages() !== final.pageCount) fail(`it has ${doc.countPages()} pages, not ${final.pageCount}`)
+  } finally {
+    doc.destroy()
+  }
 }

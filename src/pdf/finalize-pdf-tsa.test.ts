@@ -9,7 +9,7 @@ import * as pkijs from 'pkijs'
 import { auditRecord } from '../../test/fixtures/audit-records.ts'
 import { type LocalTsa, startLocalTsa } from '../../test/fixtures/local-tsa.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
-import { pdfsig } from '../../test/fixtures/poppler.ts'
+import { pdfsig, pdfText } from '../../test/fixtures/poppler.ts'
 import { OID } from './cades-signed-data.ts'
 import { closePdfFinalizer, FinalizeError, finalizePdf } from './finalize-pdf.ts'
 import type { FinalizeRequest } from './finalizer-protocol.ts'
@@ -42,7 +42,7 @@ const request = (tsaUrl: string): FinalizeRequest => ({
 
 /** Whether the last seal of the file carries id-aa-signatureTimeStampToken. */
 function hasTimestamp(pdf: Buffer): boolean {
-  const last = [...pdf.toString('latin1').matchAll(/\/Contents <([0-9a-f]+)>/g)].at(-1)![1]!
+  const last = [...pdf.toString('latin1').matchAll(/\/Contents\s*<([0-9a-fA-F]+)>/g)].at(-1)![1]!
   const content = pkijs.ContentInfo.fromBER(Buffer.from(last, 'hex')).content
   const [signer] = new pkijs.SignedData({ schema: content }).signerInfos
   return signer!.unsignedAttrs?.attributes.some((a) => a.type === OID.signatureTimeStampToken) ?? false
@@ -52,13 +52,17 @@ describe('finalizePdf with TSA_URL', () => {
   it('seals the final PDF and the audit PDF with a time-stamp each; both valid', async () => {
     tsa.mode = 'ok'
     const requests = tsa.requests
-    await finalizePdf(request(tsa.url))
+    const made = await finalizePdf(request(tsa.url))
     assert.equal(tsa.requests - requests, 2)
+    assert.equal(made.facts.timestamp?.authority, new URL(tsa.url).toString())
+    assert.ok(Math.abs(Date.parse(made.facts.timestamp!.time) - Date.now()) < 60_000, 'the token time is now')
     for (const path of ['final.pdf', 'audit.pdf']) {
       const pdf = await readFile(join(dir, path))
       assert.ok(hasTimestamp(pdf), path)
       assert.match(await pdfsig(pdf), /Signature Validation: Signature is Valid\./, path)
     }
+    const auditText = await pdfText(await readFile(join(dir, 'audit.pdf')))
+    assert.match(auditText.replace(/\s+/g, ' '), /Time-stamp .*certified by http:\/\/127\.0\.0\.1:\d+/)
   })
 
   it('fails with a cause naming the TSA when it answers 500', async () => {

@@ -7,6 +7,7 @@ import { PoolsByLimits } from './child-pool.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
+  FinalFacts,
   FinalizeAnswer,
   FinalizeRequest,
   FinalizeTimings,
@@ -21,8 +22,15 @@ const DEFAULT_TIMEOUT_MS = 120_000
 // A child that made a large file is replaced, so memory the work grew into goes back to the OS.
 const RECYCLE_AFTER_BYTES = 16 * MiB
 
+/** `message` is for the API client; `detail`, when set, is the internal cause, for the log. */
 export class FinalizeError extends Error {
   override readonly name = 'FinalizeError'
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message)
+  }
 }
 
 export interface FinalizeOptions {
@@ -44,17 +52,20 @@ const pools = new PoolsByLimits<FinalizeRequest, FinalizeAnswer>(
 export async function finalizePdf(
   request: FinalizeRequest,
   options: FinalizeOptions = {},
-): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
+): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings; facts: FinalFacts }> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const outcome = await pools.get(options).run(request, timeoutMs)
-  if (outcome.ok) return { final: outcome.final, audit: outcome.audit, timings: outcome.timings }
+  if (outcome.ok) {
+    const { final, audit, timings, facts } = outcome
+    return { final, audit, timings, facts }
+  }
   switch (outcome.reason) {
     case 'timeout':
       throw new FinalizeError(`making the final PDF took longer than ${timeoutMs / 1000} s`)
     case 'crashed':
       throw new FinalizeError('making the final PDF exhausted the memory allowed or crashed')
     case 'failed':
-      throw new FinalizeError(outcome.cause)
+      throw new FinalizeError(outcome.cause, outcome.detail)
   }
 }
 
@@ -82,7 +93,7 @@ export async function makeCurrentPdf(
     case 'crashed':
       throw new FinalizeError('making the document exhausted the memory allowed or crashed')
     case 'failed':
-      throw new FinalizeError(outcome.cause)
+      throw new FinalizeError(outcome.cause, outcome.detail)
   }
 }
 

@@ -10,10 +10,12 @@ import { performance } from 'node:perf_hooks'
 import { auditLogDocument } from './audit-log-pdf.ts'
 import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
-import { buildFinalPdf, type DocumentStamp } from './final-pdf.ts'
+import { buildFinalDocument, buildFinalPdf, checkFinalPdf, type DocumentStamp } from './final-pdf.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
+  FinalFacts,
   FinalizeAnswer,
   FinalizeRequest,
   FinalizeStamp,
@@ -21,8 +23,10 @@ import type {
   MadeFile,
 } from './finalizer-protocol.ts'
 import { interimFooter } from './footer.ts'
-import { sealPdf } from './seal-pades.ts'
+import { quietMupdf } from './mupdf-quiet.ts'
+import { sealDocument, sealPdf } from './seal-pades.ts'
 import { loadSigningCertificate, type SealingIdentity } from './signing-certificate.ts'
+import type { Timestamp } from './timestamp.ts'
 
 const identities = new Map<string, Promise<SealingIdentity>>()
 
@@ -42,6 +46,14 @@ async function stampOf(stamp: FinalizeStamp): Promise<DocumentStamp> {
   return { ...stamp, value: { kind: 'image', png: await readFile(value.path) } }
 }
 
+/** The authority as configured, without credentials a TSA_URL may carry. */
+function stampFacts(url: string, token: Timestamp): NonNullable<FinalFacts['timestamp']> {
+  const authority = new URL(url)
+  authority.username = ''
+  authority.password = ''
+  return { authority: authority.toString(), time: token.time.toISOString() }
+}
+
 function made(bytes: Uint8Array): MadeFile {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length }
 }
@@ -59,41 +71,61 @@ function stopwatch(): () => number {
 
 async function finalize(
   request: FinalizeRequest,
-): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings }> {
+): Promise<{ final: MadeFile; audit: MadeFile; timings: FinalizeTimings; facts: FinalFacts }> {
   const lap = stopwatch()
   const identity = await identityFor(request)
   const signedAt = new Date(request.signedAt)
+  let timestamp: FinalFacts['timestamp'] = null
+  const tsa = request.tsaUrl
   const seal = {
     signedAt,
     reason: 'Electronic seal of the signed document',
     name: identity.commonName,
-    ...(request.tsaUrl !== undefined ? { tsa: { url: request.tsaUrl } } : {}),
+    ...(tsa !== undefined ? { tsa: { url: tsa } } : {}),
   }
-  const unsealed = await buildFinalPdf({
+  // The final PDF's time-stamp goes into its audit trail, which is sealed (and time-stamped) after.
+  const finalSeal =
+    tsa === undefined
+      ? seal
+      : {
+          ...seal,
+          tsa: {
+            url: tsa,
+            onTimestamp: (token: Timestamp) => {
+              timestamp = stampFacts(tsa, token)
+            },
+          },
+        }
+  const document = await buildFinalDocument({
     documents: await Promise.all(request.documents.map((path) => readFile(path))),
     stamps: await Promise.all(request.stamps.map(stampOf)),
     submissionId: request.submissionId,
   })
   const build = lap()
-  const sealed = await sealPdf(unsealed.bytes, identity, seal, unsealed.doc)
+  let sealed: Uint8Array
+  try {
+    sealed = await sealDocument(document.doc, identity, finalSeal)
+  } finally {
+    document.doc.destroy()
+  }
+  checkFinalPdf(sealed, document)
   const sealFinal = lap()
   const final = made(sealed)
-  const record = withFinalPdf(request.audit, final.sha256)
+  const facts: FinalFacts = { documents: document.facts, timestamp }
+  const record = withFinalPdf(request.audit, final.sha256, facts)
   const auditLog = await auditLogDocument(record)
   const audit = lap()
-  const auditSealed = await sealPdf(
-    auditLog.bytes,
-    identity,
-    { ...seal, reason: 'Electronic seal of the audit trail' },
-    auditLog.doc,
-  )
+  const auditSealed = await sealPdf(auditLog.bytes, identity, {
+    ...seal,
+    reason: 'Electronic seal of the audit trail',
+  })
   const sealAudit = lap()
   await Promise.all([
     writeFile(request.finalPath, sealed, { mode: 0o600 }),
     writeFile(request.auditPath, auditSealed, { mode: 0o600 }),
   ])
   const timings = { build, sealFinal, audit, sealAudit, write: lap() }
-  return { final, audit: made(auditSealed), timings }
+  return { final, audit: made(auditSealed), timings, facts }
 }
 
 /** The document as it stands: built like the final PDF, under the interim footer, not sealed. */
@@ -108,20 +140,31 @@ async function current(request: CurrentPdfRequest): Promise<MadeFile> {
   return made(bytes)
 }
 
-/** One line of at most 160 characters, without a path or a stack: it is shown on the submission. */
-function causeOf(error: unknown): string {
+/**
+ * What the submission shows (one sentence, no path or stack) and, when that is not the error's own
+ * message, the message for the log.
+ */
+function causeOf(error: unknown): { cause: string; detail?: string } {
   if (error instanceof RangeError && /call stack/i.test(error.message))
-    return 'a document nests its objects too deeply'
+    return { cause: 'a document nests its objects too deeply' }
   if (error instanceof RangeError && /allocation failed|Array buffer/i.test(error.message)) {
-    return 'a document needs more memory than allowed'
+    return { cause: 'a document needs more memory than allowed' }
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code
-  if (typeof code === 'string') return `a file could not be read or written (${code})`
-  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim()
-  return line.slice(0, 160) || 'the final PDF could not be made'
+  if (typeof code === 'string') return { cause: `a file could not be read or written (${code})` }
+  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim().slice(0, 300)
+  if (error instanceof FinalPdfError)
+    return { cause: line, ...(error.detail ? { detail: error.detail } : {}) }
+  return {
+    cause: 'the final PDF could not be made from the documents; the service log has the details',
+    detail: line,
+  }
 }
 
 type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }
+
+// A damaged stored document makes MuPDF report every repair; what it comes to is the answer.
+quietMupdf()
 
 serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswer> => {
   try {
@@ -130,6 +173,6 @@ serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswe
     }
     return { id: request.id, ok: true, ...(await finalize(request)) }
   } catch (error) {
-    return { id: request.id, ok: false, reason: 'failed', cause: causeOf(error) }
+    return { id: request.id, ok: false, reason: 'failed', ...causeOf(error) }
   }
 })

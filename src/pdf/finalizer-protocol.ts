@@ -1,7 +1,10 @@
 // The line protocol between the server's finalizer pool (finalize-pdf.ts, over child-pool.ts) and
 // its children (finalizer-child.ts). Files travel by path: the bytes of documents, images and
 // results never pass through the server's memory. Types only, so the child's bundle stays small.
-import type { AuditRecord } from './audit-record.ts'
+import type { AuditRecord, FinalFacts } from './audit-record.ts'
+
+export type { FinalFacts }
+
 import type { FractionArea } from './page-space.ts'
 
 export type FinalizeStampValue =
@@ -60,9 +63,9 @@ export interface FinalizeTimings {
 }
 
 export type FinalizeAnswer = { id: number } & (
-  | { ok: true; final: MadeFile; audit: MadeFile; timings: FinalizeTimings }
-  /** `cause`: one line without paths or stack, fit to show on the submission. */
-  | { ok: false; reason: 'failed'; cause: string }
+  | { ok: true; final: MadeFile; audit: MadeFile; timings: FinalizeTimings; facts: FinalFacts }
+  /** `cause`: one line without paths or stack, fit to show on the submission; `detail` for the log. */
+  | { ok: false; reason: 'failed'; cause: string; detail?: string }
 )
 
 /**
@@ -83,5 +86,5 @@ export interface CurrentPdfRequest {
 
 export type CurrentPdfAnswer = { id: number } & (
   | { ok: true; current: MadeFile }
-  | { ok: false; reason: 'failed'; cause: string }
+  | { ok: false; reason: 'failed'; cause: string; detail?: string }
 )

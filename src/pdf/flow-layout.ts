@@ -1,14 +1,15 @@
 // A small flowing layout for generated documents (the audit trail): headings, wrapped paragraphs
 // and tables whose rows break across pages, with the table header repeated. Text is made drawable
 // (fonts.ts) and wrapped (text-fit.ts) here, so callers pass plain strings.
-import { type Color, PageSizes, type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { drawableText } from './fonts.ts'
+import { type Color, PageSizes, type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
+import { drawText } from './draw-text.ts'
+import { drawableText, type TextFont } from './fonts.ts'
 import { truncate, verticalMetrics, wrap } from './text-fit.ts'
 
 export interface FlowFonts {
-  sans: PDFFont
-  bold: PDFFont
-  mono: PDFFont
+  sans: TextFont
+  bold: TextFont
+  mono: TextFont
 }
 
 /** One paragraph of a cell or of the page; each starts on a new line. */
@@ -37,7 +38,7 @@ const MAX_RUN = 20_000
 
 interface LaidRun {
   lines: string[]
-  font: PDFFont
+  font: TextFont
   size: number
   color: Color
 }
@@ -196,11 +197,10 @@ export class Flow {
     const first = top - (lineHeight - run.size) / 2 - ascent * run.size
     run.lines.forEach((line, i) => {
       if (line)
-        this.page.drawText(line, {
+        drawText(this.page, run.font, line, {
           x,
           y: first - i * lineHeight,
           size: run.size,
-          font: run.font,
           color: run.color,
         })
     })

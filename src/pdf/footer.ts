@@ -1,7 +1,8 @@
 // A small footer on every page, in the bottom margin of the page as displayed (upright on rotated
 // pages). api-v1 §1: the final PDF carries "a footer stating the signature level".
-import { type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { drawableText } from './fonts.ts'
+import { type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
+import { drawText } from './draw-text.ts'
+import { drawableText, type TextFont } from './fonts.ts'
 import { drawInView, visiblePage } from './page-space.ts'
 import { verticalMetrics, widthAt, wrap } from './text-fit.ts'
 
@@ -52,7 +53,7 @@ const GREY = rgb(0.3, 0.3, 0.3)
 /** Draws the footer on every page of `doc`, numbering pages over the whole document. */
 export function addFooters(
   doc: PDFDocument,
-  font: PDFFont,
+  font: TextFont,
   segments: FooterSegments,
   options: FooterOptions = {},
 ): void {
@@ -77,7 +78,7 @@ interface PlacedFooter {
  * line, at most `minSize`, shrunk to the band's height and the width (issue #21 item 4).
  */
 export function placeFooter(
-  font: PDFFont,
+  font: TextFont,
   texts: { parts: string[]; short: string[] },
   view: { width: number; height: number },
   options: FooterOptions = {},
@@ -99,7 +100,7 @@ export function placeFooter(
 
 function drawFooter(
   page: PDFPage,
-  font: PDFFont,
+  font: TextFont,
   texts: { parts: string[]; short: string[] },
   options: FooterOptions,
 ): void {
@@ -118,7 +119,7 @@ function drawFooter(
         cut < 0 ? [line] : [line.slice(0, cut + SEPARATOR.length), line.slice(cut + SEPARATOR.length)]
       let x = (view.width - pieces.reduce((sum, piece) => sum + widthAt(font, piece, size), 0)) / 2
       for (const piece of pieces) {
-        page.drawText(piece, { x, y, size, font, color: GREY })
+        drawText(page, font, piece, { x, y, size, color: GREY })
         x += widthAt(font, piece, size)
       }
     })
@@ -131,7 +132,7 @@ function drawFooter(
  * when it alone is too wide (a page a few centimetres across).
  */
 export function layoutFooter(
-  font: PDFFont,
+  font: TextFont,
   parts: string[],
   maxWidth: number,
   { size = 7, minSize = 5 }: FooterOptions = {},
@@ -144,7 +145,7 @@ export function layoutFooter(
 }
 
 /** Lines of parts; widths are summed from each part's (cached) width, not measured per new line. */
-function packParts(font: PDFFont, parts: string[], size: number, maxWidth: number): string[] {
+function packParts(font: TextFont, parts: string[], size: number, maxWidth: number): string[] {
   const lines: Array<{ text: string; width: number }> = []
   const separator = widthAt(font, SEPARATOR, size)
   for (const part of parts) {

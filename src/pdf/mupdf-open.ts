@@ -29,8 +29,29 @@ export function openPdf(bytes: Uint8Array): OpenedPdf {
     doc.destroy()
     throw new PdfPasswordError()
   }
-  const encrypted = !doc.getTrailer().get('Encrypt').isNull()
-  return { doc, encrypted, repaired: doc.wasRepaired() }
+  // An /Encrypt that is not a dictionary encrypts nothing (issue #21: such a file was refused), but
+  // it is damage: qpdf refuses the file, so a final must be the file rewritten without it.
+  const encryptEntry = doc.getTrailer().get('Encrypt')
+  const encrypted = encryptEntry.isDictionary()
+  const bogusEncrypt = !encrypted && !encryptEntry.isNull()
+  const mended = mendPageTreeRoot(doc)
+  return { doc, encrypted, repaired: doc.wasRepaired() || bogusEncrypt || mended }
+}
+
+/**
+ * A page tree whose root is a Page (issue #21) is one page to poppler and qpdf, and none to MuPDF:
+ * the root is put under a new Pages node, in memory only. True when it did so: the file as written
+ * is damaged, and a final made from it is the repaired file, never an update of the original.
+ */
+function mendPageTreeRoot(doc: mupdf.PDFDocument): boolean {
+  const root = doc.getTrailer().get('Root', 'Pages')
+  if (!root.isDictionary() || !root.get('Type').isName() || root.get('Type').asName() !== 'Page') return false
+  const page = root.isIndirect() ? root : doc.addObject(root)
+  // mupdf reads a JS string as a name.
+  const node = doc.addObject({ Type: 'Pages', Kids: [page], Count: 1 })
+  page.put('Parent', node)
+  doc.getTrailer().get('Root').put('Pages', node)
+  return true
 }
 
 /** ISO 32000-1 §7.7.3.3: a page without a MediaBox is shown as US Letter by MuPDF and pdf.js alike. */

@@ -114,18 +114,6 @@ describe('sealPdf: pdfsig finds a valid seal over the whole file, qpdf --check p
     assert.deepEqual(names, ['signer.name', 'Paraph seal'])
   })
 
-  it('given the document the bytes were saved from, the seal is byte for byte the one made by parsing them', async () => {
-    for (const useObjectStreams of [true, false]) {
-      const doc = await onePageDoc()
-      doc.getForm().createTextField('signer.name').addToPage(doc.getPage(0), { x: 50, y: 600 })
-      const pdf = await doc.save({ useObjectStreams })
-      const parsedAgain = await sealPdf(pdf, identity, options)
-      const fromMemory = await sealPdf(pdf, identity, options, doc)
-      assert.ok(Buffer.from(fromMemory).equals(parsedAgain), `useObjectStreams ${useObjectStreams}`)
-      await assertSealValid(fromMemory)
-    }
-  })
-
   it('an ECDSA P-256 identity seals too', async () => {
     const fixture = await p12Fixture(dir, 'ec', { key: 'ec' })
     const ec = await loadSigningCertificate({ dataDir: dir, p12: fixture.path })
@@ -179,7 +167,11 @@ describe('the signature dictionary and its CMS (PAdES B-B)', () => {
     const sealed = await sealPdf(await a4(), identity, options)
     const [signature] = await signatureDictionaries(sealed)
     const name = (key: string) => signature!.get(PDFName.of(key))
-    const text = (key: string) => signature!.lookup(PDFName.of(key), PDFHexString).decodeText()
+    const text = (key: string) => {
+      const value = signature!.lookup(PDFName.of(key))
+      assert.ok(value instanceof PDFString || value instanceof PDFHexString, key)
+      return value.decodeText()
+    }
     assert.equal(name('Type'), PDFName.of('Sig'))
     assert.equal(name('Filter'), PDFName.of('Adobe.PPKLite'))
     assert.equal(name('SubFilter'), PDFName.of('ETSI.CAdES.detached'))
@@ -197,7 +189,7 @@ describe('the signature dictionary and its CMS (PAdES B-B)', () => {
     assert.equal(resume + rest, sealed.length)
     const hole = Buffer.from(sealed.subarray(gap, resume)).toString('latin1')
     assert.match(hole, /^<[0-9a-f]+>$/)
-    assert.equal(Buffer.from(sealed.subarray(gap - 10, gap)).toString('latin1'), '/Contents ')
+    assert.match(Buffer.from(sealed.subarray(gap - 10, gap)).toString('latin1'), /\/Contents\s*$/)
   })
 
   it('signed attributes are exactly content-type, message-digest, signing-certificate-v2: no signing-time', async () => {

@@ -38,7 +38,7 @@ beforeEach(() => {
 /** The seal's SignerInfo, read from the last /Contents of the file (the zero padding ignored). */
 function signerInfoOf(sealed: Uint8Array): pkijs.SignerInfo {
   const text = Buffer.from(sealed).toString('latin1')
-  const hex = /\/Contents <([0-9a-f]+)>/g
+  const hex = /\/Contents\s*<([0-9a-fA-F]+)>/g
   const last = [...text.matchAll(hex)].at(-1)![1]!
   const contentInfo = pkijs.ContentInfo.fromBER(Buffer.from(last, 'hex'))
   const [signer] = new pkijs.SignedData({ schema: contentInfo.content }).signerInfos
@@ -92,7 +92,7 @@ describe('sealPdf with a TSA (PAdES B-T)', () => {
 
   it('reserves room for the token: the /Contents hole of a B-T seal is the B-B one + 16 KiB', async () => {
     const hole = (pdf: Uint8Array) =>
-      /\/Contents <([0-9a-f]+)>/.exec(Buffer.from(pdf).toString('latin1'))![1]!.length
+      /\/Contents\s*<([0-9a-fA-F]+)>/.exec(Buffer.from(pdf).toString('latin1'))![1]!.length
     const plain = await sealPdf(await a4(), identity, { signedAt })
     const stamped = await sealPdf(await a4(), identity, { signedAt, tsa: { url: tsa.url } })
     assert.equal(hole(stamped) - hole(plain), 2 * (16 * 1024 + 64))
@@ -114,7 +114,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     tsa.mode = 'http-500'
     await assert.rejects(
       seal(),
-      /^Error: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) answered HTTP 500$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) answered HTTP 500$/,
     )
   })
 
@@ -122,7 +122,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     tsa.mode = 'silent'
     await assert.rejects(
       seal(500),
-      /^Error: the time-stamping authority \(TSA_URL, [^)]+\) did not answer within 500 ms$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, [^)]+\) did not answer within 500 ms$/,
     )
   })
 
@@ -137,7 +137,7 @@ describe('a TSA failure fails the seal: never a seal on the local clock alone', 
     await closed.close()
     await assert.rejects(
       a4().then((pdf) => sealPdf(pdf, identity, { signedAt, tsa: { url } })),
-      /^Error: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) fetch failed$/,
+      /^FinalPdfError: the time-stamping authority \(TSA_URL, 127\.0\.0\.1:\d+\) fetch failed$/,
     )
   })
 })

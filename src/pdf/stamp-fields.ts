@@ -3,11 +3,13 @@
 // Areas are fractions of the page as the signer saw it (page-space.ts), so values land where they
 // were placed and stand upright on rotated and cropped pages.
 import { createHash } from 'node:crypto'
-import { degrees, drawImage, LineCapStyle, type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { drawableText } from './fonts.ts'
+import { degrees, drawImage, LineCapStyle, type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
+import { drawText } from './draw-text.ts'
+import { drawableText, type TextFont } from './fonts.ts'
 import { areaInView, drawInView, type FractionArea, type ViewRect, visiblePage } from './page-space.ts'
 import { type EmbeddedImage, embedPngNatively } from './png-image.ts'
-import { fitLine, verticalExtent } from './text-fit.ts'
+import { fitLine, verticalExtent, widthAt } from './text-fit.ts'
+import { shapeLine } from './text-line.ts'
 
 export type StampValue =
   /** A signature or initials drawing, as the PNG the signer sent. */
@@ -29,11 +31,12 @@ const INK = rgb(0, 0, 0)
 export const MIN_TEXT_SIZE = 4
 
 /**
- * Draws every stamp on `doc`. Text is drawn in `font` (an embedded DejaVu, fonts.ts): characters it
- * lacks become '?'. A PNG used by several areas (initials on every page) is embedded once.
+ * Draws every stamp on `doc`. Text is drawn in `font` (fonts.ts: DejaVu, then Noto faces for other
+ * scripts): characters no face has become '?'. A PNG used by several areas (initials on every page)
+ * is embedded once.
  * Throws a RangeError for a page the document does not have.
  */
-export async function stampFields(doc: PDFDocument, stamps: Stamp[], font: PDFFont): Promise<void> {
+export async function stampFields(doc: PDFDocument, stamps: Stamp[], font: TextFont): Promise<void> {
   const pages = doc.getPages()
   const images = new Map<string, EmbeddedImage>()
   for (const stamp of stamps) {
@@ -54,7 +57,7 @@ async function embedOnce(doc: PDFDocument, images: Map<string, EmbeddedImage>, p
   return image
 }
 
-function drawStamp(page: PDFPage, stamp: Stamp, font: PDFFont, image: EmbeddedImage | undefined): void {
+function drawStamp(page: PDFPage, stamp: Stamp, font: TextFont, image: EmbeddedImage | undefined): void {
   const view = visiblePage(page)
   const rect = areaInView(stamp.area, view)
   const { value } = stamp
@@ -78,8 +81,11 @@ export function drawImageFitted(page: PDFPage, image: EmbeddedImage, rect: ViewR
   )
 }
 
-/** One line, left-aligned after a small inset, vertically centred. */
-export function drawTextFitted(page: PDFPage, text: string, font: PDFFont, rect: ViewRect): void {
+/**
+ * One line after a small inset, vertically centred: from the left edge, or from the right one when
+ * the value reads right to left (an Arabic or Hebrew name).
+ */
+export function drawTextFitted(page: PDFPage, text: string, font: TextFont, rect: ViewRect): void {
   const insetX = Math.min(2, rect.width * 0.05)
   const insetY = Math.min(1.5, rect.height * 0.1)
   const [width, height] = [rect.width - 2 * insetX, rect.height - 2 * insetY]
@@ -91,7 +97,10 @@ export function drawTextFitted(page: PDFPage, text: string, font: PDFFont, rect:
   // baseline height in equal boxes; the extent only widens them for a tall accent.
   const { ascent, descent } = extent
   const baseline = rect.y + (rect.height - (ascent - descent) * line.size) / 2 - descent * line.size
-  page.drawText(line.text, { x: rect.x + insetX, y: baseline, size: line.size, font, color: INK })
+  const x = shapeLine(font.typeface, line.text).rtl
+    ? rect.x + rect.width - insetX - widthAt(font, line.text, line.size)
+    : rect.x + insetX
+  drawText(page, font, line.text, { x, y: baseline, size: line.size, color: INK })
 }
 
 /**

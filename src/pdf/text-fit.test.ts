@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { PDFDocument, type PDFFont } from 'pdf-lib'
-import { embedFont } from './fonts.ts'
+import { PDFDocument } from 'pdf-lib'
+import { embedFont, type TextFont } from './fonts.ts'
 import { ELLIPSIS, fitLine, truncate, verticalExtent, verticalMetrics, widthAt, wrap } from './text-fit.ts'
 
-let font: PDFFont
+let font: TextFont
 before(async () => {
   font = await embedFont(await PDFDocument.create(), 'sans')
 })

@@ -1,7 +1,9 @@
-// Measuring text in an embedded font: the largest size that fits a box, truncation with an
-// ellipsis, and word wrapping. Callers pass text already made drawable (fonts.ts drawableText).
-import type { PDFFont } from 'pdf-lib'
-import { fontkitFontOf, shapeAsDrawn } from './fonts.ts'
+// Measuring text in a document's fonts: the largest size that fits a box, truncation with an
+// ellipsis, and word wrapping. Widths are the shaped advances the text is drawn with (text-line.ts:
+// fallback faces, bidi, HarfBuzz). Callers pass text already made drawable (fonts.ts drawableText).
+import type { TextFont } from './fonts.ts'
+import { glyphInk } from './shaping.ts'
+import { shapeLine } from './text-line.ts'
 
 export const ELLIPSIS = '…'
 
@@ -12,33 +14,16 @@ export const ELLIPSIS = '…'
 const SIZE_MARGIN = 1e-9
 const WIDTH_TOLERANCE = 1e-6
 
-function fits(font: PDFFont, text: string, size: number, maxWidth: number): boolean {
+function fits(font: TextFont, text: string, size: number, maxWidth: number): boolean {
   return widthAt(font, text, size) <= maxWidth + WIDTH_TOLERANCE
 }
 
-// Wrapping measures the same words again and again (an audit trail repeats e-mails, user agents
-// and event types), and each measure walks a shaped run: widths at 1 pt are kept per face, for
-// every document of the process. Bounded; long strings are not kept.
-const widths = new WeakMap<object, Map<string, number>>()
-
-/** The width of `text` at 1 pt. */
-export function unitWidth(font: PDFFont, text: string): number {
-  const face = fontkitFontOf(font)
-  let cache = widths.get(face)
-  if (!cache) {
-    cache = new Map()
-    widths.set(face, cache)
-  }
-  let width = cache.get(text)
-  if (width === undefined) {
-    width = font.widthOfTextAtSize(text, 1)
-    if (cache.size >= 10_000) cache.clear()
-    if (text.length <= 200) cache.set(text, width)
-  }
-  return width
+/** The width of `text` at 1 pt (shaped lines are cached per style: text-line.ts). */
+export function unitWidth(font: TextFont, text: string): number {
+  return shapeLine(font.typeface, text).width
 }
 
-export function widthAt(font: PDFFont, text: string, size: number): number {
+export function widthAt(font: TextFont, text: string, size: number): number {
   return unitWidth(font, text) * size
 }
 
@@ -49,31 +34,34 @@ export interface VerticalExtent {
   descent: number
 }
 
-/** The font's ascent and descent (hhea), per point of size. */
-export function verticalMetrics(font: PDFFont): VerticalExtent {
-  const { ascent, descent, unitsPerEm } = fontkitFontOf(font)
+/** The first face's (DejaVu's) ascent and descent (hhea), per point of size: lines are spaced by it. */
+export function verticalMetrics(font: TextFont): VerticalExtent {
+  const [face] = font.typeface.primary
+  const { ascent, descent, unitsPerEm } = face!
   return { ascent: ascent / unitsPerEm, descent: descent / unitsPerEm }
 }
 
 /**
- * The font's ascent and descent, widened to the ink of `text`'s glyphs: accents on capitals
- * ("Ż", "Å") rise above DejaVu's ascent, and a value fitted to the box by the ascent alone would
- * spill over its top edge.
+ * The font's ascent and descent, widened to the ink of `text`'s glyphs in whatever face draws them:
+ * accents on capitals ("Ż", "Å") and Thai or Devanagari marks rise above DejaVu's ascent, and a
+ * value fitted to the box by the ascent alone would spill over its top edge.
  */
-export function verticalExtent(font: PDFFont, text: string): VerticalExtent {
-  const parsed = fontkitFontOf(font)
-  let { ascent, descent } = parsed
-  for (const glyph of shapeAsDrawn(parsed, text).glyphs) {
-    ascent = Math.max(ascent, glyph.bbox.maxY)
-    descent = Math.min(descent, glyph.bbox.minY)
+export function verticalExtent(font: TextFont, text: string): VerticalExtent {
+  let { ascent, descent } = verticalMetrics(font)
+  for (const run of shapeLine(font.typeface, text).runs) {
+    for (const glyph of run.glyphs) {
+      const ink = glyphInk(run.face, glyph.id)
+      if (ink.top === ink.bottom) continue
+      ascent = Math.max(ascent, (ink.top + glyph.dy) / run.face.unitsPerEm)
+      descent = Math.min(descent, (ink.bottom + glyph.dy) / run.face.unitsPerEm)
+    }
   }
-  return { ascent: ascent / parsed.unitsPerEm, descent: descent / parsed.unitsPerEm }
+  return { ascent, descent }
 }
 
 /**
  * A character with the combining marks that follow it: enough to never cut an accent from its
- * letter in drawable text (fonts.ts drawableText has already dropped joiners and characters DejaVu
- * lacks, such as emoji and Hangul). Intl.Segmenter would cost ~20 µs per grapheme.
+ * letter in drawable text. Intl.Segmenter would cost ~20 µs per grapheme.
  */
 function splitGraphemes(text: string): string[] {
   return text.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []
@@ -83,7 +71,7 @@ function splitGraphemes(text: string): string[] {
  * The longest start of `text` that, followed by an ellipsis, fits `maxWidth`; whole graphemes only,
  * so an accent is never cut from its letter. The text itself when it fits.
  */
-export function truncate(font: PDFFont, text: string, size: number, maxWidth: number): string {
+export function truncate(font: TextFont, text: string, size: number, maxWidth: number): string {
   if (fits(font, text, size, maxWidth)) return text
   const parts = splitGraphemes(text)
   let [low, high] = [0, parts.length - 1]
@@ -108,7 +96,7 @@ export interface FittedLine {
  * low for `minSize` gets the size its height allows.
  */
 export function fitLine(
-  font: PDFFont,
+  font: TextFont,
   text: string,
   width: number,
   height: number,
@@ -136,7 +124,7 @@ const LONG_WORD = 64
  * are measured one by one (few distinct ones, all cached); kerning, which only tightens pairs, is
  * left out.
  */
-function breakWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+function breakWord(font: TextFont, word: string, size: number, maxWidth: number): Piece[] {
   const pieces: Piece[] = []
   let piece: Piece = { text: '', width: 0 }
   for (const grapheme of splitGraphemes(word)) {
@@ -151,7 +139,7 @@ function breakWord(font: PDFFont, word: string, size: number, maxWidth: number):
   return piece.text ? [...pieces, piece] : pieces
 }
 
-function measureWord(font: PDFFont, word: string, size: number, maxWidth: number): Piece[] {
+function measureWord(font: TextFont, word: string, size: number, maxWidth: number): Piece[] {
   if (word.length > LONG_WORD) return breakWord(font, word, size, maxWidth)
   const width = widthAt(font, word, size)
   return width <= maxWidth ? [{ text: word, width }] : breakWord(font, word, size, maxWidth)
@@ -162,7 +150,7 @@ function measureWord(font: PDFFont, word: string, size: number, maxWidth: number
  * long (a 64-hex hash, a user agent token, an e-mail address). Widths are summed word by word:
  * kerning across a space, ignored, is a fraction of a point.
  */
-export function wrap(font: PDFFont, text: string, size: number, maxWidth: number): string[] {
+export function wrap(font: TextFont, text: string, size: number, maxWidth: number): string[] {
   const space = widthAt(font, ' ', size)
   const lines: string[] = []
   let line: Piece | undefined

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import * as asn1js from 'asn1js'
 import * as pkijs from 'pkijs'
 import { LIMITS } from '../limits.ts'
+import { FinalPdfError } from './final-pdf-error.ts'
 
 export const TST_OID = {
   /** id-ct-TSTInfo. */
@@ -69,7 +70,9 @@ async function post(tsa: TimestampAuthority, body: Uint8Array): Promise<Uint8Arr
     return await boundedBody(response)
   } catch (error) {
     const cause = (error as Error).name === 'TimeoutError' ? `did not answer within ${timeoutMs} ms` : null
-    throw new Error(`the time-stamping authority (TSA_URL, ${host}) ${cause ?? (error as Error).message}`)
+    throw new FinalPdfError(
+      `the time-stamping authority (TSA_URL, ${host}) ${cause ?? (error as Error).message}`,
+    )
   }
 }
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { readdir } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { base64, fromPdfBody, post, signerField } from '../../test/documents.ts'
-import { encryptedPdf, garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
+import { garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
+import { certifiedPdf, encryptedPdf } from '../../test/fixtures/pdf-features.ts'
 import { a4, pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 
@@ -33,21 +34,44 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
       assert.match(errorOf(res).message, pattern)
     }
 
-    it('422 invalid_pdf for bad base64, no %PDF header, an unparsable or an encrypted PDF', async () => {
+    it('422 invalid_pdf for bad base64, another format, an unparsable or a password-protected PDF', async () => {
       await pdfError(
         { pdf_base64: 'not base64!!' },
         'invalid_pdf',
         /documents\[0\]\.pdf_base64: not valid base64/,
       )
-      await pdfError({ pdf_base64: base64(await notAPdf()) }, 'invalid_pdf', /does not start with %PDF/)
+      await pdfError(
+        { pdf_base64: base64(await notAPdf()) },
+        'invalid_pdf',
+        /^documents\[0\]\.pdf_base64: the file is not a PDF: it is a ZIP archive \(a DOCX/,
+      )
       await pdfError(
         { pdf_base64: base64(await truncatedPdf()) },
         'invalid_pdf',
         /could not be parsed|not|PDF/,
       )
       await pdfError({ pdf_base64: base64(await garbagePdf()) }, 'invalid_pdf', /PDF/)
-      await pdfError({ pdf_base64: base64(await encryptedPdf('user')) }, 'invalid_pdf', /encrypted/)
-      await pdfError({ pdf_base64: base64(await encryptedPdf('owner')) }, 'invalid_pdf', /encrypted/)
+      await pdfError(
+        { pdf_base64: base64(await encryptedPdf({ userPassword: 'user-secret' })) },
+        'invalid_pdf',
+        /^documents\[0\]\.pdf_base64: the PDF is protected by a password; remove the password and send it again\.$/,
+      )
+    })
+
+    it('422 invalid_pdf not_pdf for a file without a %PDF- header in which no PDF can be read', async () => {
+      await pdfError(
+        { pdf_base64: base64(Buffer.from('Dear signer, the contract follows.\n'.repeat(40))) },
+        'invalid_pdf',
+        /^documents\[0\]\.pdf_base64: the file is not a PDF: it has no %PDF- header and no PDF pages could be read from it\.$/,
+      )
+    })
+
+    it('422 invalid_pdf for a PDF certified against any change (DocMDP level 1), saying why', async () => {
+      await pdfError(
+        { pdf_base64: base64(await certifiedPdf(1)) },
+        'invalid_pdf',
+        /^documents\[0\]\.pdf_base64: the PDF is certified by its author against any change \(DocMDP level 1\); signing it would break that certification\.$/,
+      )
     })
 
     it('422 invalid_request for a prefilled date outside 1900-01-01…2200-12-31, naming its path (issue #20)', async () => {
@@ -225,12 +249,12 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
         await fromPdfBody({
           documents: [
             { pdf_base64: base64(await a4()), fields: [field] },
-            { pdf_base64: base64(await encryptedPdf('owner')) },
+            { pdf_base64: base64(await encryptedPdf({ userPassword: 'user-secret' })) },
           ],
         }),
       )
       assert.equal(res.statusCode, 422, res.body)
-      assert.match(errorOf(res).message, /documents\[1\]\.pdf_base64: the PDF is encrypted/)
+      assert.match(errorOf(res).message, /documents\[1\]\.pdf_base64: the PDF is protected by a password/)
       assert.equal(await blobs(), before)
     })
   })

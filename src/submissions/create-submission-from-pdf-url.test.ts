@@ -69,7 +69,10 @@ describe('PDF by URL', () => {
         { pdf_url: `${server.base}/missing.pdf` },
         /documents\[0\]\.pdf_url: the server answered HTTP 404/,
       )
-      await refused({ pdf_url: `${server.base}/page.html` }, /does not start with %PDF/)
+      await refused(
+        { pdf_url: `${server.base}/page.html` },
+        /the file is not a PDF: it is an HTML or XML document/,
+      )
       await refused({ pdf_url: `${server.base}/redirect/4/contract.pdf` }, /redirect/i)
     })
 

@@ -2,6 +2,13 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { base64, fromPdfBody, post, signerField } from '../../test/documents.ts'
+import {
+  certifiedPdf,
+  encryptedPdf,
+  pageTreeRootIsPage,
+  pageWithoutMediaBox,
+  pdfWithoutHeader,
+} from '../../test/fixtures/pdf-features.ts'
 import { a4, a4Landscape, croppedPage, legal, letter, rotatedPage } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 
@@ -148,6 +155,34 @@ describe('POST /v1/submissions/from_pdf', () => {
         assert.equal(over.statusCode, 422)
         assert.equal(errorOf(over).code, 'invalid_field_area')
         assert.ok(errorOf(over).message.includes(`${w} x ${h} points`), errorOf(over).message)
+      })
+    }
+
+    // Issue #21 item 3: what viewers open is accepted, measured as MuPDF (and poppler) show it.
+    for (const [label, pdf, expected] of [
+      [
+        'an AES-256 PDF with an empty user password',
+        () => encryptedPdf({ userPassword: '' }),
+        [595.28, 841.89],
+      ],
+      [
+        'a PDF certified with DocMDP level 2 (form filling and signing allowed)',
+        () => certifiedPdf(2),
+        [595.28, 841.89],
+      ],
+      ['a PDF certified with DocMDP level 3', () => certifiedPdf(3), [595.28, 841.89]],
+      ['a PDF whose page tree root is a Page', pageTreeRootIsPage, [595, 842]],
+      ['a PDF without a %PDF- header', () => pdfWithoutHeader('no-header'), [595, 842]],
+      ['a page without a MediaBox (US Letter)', pageWithoutMediaBox, [612, 792]],
+    ] as const) {
+      it(`201 for ${label}, its page measured`, async () => {
+        const [w, h] = expected
+        const res = await withDocument({
+          pdf_base64: base64(await pdf()),
+          fields: [signerField([{ page: 1, x: w - 100, y: h - 50, w: 100, h: 50 }])],
+        })
+        assert.equal(res.statusCode, 201, res.body)
+        assert.deepEqual((await formOf(res)).documents[0].pages, [{ width: w, height: h }])
       })
     }
 

@@ -281,7 +281,7 @@ describe('finalization: the sealed final PDF and the audit trail', () => {
     await worker()
     const row = await submissionRow(t, created.id)
     assert.notEqual(row.status, 'completed')
-    assert.ok(row.finalize_error, 'the reason is kept on the submission')
+    assert.equal(row.finalize_error, 'document 1 could not be read as a PDF', 'a sentence for the client')
     const read = (await get(`/v1/submissions/${created.id}`)).json()
     assert.equal(read.finalization_error, row.finalize_error)
     const job = await t.deps.db

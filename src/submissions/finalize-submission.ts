@@ -62,7 +62,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
       audit_pdf_key: `${base}/audit-${attempt}.pdf`,
       audit_json_key: `${base}/audit-${attempt}.json`,
     }
-    const record = withFinalPdf(audit, made.final.sha256)
+    const record = withFinalPdf(audit, made.final.sha256, made.facts)
     const storing = performance.now()
     await Promise.all([
       deps.blobs.putFile(keys.final_pdf_key, join(dir, 'final.pdf'), 'application/pdf'),

@@ -1,3 +1,5 @@
+// Paraph's incremental writer on pdf-lib until issue #21 moved the seal to MuPDF; kept only as the
+// "pdf-lib + own writer" candidate of scripts/pdf-engine-compare.mjs (docs/decisions/0001).
 // ISO 32000-1 §7.5.6 incremental update: new and changed objects are appended with a cross-reference
 // section for them and a trailer whose /Prev points at the previous section. The original bytes stay
 // as they were, so a seal can be added to any PDF (object streams or not) and an earlier signature
