@@ -1,13 +1,15 @@
 // Who signed, and when, as a signature dictionary (ISO 32000-1 §12.8.1) tells it: for a sentence in
-// the audit trail about a signature found in a document. /Name is optional and often absent; the
-// signer's certificate in /Contents (a CMS SignedData, RFC 5652) always names its subject.
+// the audit trail about a signature found in a document. /Name is optional and often absent (so
+// original-facts.ts's earlierSignatures may have no name to give); the signer's certificate in
+// /Contents (a CMS SignedData, RFC 5652) always names its subject.
 import * as asn1js from 'asn1js'
 import type * as mupdf from 'mupdf'
 import * as pkijs from 'pkijs'
+import { isoOfPdfDate } from './original-facts.ts'
 
 const COMMON_NAME = '2.5.4.3'
 
-/** "Jane Doe, dated 2026-01-15 10:00:00 +01:00"; "an unnamed signer" when nothing says who. */
+/** "Jane Doe, dated 2026-01-15T09:00:00.000Z"; "an unnamed signer" when nothing says who. */
 export function describeSignature(signature: mupdf.PDFObject): string {
   const stated = signature.get('Name')
   const name =
@@ -15,7 +17,7 @@ export function describeSignature(signature: mupdf.PDFObject): string {
     signerCommonName(signature.get('Contents')) ||
     'an unnamed signer'
   const time = signature.get('M')
-  const when = time.isString() ? pdfDate(time.asString()) : undefined
+  const when = time.isString() ? isoOfPdfDate(time.asString()) : null
   return when ? `${name}, dated ${when}` : name
 }
 
@@ -42,16 +44,4 @@ function signerCommonName(contents: mupdf.PDFObject): string | undefined {
   } catch {
     return undefined // a damaged or foreign CMS: the sentence does without a name
   }
-}
-
-/** ISO 32000-1 §7.9.4 "D:YYYYMMDDHHmmSSOHH'mm" → "YYYY-MM-DD HH:mm:SS ±HH:mm" (as much as is there). */
-function pdfDate(text: string): string | undefined {
-  const match = /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(Z|[+-]\d{2}'?\d{2}'?)?/.exec(text)
-  if (!match) return undefined
-  const [, year, month = '01', day = '01', hour, minute = '00', second = '00', zone] = match
-  const date = `${year}-${month}-${day}`
-  if (hour === undefined) return date
-  const offset =
-    zone && zone !== 'Z' ? ` ${zone.slice(0, 3)}:${zone.slice(3).replaceAll("'", '')}` : zone ? ' UTC' : ''
-  return `${date} ${hour}:${minute}:${second}${offset}`
 }

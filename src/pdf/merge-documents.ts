@@ -19,6 +19,7 @@ import { existingOutline, mergeOutlines, type OutlinePart } from './merge-outlin
 import { mergePageLabels } from './merge-page-labels.ts'
 import { prepareSource } from './merge-source.ts'
 import { mergeTags, structureShift } from './merge-tags.ts'
+import { certificationLevel } from './original-facts.ts'
 
 export interface MergeSource {
   doc: mupdf.PDFDocument
@@ -49,7 +50,7 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
     { title: base.name, firstPage: firstPage(merged, 0), first: existingOutline(merged) },
   ]
   const forms: FormPart[] = []
-  const certified = certificationOf(merged)
+  const certified = certificationLevel(merged)
   if (certified !== undefined) {
     notes.push(
       `document 1 (${base.name}) is certified (DocMDP P=${certified}); adding the other documents' pages is a change its certification does not allow, so viewers report the certification as broken`,
@@ -97,18 +98,6 @@ function once(doc: mupdf.PDFDocument, page: mupdf.PDFObject, inserted: Set<numbe
     if (key !== 'Annots' && key !== 'Parent') copy.put(key, value)
   })
   return doc.addObject(copy)
-}
-
-/** ISO 32000-1 §12.8.2.2: the /P of the first document's certification signature, if it has one. */
-function certificationOf(doc: mupdf.PDFDocument): number | undefined {
-  const references = doc.getTrailer().get('Root', 'Perms', 'DocMDP', 'Reference')
-  for (let i = 0; references.isArray() && i < references.length; i++) {
-    const method = references.get(i, 'TransformMethod')
-    if (!method.isName() || method.asName() !== 'DocMDP') continue
-    const level = references.get(i, 'TransformParams', 'P')
-    return level.isInteger() ? level.asNumber() : 2 // Table 254: 2 when absent
-  }
-  return undefined
 }
 
 /** The page at `index` of the merged document, if the document that starts there has any. */
