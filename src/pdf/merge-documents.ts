@@ -44,6 +44,9 @@ export function mergeDocuments(base: MergeSource, others: MergeSource[]): MergeR
   // One document is no merge: its outline, form and labels stay exactly as they are.
   if (others.length === 0) return { offsets: [0], notes: [] }
   const merged = base.doc
+  if (!merged.getTrailer().get('Root').isDictionary()) {
+    throw new Error(`document 1 (${base.name}) has no document catalog: nothing can be merged into it`)
+  }
   const offsets = [0]
   const notes: string[] = []
   const outline: OutlinePart[] = [
