@@ -97,6 +97,12 @@ describe('mergeDocuments: earlier signatures', () => {
       (await pdfsig(merged)).every((signature) => !signature.signed),
       'no broken signature left',
     )
+    const fields = (await formFields(merged)).filter((field) => field.type === 'signature')
+    assert.deepEqual(
+      fields.map(({ name, value, readOnly }) => ({ name, value, readOnly })),
+      [{ name: 'contract.Paraph seal', value: null, readOnly: true }],
+      'its field stays, unsigned and read-only',
+    )
     await assertClean(merged)
     // Sealing the merged PDF afterwards gives one valid signature over the whole file.
     const sealed = await sealPdf(merged, identity, { signedAt: new Date('2026-01-16T10:00:00Z') })

@@ -175,6 +175,9 @@ class FieldPreparer {
     )
     field.delete('V')
     field.delete('Lock')
+    // Read-only (ISO 32000-1 table 221, bit 1): a viewer must not offer to sign where a signature was.
+    const flags = field.get('Ff')
+    field.put('Ff', (flags.isInteger() ? flags.asNumber() : 0) | 1)
   }
 }
 
