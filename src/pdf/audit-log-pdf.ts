@@ -154,7 +154,7 @@ export function documentFactSentences(record: AuditRecord): string[] {
       sentences.push(`${which} carried a signature${by}${at} (field "${signature.field}"); ${kept}.`)
     }
   }
-  return sentences
+  return [...sentences, ...(record.final_pdf?.notes ?? [])]
 }
 
 function writeDocumentFacts(flow: Flow, record: AuditRecord): void {

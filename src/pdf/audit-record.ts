@@ -89,6 +89,8 @@ export type AuditTimestamp = Static<typeof AuditTimestamp>
 export interface FinalFacts {
   /** In the order of the documents. */
   documents: AuditDocumentFacts[]
+  /** What merging several documents could not keep, one sentence each. */
+  notes: string[]
   timestamp: AuditTimestamp | null
 }
 
@@ -158,6 +160,12 @@ export const AuditRecord = Type.Object(
         sha256: Sha256('Of the sealed final PDF: equal to the SHA-256 of the downloaded file'),
         page_count: Type.Integer({ minimum: 1 }),
         timestamp: Type.Optional(OrNull(AuditTimestamp, 'Null when no time-stamping authority is set')),
+        notes: Type.Optional(
+          Type.Array(Type.String(), {
+            description:
+              'What merging several documents into one PDF could not keep (a signature in a later document, its tags…), one sentence each',
+          }),
+        ),
       }),
       'The signed PDF; null until the submission is completed',
     ),
@@ -177,6 +185,6 @@ export function withFinalPdf(record: AuditRecord, sha256: string, facts: FinalFa
   return {
     ...record,
     documents: record.documents.map((document, i) => ({ ...document, ...facts.documents[i] })),
-    final_pdf: { sha256, page_count: pageCount, timestamp: facts.timestamp },
+    final_pdf: { sha256, page_count: pageCount, timestamp: facts.timestamp, notes: facts.notes },
   }
 }

@@ -11,6 +11,7 @@ import { FinalPdfError } from './final-pdf-error.ts'
 import type { FooterSegments } from './footer.ts'
 import { sesFooter } from './footer.ts'
 import { graftOverlay } from './graft-overlay.ts'
+import { mergeDocuments } from './merge-documents.ts'
 import { openPdf, PdfPasswordError, rawPage } from './mupdf-open.ts'
 import { certificationLevel, earlierSignatures, makeFieldsReadOnly } from './original-facts.ts'
 import { drawOverlay } from './overlay.ts'
@@ -26,6 +27,8 @@ export interface FinalPdfInput {
   /** `page` is 1-indexed within the stamp's own document. */
   stamps: DocumentStamp[]
   submissionId: string
+  /** The documents' names, in order: each one's outline item and field group in a merged PDF. */
+  names?: string[]
   /** The footer on every page; the SES statement of the final PDF (sesFooter) when absent. */
   footer?: FooterSegments
   /** The root of the font folders (Debian's /usr/share/fonts); fonts.ts's default when absent. */
@@ -39,6 +42,8 @@ export type DocumentFacts = AuditDocumentFacts
 export interface FinalDocument {
   doc: mupdf.PDFDocument
   facts: DocumentFacts[]
+  /** What merging several documents could not keep, one sentence each, for the audit trail. */
+  notes: string[]
   pageCount: number
   /** The bytes the incremental save will start with: the first document, or what replaced it. */
   prefix: Uint8Array
@@ -50,13 +55,16 @@ const MAX_OBJECT_NUMBER = 8_388_607
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 /**
- * Opens a document for signing: as it is when it can be saved incrementally, otherwise (encrypted,
- * repaired, objects numbered beyond what readers accept) rewritten once — decrypted, repaired and
- * renumbered — and reopened, so the final PDF is an incremental update of that rewrite.
+ * Opens a document for signing and reads its facts. `rewrite`: when it cannot be saved
+ * incrementally as it is (encrypted, repaired, objects numbered beyond what readers accept), it is
+ * rewritten once — decrypted, repaired and renumbered — and reopened, so the final PDF is an
+ * incremental update of that rewrite. Documents merged after the first are never saved, so they
+ * are not rewritten.
  */
 export function openForSigning(
   bytes: Uint8Array,
   position: number,
+  rewrite = true,
 ): { doc: mupdf.PDFDocument; facts: DocumentFacts; base: Uint8Array } {
   let opened: ReturnType<typeof openPdf>
   try {
@@ -76,13 +84,14 @@ export function openForSigning(
     )
   }
   const signatures = earlierSignatures(doc)
-  const rewrite =
-    opened.encrypted ||
-    opened.repaired ||
-    doc.countObjects() > MAX_OBJECT_NUMBER ||
-    !doc.canBeSavedIncrementally()
+  const needed =
+    rewrite &&
+    (opened.encrypted ||
+      opened.repaired ||
+      doc.countObjects() > MAX_OBJECT_NUMBER ||
+      !doc.canBeSavedIncrementally())
   let base = bytes
-  if (rewrite) {
+  if (needed) {
     base = doc.saveToBuffer('encrypt=none,garbage=compact').asUint8Array().slice()
     doc.destroy()
     doc = new mupdf.PDFDocument(base)
@@ -90,37 +99,39 @@ export function openForSigning(
   const facts: DocumentFacts = {
     encrypted: opened.encrypted,
     repaired: opened.repaired,
-    rewritten_sha256: rewrite ? sha256(base) : null,
+    rewritten_sha256: needed ? sha256(base) : null,
     certification,
     signatures,
   }
   return { doc, facts, base }
 }
 
-/** The document every other one is appended to, with each document's first page index. */
-function mergeDocuments(documents: Uint8Array[]) {
+/**
+ * The first document with every other one appended (merge-documents.ts: outlines under each
+ * document's name, forms kept with unique names), each document's first page index, their facts,
+ * and what the merge could not keep.
+ */
+function openDocuments(documents: Uint8Array[], names: string[]) {
   const [first, ...others] = documents
   if (!first) throw new RangeError('a final PDF needs at least one document')
+  const nameOf = (i: number) => names[i] ?? `document ${i + 1}`
   const { doc, facts, base } = openForSigning(first, 0)
-  const offsets = [0]
-  const allFacts = [facts]
+  const sources: Array<{ doc: mupdf.PDFDocument; name: string }> = []
   try {
+    const allFacts = [facts]
     for (const [i, bytes] of others.entries()) {
-      const source = openForSigning(bytes, i + 1)
-      try {
-        offsets.push(doc.countPages())
-        allFacts.push(source.facts)
-        const map = doc.newGraftMap()
-        for (let page = 0; page < source.doc.countPages(); page++) map.graftPage(-1, source.doc, page)
-      } finally {
-        source.doc.destroy()
-      }
+      const source = openForSigning(bytes, i + 1, false)
+      sources.push({ doc: source.doc, name: nameOf(i + 1) })
+      allFacts.push(source.facts)
     }
+    const { offsets, notes } = mergeDocuments({ doc, name: nameOf(0) }, sources)
+    return { doc, offsets, facts: allFacts, notes, base }
   } catch (error) {
     doc.destroy()
     throw error
+  } finally {
+    for (const source of sources) source.doc.destroy()
   }
-  return { doc, offsets, facts: allFacts, base }
 }
 
 /** Stamps with their page made absolute in the merged document. */
@@ -140,7 +151,7 @@ export function mergedStamps(stamps: DocumentStamp[], offsets: number[], pageCou
 
 /** The final document with the values and footers on its pages and its fields read-only. */
 export async function buildFinalDocument(input: FinalPdfInput): Promise<FinalDocument> {
-  const { doc, offsets, facts, base } = mergeDocuments(input.documents)
+  const { doc, offsets, facts, notes, base } = openDocuments(input.documents, input.names ?? [])
   try {
     const total = doc.countPages()
     const pageCounts = offsets.map((offset, i) => (offsets[i + 1] ?? total) - offset)
@@ -159,7 +170,7 @@ export async function buildFinalDocument(input: FinalPdfInput): Promise<FinalDoc
       makeFieldsReadOnly(doc)
       removeDocumentScripts(doc)
     }
-    return { doc, facts, pageCount: total, prefix: base }
+    return { doc, facts, notes, pageCount: total, prefix: base }
   } catch (error) {
     doc.destroy()
     throw error

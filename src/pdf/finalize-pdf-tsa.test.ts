@@ -31,6 +31,7 @@ after(async () => {
 const request = (tsaUrl: string): FinalizeRequest => ({
   submissionId: 'sub_tsa',
   documents: [join(dir, 'doc.pdf')],
+  documentNames: ['doc.pdf'],
   stamps: [],
   audit: auditRecord({ signers: 1, eventCount: 3 }),
   signedAt: '2026-01-15T10:30:00.000Z',

@@ -98,6 +98,7 @@ async function finalize(
         }
   const document = await buildFinalDocument({
     documents: await Promise.all(request.documents.map((path) => readFile(path))),
+    names: request.documentNames,
     stamps: await Promise.all(request.stamps.map(stampOf)),
     submissionId: request.submissionId,
   })
@@ -111,7 +112,7 @@ async function finalize(
   checkFinalPdf(sealed, document)
   const sealFinal = lap()
   const final = made(sealed)
-  const facts: FinalFacts = { documents: document.facts, timestamp }
+  const facts: FinalFacts = { documents: document.facts, notes: document.notes, timestamp }
   const record = withFinalPdf(request.audit, final.sha256, facts)
   const auditLog = await auditLogDocument(record)
   const audit = lap()
@@ -132,6 +133,7 @@ async function finalize(
 async function current(request: CurrentPdfRequest): Promise<MadeFile> {
   const { bytes } = await buildFinalPdf({
     documents: await Promise.all(request.documents.map((path) => readFile(path))),
+    names: request.documentNames,
     stamps: await Promise.all(request.stamps.map(stampOf)),
     submissionId: request.submissionId,
     footer: interimFooter(request.submissionId, request.asOf),

@@ -32,6 +32,8 @@ export interface FinalizeRequest {
   submissionId: string
   /** Absolute paths of the documents as sent, in order. */
   documents: string[]
+  /** Their names, in order: in a merged final PDF, each one's outline item and field group. */
+  documentNames: string[]
   stamps: FinalizeStamp[]
   /** The audit trail without `final_pdf`, which the child fills in once the final PDF is sealed. */
   audit: AuditRecord
@@ -77,6 +79,8 @@ export interface CurrentPdfRequest {
   submissionId: string
   /** Absolute paths of the documents as sent, in order. */
   documents: string[]
+  /** Their names, in order. */
+  documentNames: string[]
   stamps: FinalizeStamp[]
   /** Until when the values drawn were entered, as the footer states it. */
   asOf: string

@@ -126,6 +126,7 @@ async function make(
       kind: 'current' as const,
       submissionId: submission.id,
       documents: await writeDocuments(deps, template.documents, dir),
+      documentNames: template.documents.map((d) => d.name),
       stamps: await stampsOf(visible, deps, write),
       asOf: footerTime(pdf.asOf),
       outPath,

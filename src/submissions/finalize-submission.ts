@@ -47,6 +47,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
     const made = await finalizePdf({
       submissionId: submission.id,
       documents,
+      documentNames: template.documents.map((d) => d.name),
       stamps: await stampsOf(valuesOfSubmitters(template.fields, submitters), deps, write),
       audit,
       signedAt,
