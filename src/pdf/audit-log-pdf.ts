@@ -344,24 +344,30 @@ function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
   flow.gap(18)
 }
 
-/** How to verify, then the completion as the trail's last line (issue #21 item 6). */
+/** How to verify, then the completion as the trail's last line (issue #21 item 6), kept together on one page. */
 function writeClosing(flow: Flow, record: AuditRecord): void {
   const verification =
     record.verification ?? (record.final_pdf ? verificationSentence(record.final_pdf.sha256) : null)
   const completion = record.completion ?? completionSentence(record)
-  flow.heading('Verification and completion', 13)
-  if (verification) {
-    flow.paragraph({ text: verification, size: 9 })
-    flow.gap(4)
-    flow.paragraph({
-      text: 'This audit trail is sealed by Paraph the same way: its own seal shows as valid in a PDF reader.',
-      size: 9,
-    })
-    flow.gap(10)
+  const runs: Run[] = [
+    ...(verification
+      ? [
+          { text: verification, size: 9 },
+          {
+            text: 'This audit trail is sealed by Paraph the same way: its own seal shows as valid in a PDF reader.',
+            size: 9,
+          },
+        ]
+      : []),
+    {
+      text: completion ?? `Not completed: the submission is ${record.status}; no final PDF was made.`,
+      font: 'bold',
+      size: 10,
+    },
+  ]
+  flow.heading('Verification and completion', 13, flow.measure(runs, flow.width) + 20)
+  for (const [i, run] of runs.entries()) {
+    if (i > 0) flow.gap(i === runs.length - 1 ? 10 : 4)
+    flow.paragraph(run)
   }
-  flow.paragraph({
-    text: completion ?? `Not completed: the submission is ${record.status}; no final PDF was made.`,
-    font: 'bold',
-    size: 10,
-  })
 }
