@@ -1,7 +1,7 @@
 // The consent a signer gives by signing: shown on the signing page above the sign button, returned
 // in the signing form, and quoted in the audit trail (security-notes "Audit trail minimum"). One
-// wording per language, kept with the page's texts: what the trail says was shown is what the page
-// shows in English (a French page shows its translation; see README).
+// wording per language, kept with the page's texts. The page sends its language with the signature
+// (issue #21 item 6) and the trail quotes the wording in that language; English when none was sent.
 import { StringEnum } from '../http/common-schemas.ts'
 import { isLanguage, LANGUAGES, TEXTS } from './page/texts.ts'
 
