@@ -13,6 +13,7 @@ import * as signing from './migrations/0003-signing.ts'
 import * as email2fa from './migrations/0004-email-2fa.ts'
 import * as webhooks from './migrations/0005-webhooks.ts'
 import * as emailCodeSends from './migrations/0006-email-code-sends.ts'
+import * as signerLanguage from './migrations/0007-signer-language.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-email-2fa': email2fa,
   '0005-webhooks': webhooks,
   '0006-email-code-sends': emailCodeSends,
+  '0007-signer-language': signerLanguage,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -173,6 +173,8 @@ export interface SubmittersTable {
   decline_reason: string | null
   /** When the signer last entered the right e-mail code (issue #12); null without e-mail 2FA. */
   email_2fa_verified_at: string | null
+  /** The signing page's language (en, fr, de, es) at the signature or refusal (issue #21 item 6). */
+  page_language: string | null
 }
 
 /** The live e-mail code of a signer (one row per submitter, replaced by each send). */

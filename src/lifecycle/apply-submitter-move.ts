@@ -17,7 +17,12 @@ export interface SignerAct {
 }
 
 /** What the act records beyond its time and context. */
-export type ActDetails = { values?: string; declineReason?: string }
+export type ActDetails = { values?: string; declineReason?: string; language?: string }
+
+/** The signing page's language, when the page sent it: the audit trail quotes the consent in it. */
+function languageColumn(details: ActDetails) {
+  return details.language === undefined ? {} : { page_language: details.language }
+}
 
 function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, details: ActDetails) {
   switch (trigger) {
@@ -29,6 +34,7 @@ function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, detai
         signed_ip: act.ip,
         signed_user_agent: act.userAgent,
         ...(details.values === undefined ? {} : { values: details.values }),
+        ...languageColumn(details),
       }
     case 'decline':
       return {
@@ -36,6 +42,7 @@ function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, detai
         declined_ip: act.ip,
         declined_user_agent: act.userAgent,
         decline_reason: details.declineReason ?? null,
+        ...languageColumn(details),
       }
   }
 }

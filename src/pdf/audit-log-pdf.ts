@@ -1,25 +1,50 @@
-// The audit trail as a readable A4 PDF (issue #11; security-notes "Audit trail minimum"): title and
-// legal level, a summary, the documents with their hashes, a section per signer, then every event.
-// It is sealed afterwards like the final PDF, so this ends with an ordinary pdf-lib save().
+// The audit trail as a readable A4 PDF that reads like a certificate of completion (issue #11,
+// issue #21 item 6; security-notes "Audit trail minimum"): title and legal level, a summary, the
+// documents with their hashes, each signer as a block (details, how reached, acts with time and
+// address, the signature and initials images they drew with their hashes, the consent in the
+// language they saw, their values), the timeline in sentences with the event codes secondary, then
+// how to verify the final PDF and, last, the completion. It is sealed afterwards like the final PDF,
+// so this ends with an ordinary pdf-lib save().
+import { createHash } from 'node:crypto'
 import { PDFDocument } from 'pdf-lib'
-import type { AuditEvent, AuditFieldValue, AuditRecord, AuditSubmitter } from './audit-record.ts'
+import type {
+  AuditEvent,
+  AuditFieldValue,
+  AuditImageValue,
+  AuditRecord,
+  AuditSubmitter,
+} from './audit-record.ts'
+import { completionSentence, eventSentence, languageName, verificationSentence } from './audit-sentences.ts'
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 import { embedFont } from './fonts.ts'
 import { addFooters } from './footer.ts'
 import { SAVE_IN_ONE_GO } from './overlay.ts'
+import { type EmbeddedImage, embedPngNatively } from './png-image.ts'
 import { widthAt } from './text-fit.ts'
 
 export interface AuditLogPdfOptions {
   /** Where Debian's font packages put their files; fonts.ts DEFAULT_FONT_DIR when absent. */
   fontDir?: string
+  /**
+   * The signature and initials PNGs by their SHA-256 (the finalizer child has them as files): each
+   * is drawn beside its signer, once embedded however often it is used. An image missing here, or
+   * whose bytes do not hash to its key, is named by its hash alone.
+   */
+  images?: ReadonlyMap<string, Uint8Array>
 }
 
 const EMPTY = '—'
 const label = (text: string): Cell => [{ text, color: MUTED }]
 const plain = (text: string | null | undefined): Cell => [{ text: text ?? EMPTY }]
 const mono = (text: string, size = 7): Run => ({ text, font: 'mono', size })
+const muted = (text: string, size = 7): Run => ({ text, size, color: MUTED })
 // Hashes and ids in DejaVu Sans Mono at 7 pt: 64 hex digits take 270 pt, within the value column.
 const HASH_SIZE = 7
+// The column of signature images beside a signer's details, and the frame each is drawn in.
+const ASIDE_WIDTH = 150
+const PICTURE = { width: 150, height: 56 }
+
+type Pictures = ReadonlyMap<string, EmbeddedImage>
 
 export async function auditLogPdf(
   record: AuditRecord,
@@ -41,35 +66,63 @@ export async function auditLogDocument(
     bold: await embedFont(doc, 'bold', options.fontDir),
     mono: await embedFont(doc, 'mono', options.fontDir),
   }
+  const pictures = await embedPictures(doc, record, options.images)
   const flow = new Flow(doc, fonts)
   writeTitle(flow, record)
   writeDocuments(flow, record)
   writeDocumentFacts(flow, record)
   for (const [i, submitter] of record.submitters.entries()) {
-    writeSubmitter(flow, submitter, i, record.submitters.length)
+    writeSubmitter(flow, submitter, i, record.submitters.length, pictures)
   }
   writeEvents(flow, record, fonts)
+  writeClosing(flow, record)
   addFooters(doc, fonts.sans, (n, m) => ['Audit trail', record.submission_id, `page ${n} of ${m}`], {
     bottom: 24,
   })
   return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
 }
 
-function keyValues(flow: Flow, rows: Array<[string, Cell]>): void {
-  const labelWidth = 120
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/** The images the signers' values name, each embedded once; only bytes that match their hash. */
+async function embedPictures(
+  doc: PDFDocument,
+  record: AuditRecord,
+  images: ReadonlyMap<string, Uint8Array> | undefined,
+): Promise<Pictures> {
+  const pictures = new Map<string, EmbeddedImage>()
+  if (!images) return pictures
+  for (const image of record.submitters.flatMap(imageValues)) {
+    const png = images.get(image.sha256)
+    if (!png || pictures.has(image.sha256) || sha256(png) !== image.sha256) continue
+    pictures.set(image.sha256, embedPngNatively(doc, png) ?? (await doc.embedPng(png)))
+  }
+  return pictures
+}
+
+function isImage(value: AuditFieldValue['value']): value is AuditImageValue {
+  return typeof value === 'object' && value !== null
+}
+
+function imageValues(s: AuditSubmitter): AuditImageValue[] {
+  return s.values.map((v) => v.value).filter(isImage)
+}
+
+function keyValues(flow: Flow, rows: Array<[string, Cell]>, width = flow.width): void {
+  const labelWidth = 110
   const columns: Column[] = [
     { title: '', width: labelWidth },
-    { title: '', width: flow.width - labelWidth },
+    { title: '', width: width - labelWidth },
   ]
   flow.table(
     columns,
     rows.map(([name, value]) => [label(name), value]),
-    { header: false },
+    { header: false, width },
   )
 }
 
 function writeTitle(flow: Flow, record: AuditRecord): void {
-  flow.heading('Audit trail', 20, 200)
+  flow.heading('Audit trail — certificate of completion', 18, 200)
   flow.paragraph({ text: record.legal_level, size: 10 })
   flow.paragraph({
     text: 'Times are UTC (ISO 8601). Hashes are SHA-256, in hexadecimal.',
@@ -173,21 +226,26 @@ const DELIVERY: Record<AuditSubmitter['delivery'], string> = {
 /** When, from where and with what browser a person acted, on lines of their own. */
 function act(at: string | null, ip: string | null, userAgent: string | null): Cell {
   if (!at) return plain(null)
-  return [
-    { text: at },
-    { text: `IP ${ip ?? EMPTY}` },
-    { text: `User agent: ${userAgent ?? EMPTY}`, size: 7.5 },
-  ]
+  return [{ text: at }, { text: `from ${ip ?? EMPTY}` }, muted(userAgent ?? EMPTY)]
 }
 
-function writeSubmitter(flow: Flow, s: AuditSubmitter, index: number, count: number): void {
-  flow.heading(`Signer ${index + 1} of ${count}: ${s.name ?? s.email}`, 12)
+/** The consent quoted as the signer read it, and in which language (issue #21 item 6). */
+function consentCell(s: AuditSubmitter): Cell {
+  if (!s.consent_text) return plain(null)
+  const how = s.status === 'declined' ? 'shown; the signer declined' : 'accepted by signing'
+  const language = s.consent_language
+    ? `in ${languageName(s.consent_language)}`
+    : "the page's language was not recorded: the English wording"
+  return [muted(`${how}, ${language}:`, 7.5), { text: `“${s.consent_text}”` }]
+}
+
+function signerRows(s: AuditSubmitter): Array<[string, Cell]> {
   const rows: Array<[string, Cell]> = [
-    ['Role', plain(s.role)],
-    ['E-mail', plain(s.email)],
     ['Name', plain(s.name)],
+    ['E-mail', plain(s.email)],
+    ['Role', plain(s.role)],
     ['Submitter', [mono(s.id, 8)]],
-    ['Delivery', plain(DELIVERY[s.delivery])],
+    ['Reached by', plain(DELIVERY[s.delivery])],
     [
       'E-mail code (2FA)',
       plain(s.email_2fa_verified_at ? `e-mail code verified at ${s.email_2fa_verified_at}` : 'none entered'),
@@ -202,8 +260,44 @@ function writeSubmitter(flow: Flow, s: AuditSubmitter, index: number, count: num
     rows.push(['Declined', act(s.declined_at, s.declined_ip, s.declined_user_agent)])
     rows.push(['Reason', plain(s.decline_reason)])
   }
-  rows.push(['Consent', plain(s.consent_text)])
-  keyValues(flow, rows)
+  rows.push(['Consent', consentCell(s)])
+  return rows
+}
+
+/** Each distinct image the signer drew, framed, with its field, size and hash under it. */
+function signatureAside(s: AuditSubmitter, pictures: Pictures): Cell {
+  const cell: Cell = []
+  const seen = new Set<string>()
+  for (const { name, type, value } of s.values) {
+    if (!isImage(value) || seen.has(value.sha256)) continue
+    seen.add(value.sha256)
+    const kind = type === 'initials' ? 'Initials' : 'Signature'
+    if (cell.length > 0) cell.push({ text: '', size: 5 })
+    cell.push(muted(name.toLowerCase() === kind.toLowerCase() ? kind : `${kind} (${name})`, 7))
+    const picture = pictures.get(value.sha256)
+    if (picture) cell.push({ picture, ...PICTURE })
+    else cell.push(muted('image not included in this file', 7))
+    cell.push(muted(`PNG, ${value.width} × ${value.height} px, SHA-256:`, 6.5), mono(value.sha256, 6.5))
+  }
+  return cell
+}
+
+function writeSubmitter(
+  flow: Flow,
+  s: AuditSubmitter,
+  index: number,
+  count: number,
+  pictures: Pictures,
+): void {
+  const aside = signatureAside(s, pictures)
+  // The heading stays with the signature images, which are kept whole on one page.
+  flow.heading(
+    `Signer ${index + 1} of ${count}: ${s.name ?? s.email}`,
+    12,
+    Math.max(60, flow.measure(aside, ASIDE_WIDTH)),
+  )
+  if (aside.length > 0) flow.beside(aside, ASIDE_WIDTH, (width) => keyValues(flow, signerRows(s), width))
+  else keyValues(flow, signerRows(s))
   if (s.values.length > 0) {
     flow.gap(6)
     flow.table(
@@ -226,42 +320,54 @@ function valueCell(value: AuditFieldValue['value']): Cell {
   return plain(String(value))
 }
 
-/** Who acted (address and browser) and, for a change of data, what changed. */
-function detailsCell(e: AuditEvent): Cell {
-  const cell: Cell = []
-  if (e.ip || e.user_agent) {
-    cell.push({ text: `IP ${e.ip ?? EMPTY}`, size: 7.5 })
-    cell.push({ text: e.user_agent ?? EMPTY, size: 6.5, color: MUTED })
-  }
+/** The event in words, then its code and id, the browser and any change, smaller and muted. */
+function eventCell(e: AuditEvent, record: AuditRecord): Cell {
+  const cell: Cell = [{ text: e.description ?? eventSentence(e, record.submitters) }]
   if (e.details) cell.push({ text: e.details, size: 7.5 })
-  return cell.length > 0 ? cell : plain(null)
+  if (e.user_agent) cell.push(muted(e.user_agent, 6.5))
+  cell.push({ ...mono(`${e.type} · ${e.id}`, 6), color: MUTED })
+  return cell
 }
 
 function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
-  flow.heading('Events', 13)
-  const emails = new Map(record.submitters.map((s) => [s.id, s.email]))
-  // Wide enough for a whole timestamp, a whole event id and the longest event type on one line
-  // (`submission.partially_signed` broke mid-word otherwise), whatever the metrics.
+  flow.heading('Timeline', 13)
+  // Wide enough for a whole timestamp on one line, whatever the metrics.
   const timeWidth = Math.ceil(widthAt(fonts.sans, '0000-00-00T00:00:00.000Z', 7.5)) + 9
-  const typeWidths = record.events.map((e) => widthAt(fonts.sans, e.type, 7.5))
-  const eventWidth = Math.ceil(Math.max(widthAt(fonts.mono, `evt_${'W'.repeat(24)}`, 6), ...typeWidths)) + 9
-  const submitterWidth = 105
-  const rows = record.events.map((e): Cell[] => [
-    [{ text: e.created_at, size: 7.5 }],
-    [
-      { text: e.type, size: 7.5 },
-      { ...mono(e.id, 6), color: MUTED },
-    ],
-    e.submitter_id ? [{ text: emails.get(e.submitter_id) ?? e.submitter_id, size: 7.5 }] : plain(null),
-    detailsCell(e),
-  ])
+  const rows = record.events.map((e): Cell[] => [[{ text: e.created_at, size: 7.5 }], eventCell(e, record)])
   flow.table(
     [
       { title: 'Time (UTC)', width: timeWidth },
-      { title: 'Event', width: eventWidth },
-      { title: 'Signer', width: submitterWidth },
-      { title: 'IP and user agent, or change', width: flow.width - timeWidth - eventWidth - submitterWidth },
+      { title: 'What happened', width: flow.width - timeWidth },
     ],
     rows,
   )
+  flow.gap(18)
+}
+
+/** How to verify, then the completion as the trail's last line (issue #21 item 6), kept together on one page. */
+function writeClosing(flow: Flow, record: AuditRecord): void {
+  const verification =
+    record.verification ?? (record.final_pdf ? verificationSentence(record.final_pdf.sha256) : null)
+  const completion = record.completion ?? completionSentence(record)
+  const runs: Run[] = [
+    ...(verification
+      ? [
+          { text: verification, size: 9 },
+          {
+            text: 'This audit trail is sealed by Paraph the same way: its own seal shows as valid in a PDF reader.',
+            size: 9,
+          },
+        ]
+      : []),
+    {
+      text: completion ?? `Not completed: the submission is ${record.status}; no final PDF was made.`,
+      font: 'bold',
+      size: 10,
+    },
+  ]
+  flow.heading('Verification and completion', 13, flow.measure(runs, flow.width) + 20)
+  for (const [i, run] of runs.entries()) {
+    if (i > 0) flow.gap(i === runs.length - 1 ? 10 : 4)
+    flow.paragraph(run)
+  }
 }

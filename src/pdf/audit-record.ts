@@ -4,6 +4,7 @@
 // statuses) are described, not imported, as pdf/ imports no capability.
 import { type Static, type TSchema, Type } from 'typebox'
 import { type IdPrefix, idPattern } from '../lib/ids.ts'
+import { completionSentence, verificationSentence } from './audit-sentences.ts'
 
 /** The legal level, as the footer of the final PDF states it (api-v1 §1). */
 export const SES_LEGAL_LEVEL = 'Simple electronic signature (SES) under Regulation (EU) No 910/2014 (eIDAS)'
@@ -119,6 +120,12 @@ export const AuditSubmitter = Type.Object({
   declined_user_agent: OrNull(Type.String(), 'User agent of the refusal'),
   decline_reason: OrNull(Type.String(), 'Reason given when declining'),
   consent_text: OrNull(Type.String(), 'The consent wording shown to the signer and accepted by signing'),
+  consent_language: Type.Optional(
+    OrNull(
+      Type.String({ description: 'en, fr, de or es' }),
+      "The signing page's language when the signer signed or declined, in which consent_text is quoted; null when the page did not say (acts recorded before issue #21): consent_text is then the English wording",
+    ),
+  ),
   values: Type.Array(AuditFieldValue, { description: "The signer's fields and their values" }),
 })
 export type AuditSubmitter = Static<typeof AuditSubmitter>
@@ -133,6 +140,12 @@ export const AuditEvent = Type.Object({
   details: OrNull(
     Type.String(),
     'What the event changed beyond a status: for submitter.updated, the fields the sender changed, with the old and new e-mail address',
+  ),
+  description: Type.Optional(
+    Type.String({
+      description:
+        'The event in a sentence, as the audit PDF states it: who acted (name and e-mail), from which IP address and how, e.g. "Signed by Alice Martin (alice@example.com) from 203.0.113.7 through the signing link."',
+    }),
   ),
 })
 export type AuditEvent = Static<typeof AuditEvent>
@@ -171,6 +184,18 @@ export const AuditRecord = Type.Object(
     ),
     submitters: Type.Array(AuditSubmitter, { description: 'Signers in signing order' }),
     events: Type.Array(AuditEvent, { description: 'Every journal event of the submission, oldest first' }),
+    completion: Type.Optional(
+      OrNull(
+        Type.String(),
+        'The completion in a sentence, the last line of the audit PDF: when the last signer signed, that every signer signed, when Paraph sealed the final PDF (and the time-stamp); null until completed',
+      ),
+    ),
+    verification: Type.Optional(
+      OrNull(
+        Type.String(),
+        'How anyone can check the final PDF, in a sentence with its SHA-256; null until completed',
+      ),
+    ),
   },
   { title: 'AuditRecord' },
 )
@@ -182,9 +207,15 @@ export type AuditRecord = Static<typeof AuditRecord>
  */
 export function withFinalPdf(record: AuditRecord, sha256: string, facts: FinalFacts): AuditRecord {
   const pageCount = record.documents.reduce((sum, d) => sum + d.page_count, 0)
-  return {
+  const completed: AuditRecord = {
     ...record,
     documents: record.documents.map((document, i) => ({ ...document, ...facts.documents[i] })),
     final_pdf: { sha256, page_count: pageCount, timestamp: facts.timestamp, notes: facts.notes },
+  }
+  // Issue #21 item 6: the closing sentences, in the JSON as the PDF prints them.
+  return {
+    ...completed,
+    completion: completionSentence(completed),
+    verification: verificationSentence(sha256),
   }
 }

@@ -1,6 +1,6 @@
 // A long-lived maker of final PDFs, started by child-pool.ts under an OS memory limit: for each
 // request it merges the documents, draws the values, adds the footers and seals the result, then
-// draws up the audit trail with the final PDF's hash and seals it too. Asked for the document as
+// draws up the audit trail with the final PDF's hash and the signers' images, and seals it too. Asked for the document as
 // it stands (issue #20), it does the same merge and drawing under another footer, and stops there.
 // Stored documents were accepted at intake but are still untrusted (a compressed object stream may
 // inflate to gigabytes): here, a hostile one fails its own finalization and never the server.
@@ -54,6 +54,15 @@ function stampFacts(url: string, token: Timestamp): NonNullable<FinalFacts['time
   return { authority: authority.toString(), time: token.time.toISOString() }
 }
 
+/** The drawn images by the SHA-256 of their bytes, as the audit record names them (issue #21 item 6). */
+function imagesOf(stamps: DocumentStamp[]): Map<string, Uint8Array> {
+  const images = new Map<string, Uint8Array>()
+  for (const { value } of stamps) {
+    if (value.kind === 'image') images.set(createHash('sha256').update(value.png).digest('hex'), value.png)
+  }
+  return images
+}
+
 function made(bytes: Uint8Array): MadeFile {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length }
 }
@@ -96,10 +105,11 @@ async function finalize(
             },
           },
         }
+  const stamps = await Promise.all(request.stamps.map(stampOf))
   const document = await buildFinalDocument({
     documents: await Promise.all(request.documents.map((path) => readFile(path))),
     names: request.documentNames,
-    stamps: await Promise.all(request.stamps.map(stampOf)),
+    stamps,
     submissionId: request.submissionId,
   })
   const build = lap()
@@ -114,7 +124,7 @@ async function finalize(
   const final = made(sealed)
   const facts: FinalFacts = { documents: document.facts, notes: document.notes, timestamp }
   const record = withFinalPdf(request.audit, final.sha256, facts)
-  const auditLog = await auditLogDocument(record)
+  const auditLog = await auditLogDocument(record, { images: imagesOf(stamps) })
   const audit = lap()
   const auditSealed = await sealPdf(auditLog.bytes, identity, {
     ...seal,

@@ -1,10 +1,15 @@
 // A small flowing layout for generated documents (the audit trail): headings, wrapped paragraphs
-// and tables whose rows break across pages, with the table header repeated. Text is made drawable
-// (fonts.ts) and wrapped (text-fit.ts) here, so callers pass plain strings.
+// and tables whose rows break across pages, with the table header repeated; pictures in cells and
+// a column set beside a block (a signer's signature beside their details). Text is made drawable
+// (fonts.ts) and wrapped here (address-wrap.ts: an e-mail, a hash or an id breaks only at its own
+// boundaries), so callers pass plain strings.
 import { type Color, PageSizes, type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
+import { wrapAtBoundaries } from './address-wrap.ts'
 import { drawText } from './draw-text.ts'
 import { drawableText, type TextFont } from './fonts.ts'
-import { truncate, verticalMetrics, wrap } from './text-fit.ts'
+import type { EmbeddedImage } from './png-image.ts'
+import { drawImageFitted } from './stamp-fields.ts'
+import { truncate, verticalMetrics } from './text-fit.ts'
 
 export interface FlowFonts {
   sans: TextFont
@@ -20,7 +25,14 @@ export interface Run {
   color?: Color
 }
 
-export type Cell = Run[]
+/** An image drawn whole in a framed box of `width` × `height` points, its aspect ratio kept. */
+export interface Picture {
+  picture: EmbeddedImage
+  width: number
+  height: number
+}
+
+export type Cell = Array<Run | Picture>
 
 export interface Column {
   title: string
@@ -35,6 +47,9 @@ const PAD_X = 4
 const PAD_Y = 3
 const LEADING = 1.25
 const MAX_RUN = 20_000
+// Between a block and the column set beside it; above and below a picture's frame.
+const GUTTER = 12
+const PICTURE_PAD = 3
 
 interface LaidRun {
   lines: string[]
@@ -42,6 +57,10 @@ interface LaidRun {
   size: number
   color: Color
 }
+
+type Laid = LaidRun | Picture
+
+const isPicture = (item: Run | Picture | Laid): item is Picture => 'picture' in item
 
 export class Flow {
   private page!: PDFPage
@@ -101,7 +120,7 @@ export class Flow {
    * Rows of cells under a header row, repeated on every page the table reaches; without a header,
    * each page's part of the table opens with a rule, as every row closes with one.
    */
-  table(columns: Column[], rows: Cell[][], { header = true } = {}): void {
+  table(columns: Column[], rows: Cell[][], { header = true, width = this.width } = {}): void {
     const titles = header ? columns.map((c): Cell => [{ text: c.title, font: 'bold', size: 7.5 }]) : undefined
     const headerRow = titles && this.layRow(columns, titles)
     const opening = headerRow ? rowHeight(headerRow) : 0
@@ -113,11 +132,11 @@ export class Flow {
         opened = false
       }
       if (!opened) {
-        if (headerRow) this.drawRow(columns, headerRow, HEADER_FILL)
-        else this.rule()
+        if (headerRow) this.drawRow(columns, headerRow, width, HEADER_FILL)
+        else this.rule(width)
         opened = true
       }
-      this.drawRow(columns, row)
+      this.drawRow(columns, row, width)
     }
   }
 
@@ -126,7 +145,7 @@ export class Flow {
     const size = run.size ?? 8.5
     // More than a page could show anyway (layRow cuts a cell at a page): not worth wrapping.
     const text = run.text.length > MAX_RUN ? `${run.text.slice(0, MAX_RUN)}…` : run.text
-    const lines = wrap(font, drawableText(font, text), size, width)
+    const lines = wrapAtBoundaries(font, drawableText(font, text), size, width)
     return { lines, font, size, color: run.color ?? TEXT_COLOUR }
   }
 
@@ -134,11 +153,15 @@ export class Flow {
    * Every cell's runs wrapped to its column. A cell taller than a page (a user agent of
    * kilobytes) is cut to what a page holds and ends with an ellipsis; the JSON trail keeps it whole.
    */
-  private layRow(columns: Column[], cells: Cell[], reserved = 0): LaidRun[][] {
+  private layRow(columns: Column[], cells: Cell[], reserved = 0): Laid[][] {
     const limit = this.size[1] - this.margin.top - this.margin.bottom - reserved - 2 * PAD_Y
     return columns.map((column, i) => {
       let left = limit
-      return (cells[i] ?? []).map((run) => {
+      return (cells[i] ?? []).map((run): Laid => {
+        if (isPicture(run)) {
+          left -= height(run)
+          return run
+        }
         const laid = this.lay(run, column.width - 2 * PAD_X)
         const fits = Math.max(0, Math.floor(left / (laid.size * LEADING)))
         if (laid.lines.length > fits) {
@@ -159,33 +182,75 @@ export class Flow {
     })
   }
 
-  private drawRow(columns: Column[], row: LaidRun[][], fill?: Color): void {
+  private drawRow(columns: Column[], row: Laid[][], width: number, fill?: Color): void {
     const rowH = rowHeight(row)
     if (fill)
       this.page.drawRectangle({
         x: this.left,
         y: this.y - rowH,
-        width: this.width,
+        width,
         height: rowH,
         color: fill,
       })
     let x = this.left
     columns.forEach((column, i) => {
-      let top = this.y - PAD_Y
-      for (const run of row[i] ?? []) {
-        this.drawRun(run, x + PAD_X, top)
-        top -= height(run)
-      }
+      this.drawCell(row[i] ?? [], x + PAD_X, this.y - PAD_Y)
       x += column.width
     })
     this.y -= rowH
-    this.rule()
+    this.rule(width)
   }
 
-  private rule(): void {
+  /** A cell's items from `top` down, text runs and pictures alike. */
+  private drawCell(cell: Laid[], x: number, top: number): void {
+    for (const item of cell) {
+      if (isPicture(item)) this.drawPicture(item, x, top)
+      else this.drawRun(item, x, top)
+      top -= height(item)
+    }
+  }
+
+  private drawPicture(item: Picture, x: number, top: number): void {
+    const box = { x, y: top - PICTURE_PAD - item.height, width: item.width, height: item.height }
+    this.page.drawRectangle({ ...box, borderColor: RULE, borderWidth: 0.5 })
+    drawImageFitted(this.page, item.picture, {
+      ...box,
+      x: box.x + 2,
+      y: box.y + 2,
+      width: box.width - 4,
+      height: box.height - 4,
+    })
+  }
+
+  /**
+   * `aside` drawn at the right edge, `asideWidth` wide, from the current line, and `block` laid
+   * out in the width left of it; what follows starts below both. The aside is kept whole on one
+   * page (a new page first when it does not fit); the block may run on to the next pages, in its
+   * narrower width.
+   */
+  beside(aside: Cell, asideWidth: number, block: (width: number) => void): void {
+    const laid = this.layCell(aside, asideWidth)
+    const asideHeight = laid.reduce((sum, item) => sum + height(item), 0)
+    this.ensure(asideHeight)
+    const [page, top] = [this.page, this.y]
+    this.drawCell(laid, this.left + this.width - asideWidth, top)
+    block(this.width - asideWidth - GUTTER)
+    if (this.page === page) this.y = Math.min(this.y, top - asideHeight)
+  }
+
+  /** The height `cell` takes in a column `width` wide: to keep a heading with what follows. */
+  measure(cell: Cell, width: number): number {
+    return this.layCell(cell, width).reduce((sum, item) => sum + height(item), 0)
+  }
+
+  private layCell(cell: Cell, width: number): Laid[] {
+    return cell.map((item): Laid => (isPicture(item) ? item : this.lay(item, width)))
+  }
+
+  private rule(width = this.width): void {
     const [start, end] = [
       { x: this.left, y: this.y },
-      { x: this.left + this.width, y: this.y },
+      { x: this.left + width, y: this.y },
     ]
     this.page.drawLine({ start, end, thickness: 0.4, color: RULE })
   }
@@ -207,10 +272,11 @@ export class Flow {
   }
 }
 
-function height(run: LaidRun): number {
-  return run.lines.length * run.size * LEADING
+function height(item: Laid): number {
+  if (isPicture(item)) return item.height + 2 * PICTURE_PAD
+  return item.lines.length * item.size * LEADING
 }
 
-function rowHeight(row: LaidRun[][]): number {
+function rowHeight(row: Laid[][]): number {
   return Math.max(...row.map((cell) => cell.reduce((sum, run) => sum + height(run), 0))) + 2 * PAD_Y
 }

@@ -7,6 +7,7 @@ import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
+import { PageLanguage } from './consent.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
 import { openSession, refusalOf } from './signing-session.ts'
@@ -18,6 +19,7 @@ const DeclineBody = Type.Object(
       maxLength: 1000,
       description: 'Why the signer declines; shown to the sender and kept in the audit trail',
     }),
+    language: Type.Optional(PageLanguage),
   },
   { additionalProperties: false, title: 'DeclineRequest' },
 )
@@ -45,6 +47,7 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
       const act = { ip, userAgent: userAgent ?? null, via }
       const moved = await applySubmitterMove(tx, deps, session.submitter, 'decline', act, changedMeanwhile, {
         declineReason: reason,
+        ...(body.language ? { language: body.language } : {}),
       })
       const actor = { submitterId: moved.id, ...act }
       await applySubmissionMove(tx, deps, session.submission, 'decline', changedMeanwhile, { actor })

@@ -18,6 +18,7 @@ import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { LIMITS } from '../limits.ts'
 import { queueSigningRequests } from '../submissions/signing-requests.ts'
 import { findTemplate } from '../templates/template-store.ts'
+import { PageLanguage } from './consent.ts'
 import { type CheckedValues, checkRequired, checkSignValues } from './sign-values.ts'
 import { defineSignerRoutes, type Signer } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
@@ -34,6 +35,7 @@ const SignBody = Type.Object(
           'Field name → value: `signature`/`initials` a PNG data URL (at most 512 KB, 4000 × 4000 px), `date` YYYY-MM-DD, `text` at most 1000 characters, `number` a JSON number, `checkbox` a boolean (a required one must be true), `radio`/`select` one of the options',
       },
     ),
+    language: Type.Optional(PageLanguage),
   },
   { additionalProperties: false, title: 'SignRequest' },
 )
@@ -102,7 +104,7 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
     if (refusal) throw refusal
     const values = { ...parseStoredValues(session.submitter.values), ...given }
     checkRequired(template.fields, submitter.role, values)
-    const details = { values: JSON.stringify(values) }
+    const details = { values: JSON.stringify(values), ...(body.language ? { language: body.language } : {}) }
     const signed = await applySubmitterMove(
       tx,
       deps,

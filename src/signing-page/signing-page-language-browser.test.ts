@@ -87,6 +87,8 @@ describe('the signing page in German, French and Spanish (issue #20)', () => {
     const values = JSON.parse((await submitterRow(t, created.submitters[0]!.id)).values ?? '{}')
     assert.equal(values.Name, 'Anna Schmidt')
     assert.equal(values.Date, today('fr').iso, 'sent as YYYY-MM-DD')
+    // Issue #21 item 6: signed in French, so the audit trail quotes the French consent.
+    assert.equal((await submitterRow(t, created.submitters[0]!.id)).page_language, 'fr')
 
     // The choice outlives the page: back on the link, French although the browser asks for German.
     await page.reload()

@@ -1,7 +1,8 @@
 // The audit trail of a submission (security-notes "Audit trail minimum"), drawn up from what the
 // service recorded: the documents as sent with their hashes, each signer's acts with time, address
 // and user agent, how they were reached, the consent wording, their values (images by hash and
-// size), and every journal event. The final PDF's hash is added by the finalizer once it is sealed.
+// size), and every journal event, each in a sentence (issue #21 item 6). The final PDF's hash, the
+// completion and how to verify it are added by the finalizer once it is sealed (withFinalPdf).
 import type { EventsTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { StoredField } from '../documents/document-model.ts'
 import { pngDataUrlBytes } from '../documents/field-values.ts'
@@ -15,7 +16,8 @@ import {
   type AuditSubmitter,
   SES_LEGAL_LEVEL,
 } from '../pdf/audit-record.ts'
-import { CONSENT_TEXT } from '../signing-page/consent.ts'
+import { type ActVia, eventSentence } from '../pdf/audit-sentences.ts'
+import { consentIn } from '../signing-page/consent.ts'
 import type { TemplateRecord } from '../templates/template-store.ts'
 
 /** A value as the trail shows it: an image as its hash and size, never its bytes. */
@@ -36,6 +38,8 @@ function delivery(submitter: SubmittersTable): AuditSubmitter['delivery'] {
 function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): AuditSubmitter {
   const values = parseStoredValues(submitter.values)
   const acted = submitter.status === 'signed' || submitter.status === 'declined'
+  // Issue #21 item 6: the wording the page showed in the language it was in when the signer acted.
+  const consent = consentIn(submitter.page_language)
   return {
     id: submitter.id,
     role: submitter.role,
@@ -54,7 +58,8 @@ function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): Audi
     declined_ip: submitter.declined_ip,
     declined_user_agent: submitter.declined_user_agent,
     decline_reason: submitter.decline_reason,
-    consent_text: acted ? CONSENT_TEXT : null,
+    consent_text: acted ? consent.text : null,
+    consent_language: acted ? consent.language : null,
     values: fields
       .filter((f) => f.role === submitter.role)
       .map((f) => ({ name: f.name, type: f.type, value: auditValue(f, own(values, f.name)) })),
@@ -71,8 +76,15 @@ function eventDetails(event: EventsTable): string | null {
   return `Changed by the sender: ${changes.join(', ')}`
 }
 
-function auditEvent(event: EventsTable): AuditEvent {
-  return {
+/** How the signer came for a signer's act (apply-submitter-move.ts records `via`), when recorded. */
+function viaOf(event: EventsTable): ActVia {
+  if (!event.type.startsWith('submitter.')) return null
+  const { via } = JSON.parse(event.data) as { via?: unknown }
+  return via === 'link' || via === 'embed' ? via : null
+}
+
+function auditEvent(event: EventsTable, submitters: AuditSubmitter[]): AuditEvent {
+  const audited: AuditEvent = {
     id: event.id,
     type: event.type,
     created_at: event.created_at,
@@ -81,6 +93,7 @@ function auditEvent(event: EventsTable): AuditEvent {
     user_agent: event.actor_user_agent,
     details: eventDetails(event),
   }
+  return { ...audited, description: eventSentence(audited, submitters, viaOf(event)) }
 }
 
 export function auditRecordOf(
@@ -90,6 +103,7 @@ export function auditRecordOf(
   events: EventsTable[],
   completedAt: string | null,
 ): AuditRecord {
+  const audited = submitters.map((s) => auditSubmitter(s, template.fields))
   return {
     submission_id: submission.id,
     legal_level: SES_LEGAL_LEVEL,
@@ -102,7 +116,9 @@ export function auditRecordOf(
       sha256: d.sha256,
     })),
     final_pdf: null,
-    submitters: submitters.map((s) => auditSubmitter(s, template.fields)),
-    events: events.map(auditEvent),
+    submitters: audited,
+    events: events.map((e) => auditEvent(e, audited)),
+    completion: null,
+    verification: null,
   }
 }

@@ -78,6 +78,7 @@ function submitterRows(
     declined_user_agent: null,
     decline_reason: null,
     email_2fa_verified_at: null,
+    page_language: null,
   }))
 }
 

@@ -1,7 +1,7 @@
 // Declining (operations.md §3 `POST …/decline`): a dialog that asks the reason, then tells the page.
 import { ApiFailure, call } from './api.ts'
 import { h } from './dom.ts'
-import type { Texts } from './texts.ts'
+import { isLanguage, type Texts } from './texts.ts'
 
 export interface DeclineEvents {
   declined(): void
@@ -41,7 +41,12 @@ export function openDecline(t: Texts, opener: HTMLElement, events: DeclineEvents
     }
     confirm.disabled = true
     try {
-      await call('POST', 'decline', { reason: reason.value.trim() })
+      // The page's language (main.ts keeps it on <html lang>), kept with the refusal for the audit trail.
+      const language = document.documentElement.lang
+      await call('POST', 'decline', {
+        reason: reason.value.trim(),
+        ...(isLanguage(language) ? { language } : {}),
+      })
       dialog.close()
       dialog.remove()
       events.declined()

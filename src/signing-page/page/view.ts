@@ -262,7 +262,8 @@ export function signingView(app: Element, { t, lang, form, draft, picker, events
     button.disabled = true
     button.textContent = t.signing
     try {
-      await call('POST', 'sign', { values: Object.fromEntries(values) })
+      // The page's language goes with the signature: the audit trail quotes the consent in it.
+      await call('POST', 'sign', { values: Object.fromEntries(values), language: lang })
       events.finished('signed')
     } catch (failure) {
       button.disabled = false
