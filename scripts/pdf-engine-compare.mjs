@@ -15,9 +15,9 @@ import { performance } from 'node:perf_hooks'
 import * as cantoo from '@cantoo/pdf-lib'
 import * as mupdf from 'mupdf'
 import * as pdflib from 'pdf-lib'
-import { appendUpdate, readTail } from './pdf-lib-incremental.ts'
 import { sealPdf } from '../src/pdf/seal-pades.ts'
 import { loadSigningCertificate } from '../src/pdf/signing-certificate.ts'
+import { appendUpdate, readTail } from './pdf-lib-incremental.ts'
 
 const STAMP = 'Paraph stamp 42'
 const STAMP_TEXT = STAMP.replace(/\s+/g, '')

@@ -36,14 +36,15 @@ function eachField(
 ): void {
   const fields = doc.getTrailer().get('Root', 'AcroForm', 'Fields')
   const seen = new Set<number>()
+  let visited = 0
   const walk = (
     field: mupdf.PDFObject,
     parentName: string,
     parentType: string | undefined,
     depth: number,
   ) => {
-    // A cycle or an absurd depth in a hostile file ends the walk, not the process.
-    if (depth > 32 || !field.isDictionary()) return
+    // A cycle, an absurd depth or millions of fields in a hostile file end the walk, not the process.
+    if (depth > 32 || visited++ >= MAX_FIELDS || !field.isDictionary()) return
     if (field.isIndirect()) {
       if (seen.has(field.asIndirect())) return
       seen.add(field.asIndirect())
@@ -67,7 +68,8 @@ function eachField(
     }
     visit(field, name, type, childFields === 0)
   }
-  for (let i = 0; fields.isArray() && i < fields.length; i++) walk(fields.get(i), '', undefined, 0)
+  const count = fields.isArray() ? Math.min(fields.length, MAX_FIELDS) : 0
+  for (let i = 0; i < count; i++) walk(fields.get(i), '', undefined, 0)
 }
 
 /** Signed signature fields (their /V a signature dictionary), in the form's order. */
