@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { performance } from 'node:perf_hooks'
 import { describe, it } from 'node:test'
 import type * as mupdf from 'mupdf'
 import { rawPdf } from '../../test/fixtures/raw-pdf.ts'
@@ -116,5 +117,16 @@ describe('earlierSignatures', () => {
       fieldsOf,
     )
     assert.deepEqual(fields, ['Plain'])
+  })
+})
+
+describe('a forged form of many fields', () => {
+  it('stops reading after 20 000 fields, at once', () => {
+    const field = '<< /FT /Sig /T (s) /V << /Type /Sig /Name (x) >> >>'
+    const fields = `[${Array.from({ length: 100_000 }, () => field).join(' ')}]`
+    const started = performance.now()
+    const found = read(`/AcroForm << /Fields ${fields} >>`, [], earlierSignatures)
+    assert.equal(found.length, 20_000)
+    assert.ok(performance.now() - started < 5_000, 'bounded work')
   })
 })
