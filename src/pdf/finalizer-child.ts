@@ -12,6 +12,7 @@ import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
 import { buildFinalDocument, buildFinalPdf, checkFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import { FinalPdfError } from './final-pdf-error.ts'
+import { checkWithReaders } from './final-pdf-readers.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
@@ -135,6 +136,7 @@ async function finalize(
     writeFile(request.finalPath, sealed, { mode: 0o600 }),
     writeFile(request.auditPath, auditSealed, { mode: 0o600 }),
   ])
+  await checkWithReaders(request.finalPath, document.pageCount)
   const timings = { build, sealFinal, audit, sealAudit, write: lap() }
   return { final, audit: made(auditSealed), timings, facts }
 }
