@@ -69,12 +69,20 @@ function asTokenValue(token: Uint8Array): asn1js.AsnType {
  * reserved before the file is hashed. A time-stamp adds its token + TIMESTAMP_ATTRIBUTE_OVERHEAD.
  */
 export function cadesSignedDataMaxLength(identity: SealingIdentity): number {
-  const longest = new Uint8Array(maxSignatureLength(identity.privateKey))
-  return contentInfoOf(
-    identity,
-    signerInfoOf(identity, new Uint8Array(32), () => longest),
-  ).length
+  let length = maxLengths.get(identity)
+  if (length === undefined) {
+    const longest = new Uint8Array(maxSignatureLength(identity.privateKey))
+    length = contentInfoOf(
+      identity,
+      signerInfoOf(identity, new Uint8Array(32), () => longest),
+    ).length
+    maxLengths.set(identity, length)
+  }
+  return length
 }
+
+/** Per identity, once: building the structure costs a few milliseconds per seal otherwise. */
+const maxLengths = new WeakMap<SealingIdentity, number>()
 
 function signerInfoOf(
   identity: SealingIdentity,

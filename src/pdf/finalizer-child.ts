@@ -121,6 +121,12 @@ async function finalize(
     document.doc.destroy()
   }
   checkFinalPdf(sealed, document)
+  // qpdf and poppler read the written final in their own processes while the audit trail is made.
+  const readersChecked = writeFile(request.finalPath, sealed, { mode: 0o600 }).then(() =>
+    checkWithReaders(request.finalPath, document.pageCount),
+  )
+  // Settled at the end; a rejection is not left unhandled meanwhile.
+  readersChecked.catch(() => {})
   const sealFinal = lap()
   const final = made(sealed)
   const facts: FinalFacts = { documents: document.facts, notes: document.notes, timestamp }
@@ -132,11 +138,7 @@ async function finalize(
     reason: 'Electronic seal of the audit trail',
   })
   const sealAudit = lap()
-  await Promise.all([
-    writeFile(request.finalPath, sealed, { mode: 0o600 }),
-    writeFile(request.auditPath, auditSealed, { mode: 0o600 }),
-  ])
-  await checkWithReaders(request.finalPath, document.pageCount)
+  await Promise.all([writeFile(request.auditPath, auditSealed, { mode: 0o600 }), readersChecked])
   const timings = { build, sealFinal, audit, sealAudit, write: lap() }
   return { final, audit: made(auditSealed), timings, facts }
 }
