@@ -18,7 +18,7 @@ import { completionSentence, eventSentence, languageName, verificationSentence }
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 import { embedFont } from './fonts.ts'
 import { addFooters } from './footer.ts'
-import { SAVE_IN_ONE_GO } from './overlay.ts'
+import { compressContentNatively, SAVE_IN_ONE_GO } from './overlay.ts'
 import { type EmbeddedImage, embedPngNatively } from './png-image.ts'
 import { widthAt } from './text-fit.ts'
 
@@ -79,6 +79,7 @@ export async function auditLogDocument(
   addFooters(doc, fonts.sans, (n, m) => ['Audit trail', record.submission_id, `page ${n} of ${m}`], {
     bottom: 24,
   })
+  compressContentNatively(doc)
   return { bytes: await doc.save(SAVE_IN_ONE_GO), doc }
 }
 

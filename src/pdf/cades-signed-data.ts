@@ -83,13 +83,29 @@ export function cadesSignedDataMaxLength(identity: SealingIdentity): number {
 
 /** Per identity, once: building the structure costs a few milliseconds per seal otherwise. */
 const maxLengths = new WeakMap<SealingIdentity, number>()
+const parsed = new WeakMap<SealingIdentity, { signer: pkijs.Certificate; all: pkijs.Certificate[] }>()
+
+/** The identity's certificates as pkijs reads them, parsed once per identity (only read after). */
+function certificatesOf(identity: SealingIdentity): { signer: pkijs.Certificate; all: pkijs.Certificate[] } {
+  let certificates = parsed.get(identity)
+  if (!certificates) {
+    certificates = {
+      signer: pkijs.Certificate.fromBER(identity.certificate),
+      all: sortedByEncoding([identity.certificate, ...identity.chain]).map((der) =>
+        pkijs.Certificate.fromBER(der),
+      ),
+    }
+    parsed.set(identity, certificates)
+  }
+  return certificates
+}
 
 function signerInfoOf(
   identity: SealingIdentity,
   digest: Uint8Array,
   signAttributes: (der: Uint8Array) => Uint8Array,
 ): pkijs.SignerInfo {
-  const signer = pkijs.Certificate.fromBER(identity.certificate)
+  const { signer } = certificatesOf(identity)
   const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
     type: 0,
     attributes: signedAttributes(signer, identity.certificate, digest),
@@ -114,9 +130,7 @@ function contentInfoOf(identity: SealingIdentity, signerInfo: pkijs.SignerInfo):
     digestAlgorithms: [sha256()],
     // No eContent: the signature is detached, the content is the PDF's byte range.
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    certificates: sortedByEncoding([identity.certificate, ...identity.chain]).map((der) =>
-      pkijs.Certificate.fromBER(der),
-    ),
+    certificates: certificatesOf(identity).all,
     signerInfos: [signerInfo],
   })
   const contentInfo = new pkijs.ContentInfo({

@@ -62,7 +62,7 @@ export function drawText(page: PDFPage, font: TextFont, text: string, options: D
     const embedded = cidFontOf(font.doc, run.face)
     operators.push(setFontAndSize(fontKey(page, embedded.ref), options.size))
     operators.push(setTextMatrix(1, 0, 0, 1, x, options.y))
-    operators.push(...runOperators(page, embedded, run, line.text, options.size))
+    operators.push(...shownRun(page, embedded, run, line.text, options.size))
     x += run.width * options.size
   }
   operators.push(endText(), popGraphicsState())
@@ -170,6 +170,31 @@ function items(font: CidFont, run: GlyphRun, text: string): Item[] {
       closes: i === glyphs.length - 1,
     }))
   })
+}
+
+const shownRuns = new WeakMap<CidFont, WeakMap<GlyphRun, Map<number, PDFOperator[]>>>()
+
+/**
+ * runOperators, made once per font, run and size: a footer's fixed part is the same run (shaping
+ * is cached by text) on every page, and the operators only read. 100 pages: a third of footing.
+ */
+function shownRun(page: PDFPage, font: CidFont, run: GlyphRun, text: string, size: number): PDFOperator[] {
+  let runs = shownRuns.get(font)
+  if (!runs) {
+    runs = new WeakMap()
+    shownRuns.set(font, runs)
+  }
+  let sizes = runs.get(run)
+  if (!sizes) {
+    sizes = new Map()
+    runs.set(run, sizes)
+  }
+  let operators = sizes.get(size)
+  if (!operators) {
+    operators = runOperators(page, font, run, text, size)
+    sizes.set(size, operators)
+  }
+  return operators
 }
 
 /** The operators that show the run from its start, each glyph where HarfBuzz placed it. */

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { PDFDocument } from 'pdf-lib'
 import { a4, hundredPages } from '../../test/fixtures/pdfs.ts'
 import { FinalPdfError } from './final-pdf-error.ts'
 import { checkWithReaders } from './final-pdf-readers.ts'
@@ -37,5 +38,33 @@ describe('checkWithReaders: qpdf and poppler read the final before it counts', (
         /qpdf exited/.test(error.detail ?? ''),
     )
     await assert.rejects(checkWithReaders(await file('one.pdf', pdf), 2), FinalPdfError)
+  })
+})
+
+describe('checkWithReaders: the readers shell', () => {
+  let dir: string
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paraph-readers-shell-'))
+  })
+  after(() => rm(dir, { recursive: true, force: true }))
+
+  it('answers several checks at once, each with its own file', async () => {
+    const one = join(dir, 'one.pdf')
+    const hundred = join(dir, 'hundred.pdf')
+    await writeFile(one, await a4())
+    await writeFile(hundred, await hundredPages())
+    const checks = [1, 100, 1, 100, 1].map((pages) => checkWithReaders(pages === 1 ? one : hundred, pages))
+    await Promise.all(checks)
+    await assert.rejects(checkWithReaders(join(dir, 'absent.pdf'), 1), FinalPdfError)
+    await checkWithReaders(one, 1)
+  })
+
+  it('counts the pages poppler reports, not a title written to look like its output', async () => {
+    const doc = await PDFDocument.load(await a4())
+    doc.setTitle('Contract\nPages:          7\npdfinfo 0\nPages: 7')
+    const path = join(dir, 'title.pdf')
+    await writeFile(path, await doc.save())
+    await checkWithReaders(path, 1)
+    await assert.rejects(checkWithReaders(path, 7), FinalPdfError)
   })
 })

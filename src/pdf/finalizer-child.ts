@@ -12,7 +12,7 @@ import { withFinalPdf } from './audit-record.ts'
 import { serveRequests } from './child-loop.ts'
 import { buildFinalDocument, buildFinalPdf, checkFinalPdf, type DocumentStamp } from './final-pdf.ts'
 import { FinalPdfError } from './final-pdf-error.ts'
-import { checkWithReaders } from './final-pdf-readers.ts'
+import { checkWithReaders, startReaders } from './final-pdf-readers.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
@@ -181,6 +181,8 @@ type Request = (FinalizeRequest | CurrentPdfRequest) & { id: number }
 
 // A damaged stored document makes MuPDF report every repair; what it comes to is the answer.
 quietMupdf()
+// Now, while this process is small: see final-pdf-readers.ts.
+startReaders()
 
 serveRequests<Request>(async (request): Promise<FinalizeAnswer | CurrentPdfAnswer> => {
   try {

@@ -2,6 +2,7 @@
 // re-compresses in JavaScript (UPNG and pako): 20 of the 27 ms of a one-page final PDF with three
 // 600 × 200 signatures. The signing page sends 8-bit, non-interlaced RGBA (a canvas export), which
 // this handles natively; any other PNG returns undefined and the caller uses pdf-lib's embedder.
+import { createHash } from 'node:crypto'
 import { deflateSync, inflateSync } from 'node:zlib'
 import type { PDFDocument, PDFRef } from 'pdf-lib'
 
@@ -136,6 +137,37 @@ function imageDict(png: PngInfo, colourChannels: number, extra: Record<string, u
   }
 }
 
+/** A PNG with alpha as its two compressed planes; an opaque one's alpha is null. */
+interface Planes {
+  colour: Buffer
+  alpha: Buffer | null
+}
+
+/**
+ * The planes of the last PNGs embedded, by the SHA-256 of their bytes: a finalization draws the
+ * same signatures on the final PDF and in its audit trail, and decoding, splitting and compressing
+ * them was a third of the audit trail's time. A few entries (one submission's drawings) suffice.
+ */
+const planesCache = new Map<string, Planes>()
+const PLANES_CACHED = 16
+
+function planesOf(png: PngInfo, bytes: Uint8Array): Planes {
+  const key = createHash('sha256').update(bytes).digest('hex')
+  const cached = planesCache.get(key)
+  if (cached) return cached
+  const { width, height, channels } = png
+  const raw = inflateSync(png.idat, { maxOutputLength: (width * channels + 1) * height })
+  if (raw.length !== (width * channels + 1) * height) throw new RangeError('the PNG image data is truncated')
+  const { colour, alpha } = splitAlpha(unfilter(raw, width, height, channels), channels)
+  const planes = {
+    colour: deflateSync(colour),
+    alpha: alpha.some((a) => a !== 255) ? deflateSync(alpha) : null,
+  }
+  if (planesCache.size >= PLANES_CACHED) planesCache.delete(planesCache.keys().next().value!)
+  planesCache.set(key, planes)
+  return planes
+}
+
 /** The PNG as an image XObject of `doc`, or undefined for a kind of PNG this does not handle. */
 export function embedPngNatively(doc: PDFDocument, bytes: Uint8Array): EmbeddedImage | undefined {
   const png = readPng(bytes)
@@ -149,14 +181,9 @@ export function embedPngNatively(doc: PDFDocument, bytes: Uint8Array): EmbeddedI
     const dict = imageDict(png, channels, { DecodeParms: parms })
     return { ref: context.register(context.stream(png.idat, dict)), width, height }
   }
-  const raw = inflateSync(png.idat, { maxOutputLength: (width * channels + 1) * height })
-  if (raw.length !== (width * channels + 1) * height) throw new RangeError('the PNG image data is truncated')
-  const { colour, alpha } = splitAlpha(unfilter(raw, width, height, channels), channels)
-  const colourChannels = channels - 1
+  const planes = planesOf(png, bytes)
   const extra: Record<string, unknown> = {}
-  if (alpha.some((a) => a !== 255)) {
-    extra.SMask = context.register(context.stream(deflateSync(alpha), imageDict(png, 1)))
-  }
-  const dict = imageDict(png, colourChannels, extra)
-  return { ref: context.register(context.stream(deflateSync(colour), dict)), width, height }
+  if (planes.alpha) extra.SMask = context.register(context.stream(planes.alpha, imageDict(png, 1)))
+  const dict = imageDict(png, channels - 1, extra)
+  return { ref: context.register(context.stream(planes.colour, dict)), width, height }
 }
