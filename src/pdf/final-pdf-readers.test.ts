@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,5 +67,33 @@ describe('checkWithReaders: the readers shell', () => {
     await writeFile(path, await doc.save())
     await checkWithReaders(path, 1)
     await assert.rejects(checkWithReaders(path, 7), FinalPdfError)
+  })
+})
+
+describe('checkWithReaders: a reader that hangs', () => {
+  it('fails the check after its timeout, kills the reader, and the next check runs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paraph-readers-hang-'))
+    try {
+      // Opening a FIFO for reading blocks until a writer comes: qpdf waits forever.
+      const fifo = join(dir, 'hangs.pdf')
+      execFileSync('mkfifo', [fifo])
+      await assert.rejects(
+        checkWithReaders(fifo, 1, 300),
+        (error: Error) =>
+          error instanceof FinalPdfError && /did not answer within 300 ms/.test(error.detail ?? ''),
+      )
+      const pdf = join(dir, 'a4.pdf')
+      await writeFile(pdf, await a4())
+      await checkWithReaders(pdf, 1)
+      // No qpdf is left waiting on the FIFO.
+      const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n')
+      assert.equal(
+        left.filter((line) => line.includes(fifo)).length,
+        0,
+        left.filter((l) => l.includes(fifo)).join('\n'),
+      )
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -14,7 +14,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { FinalPdfError } from './final-pdf-error.ts'
 
-const TIMEOUT_SECONDS = 20
+/** A check not answered by then kills the shell and the reader it runs (a hang, not a slow file). */
+const TIMEOUT_MS = 20_000
 
 interface Ran {
   code: number | null
@@ -26,9 +27,9 @@ interface Ran {
 /** What the shell prints for one path: each tool's exit code, then its output, then the end mark. */
 const script = (end: string) => `
 while IFS= read -r path; do
-  out=$(timeout ${TIMEOUT_SECONDS} qpdf --show-npages "$path" 2>/dev/null); code=$?
+  out=$(qpdf --show-npages "$path" 2>/dev/null); code=$?
   printf 'qpdf %s\\n%s\\n' "$code" "$out"
-  out=$(timeout ${TIMEOUT_SECONDS} pdfinfo "$path" 2>/dev/null); code=$?
+  out=$(pdfinfo "$path" 2>/dev/null); code=$?
   printf 'pdfinfo %s\\n%s\\n%s\\n' "$code" "$out" "${end}"
 done
 `
@@ -47,23 +48,49 @@ class ReaderShell {
   lost = false
 
   constructor() {
-    this.process = spawn('sh', ['-c', script(this.end)], { stdio: 'pipe' })
+    // Its own process group, so a timeout kills the reader it runs with it.
+    this.process = spawn('sh', ['-c', script(this.end)], { stdio: 'pipe', detached: true })
     // Idle, the shell keeps no process alive; a check in flight does (see hold).
     this.hold(false)
     this.process.stdin.on('error', () => {})
     this.process.stderr.resume()
     ;(this.process.stderr as unknown as { unref?: () => void }).unref?.()
     this.process.stdout.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk))
-    this.process.on('error', (error) => this.fail(`the reader shell could not run: ${error.message}`))
-    this.process.on('close', (code, signal) => this.fail(`the reader shell exited (${code ?? signal})`))
+    this.process.on('error', (error) =>
+      this.fail(new Error(`the reader shell could not run: ${error.message}`)),
+    )
+    this.process.on('close', (code, signal) =>
+      this.fail(new Error(`the reader shell exited (${code ?? signal})`)),
+    )
   }
 
-  check(path: string): Promise<{ qpdf: Ran; poppler: Ran }> {
+  check(path: string, timeoutMs = TIMEOUT_MS): Promise<{ qpdf: Ran; poppler: Ran }> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) this.hold(true)
-      this.waiting.push({ resolve, reject })
+      const timer = setTimeout(() => {
+        this.fail(new ReaderTimeout(`qpdf or pdfinfo did not answer within ${timeoutMs} ms`))
+        this.kill()
+      }, timeoutMs)
+      this.waiting.push({
+        resolve: (answer) => {
+          clearTimeout(timer)
+          resolve(answer)
+        },
+        reject: (error) => {
+          clearTimeout(timer)
+          reject(error)
+        },
+      })
       this.process.stdin.write(`${path}\n`)
     })
+  }
+
+  private kill(): void {
+    try {
+      if (this.process.pid !== undefined) process.kill(-this.process.pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
   }
 
   private read(chunk: string): void {
@@ -85,11 +112,14 @@ class ReaderShell {
     }
   }
 
-  private fail(message: string): void {
+  private fail(error: Error): void {
     this.lost = true
-    for (const waiting of this.waiting.splice(0)) waiting.reject(new Error(message))
+    for (const waiting of this.waiting.splice(0)) waiting.reject(error)
   }
 }
+
+/** A reader hung on the file: the file's fault, unlike a shell that could not run (retried). */
+class ReaderTimeout extends Error {}
 
 /** "qpdf CODE\n<output>\npdfinfo CODE\n<output>\n" as the two tools' results. */
 function parseAnswer(answer: string): { qpdf: Ran; poppler: Ran } {
@@ -122,9 +152,19 @@ const failed = (detail: string) =>
   )
 
 /** Throws FinalPdfError unless qpdf and poppler both read `pageCount` pages in the file at `path`. */
-export async function checkWithReaders(path: string, pageCount: number): Promise<void> {
+export async function checkWithReaders(
+  path: string,
+  pageCount: number,
+  timeoutMs = TIMEOUT_MS,
+): Promise<void> {
   if (/[\n\r]/.test(path)) throw new Error(`a final PDF path holds a line break: ${JSON.stringify(path)}`)
-  const { qpdf, poppler } = await readerShell().check(path)
+  let answer: Awaited<ReturnType<ReaderShell['check']>>
+  try {
+    answer = await readerShell().check(path, timeoutMs)
+  } catch (error) {
+    throw error instanceof ReaderTimeout ? failed(error.message) : error
+  }
+  const { qpdf, poppler } = answer
   for (const [name, ran, pkg] of [
     ['qpdf', qpdf, 'qpdf'],
     ['pdfinfo', poppler, 'poppler-utils'],
