@@ -58,10 +58,20 @@ export function addFooters(
   options: FooterOptions = {},
 ): void {
   const pages = doc.getPages()
+  // Most pieces are the same on every page: each is made drawable once.
+  const drawn = new Map<string, string>()
+  const drawable = (texts: string[]) =>
+    texts.map((text) => {
+      let made = drawn.get(text)
+      if (made === undefined) {
+        made = drawableText(font, text)
+        if (drawn.size < 16) drawn.set(text, made)
+      }
+      return made
+    })
   pages.forEach((page, index) => {
     const parts = segments(index + 1, pages.length)
     const short = segments.short ?? parts.slice(0, 2)
-    const drawable = (texts: string[]) => texts.map((s) => drawableText(font, s))
     drawFooter(page, font, { parts: drawable(parts), short: drawable(short) }, options)
   })
 }
