@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import * as mupdf from 'mupdf'
 import { PageSizes, PDFDict, PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { inkCount, nonWhiteInRing, pixelBox } from '../../test/fixtures/ink.ts'
 import { a4, hundredPages, pdfOfPages } from '../../test/fixtures/pdfs.ts'
@@ -60,7 +61,25 @@ describe('buildFinalPdf', () => {
     })
     assert.equal((await PDFDocument.load(out)).getPageCount(), 100)
     assert.match(await pdfText(out, { page: 100 }), /Last page[\s\S]*page 100 of 100/)
+    assert.match(await pdfText(out, { page: 37 }), /\(SES\)[\s\S]*page 37 of 100/)
     await qpdfCheck(out)
+    // The footer's common part is one form drawn by every page, not written a hundred times.
+    const doc = new mupdf.PDFDocument(out)
+    try {
+      const forms = new Set<number>()
+      for (let i = 0; i < 100; i++) {
+        const overlay = doc.findPage(i).get('Resources').get('XObject').get('ParaphOverlay')
+        overlay
+          .get('Resources')
+          .get('XObject')
+          .forEach((value, key) => {
+            if (String(key).startsWith('ParaphText')) forms.add(value.asIndirect())
+          })
+      }
+      assert.equal(forms.size, 1)
+    } finally {
+      doc.destroy()
+    }
   })
 
   it('signs the original: its bytes are the prefix, its catalog, title and form stay (fields read-only), its scripts go', async () => {

@@ -1,7 +1,7 @@
 // A small footer on every page, in the bottom margin of the page as displayed (upright on rotated
 // pages). api-v1 §1: the final PDF carries "a footer stating the signature level".
 import { type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
-import { drawText } from './draw-text.ts'
+import { drawText, drawTextAsForm } from './draw-text.ts'
 import { drawableText, type TextFont } from './fonts.ts'
 import { drawInView, visiblePage } from './page-space.ts'
 import { verticalMetrics, widthAt, wrap } from './text-fit.ts'
@@ -128,8 +128,10 @@ function drawFooter(
       const pieces =
         cut < 0 ? [line] : [line.slice(0, cut + SEPARATOR.length), line.slice(cut + SEPARATOR.length)]
       let x = (view.width - pieces.reduce((sum, piece) => sum + widthAt(font, piece, size), 0)) / 2
-      for (const piece of pieces) {
-        drawText(page, font, piece, { x, y, size, color: GREY })
+      for (const [k, piece] of pieces.entries()) {
+        // The common part is written once in the file and drawn on each page by reference.
+        const draw = k === 0 && pieces.length > 1 ? drawTextAsForm : drawText
+        draw(page, font, piece, { x, y, size, color: GREY })
         x += widthAt(font, piece, size)
       }
     })
