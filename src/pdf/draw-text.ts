@@ -200,6 +200,8 @@ const GAP = 0.05
  * readers that ignore ActualText.
  */
 function items(font: CidFont, run: GlyphRun, text: string): Item[] {
+  const simple = simpleItems(font, run, text)
+  if (simple) return simple
   const end = (glyph: PlacedGlyph) => glyph.x + (font.width(glyph.id) * run.face.unitsPerEm) / 1000
   const drawn = clusters(run, text).map((cluster): Drawn => {
     const [single] = cluster.glyphs
@@ -254,6 +256,34 @@ function shownRun(doc: PDFDocument, font: CidFont, run: GlyphRun, text: string, 
     sizes.set(size, operators)
   }
   return operators
+}
+
+/**
+ * items() of the common run — left to right, one glyph per cluster in text order, none raised, each
+ * glyph the first to stand for its text, no gap between them — without building clusters and
+ * groups (most of the audit trail's and the page numbers' text). Undefined for any other run, which
+ * items() then lays out in full; `font.use` gives the same answer when asked again.
+ */
+function simpleItems(font: CidFont, run: GlyphRun, text: string): Item[] | undefined {
+  if (run.rtl) return undefined
+  const { glyphs } = run
+  const unitsPerEm = run.face.unitsPerEm
+  const gap = GAP * unitsPerEm
+  const out: Item[] = []
+  let pen = 0
+  let right = 0
+  for (let i = 0; i < glyphs.length; i++) {
+    const glyph = glyphs[i]!
+    const next = glyphs[i + 1]
+    if (glyph.dy !== 0 || (next !== undefined && next.cluster <= glyph.cluster)) return undefined
+    const x = pen + glyph.dx
+    if (i > 0 && x - right > gap) return undefined
+    if (!font.use(glyph.id, text.slice(glyph.cluster, next?.cluster ?? run.end))) return undefined
+    out.push({ glyph: { id: glyph.id, x, dy: 0 } })
+    right = x + (font.width(glyph.id) * unitsPerEm) / 1000
+    pen += glyph.advance
+  }
+  return out
 }
 
 /** The operators that show the run from its start, each glyph where HarfBuzz placed it. */
