@@ -5,7 +5,9 @@ import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
 import type { Environment } from '../db/tables.ts'
+import { buildOpenApi } from '../http/openapi.ts'
 import { randomBase62 } from '../lib/ids.ts'
+import { getUsage } from './get-usage.ts'
 
 describe('GET /v1/usage', () => {
   let t: TestApp
@@ -167,6 +169,26 @@ describe('GET /v1/usage', () => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/usage' })
       assert.equal(res.statusCode, 401)
       assert.equal(errorOf(res).code, 'missing_api_key')
+    })
+  })
+
+  describe('openapi', () => {
+    it('describes getUsage with its month parameter, the Usage schema and its example, and invalid_month', () => {
+      // biome-ignore lint/suspicious/noExplicitAny: walking the generated document
+      const doc = buildOpenApi([getUsage], 'http://127.0.0.1:8080') as any
+      const operation = doc.paths['/v1/usage'].get
+      assert.equal(operation.operationId, 'getUsage')
+      assert.deepEqual(
+        operation.parameters.map((p: { name: string; in: string }) => [p.name, p.in]),
+        [['month', 'query']],
+      )
+      assert.equal(
+        operation.responses['200'].content['application/json'].schema.$ref,
+        '#/components/schemas/Usage',
+      )
+      const [example] = doc.components.schemas.Usage.examples
+      assert.equal(example.amount, example.signatures * example.tier.unit_amount)
+      assert.ok(operation.responses['422'].content['application/json'].examples.invalid_month)
     })
   })
 
