@@ -30,6 +30,7 @@ import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
+import { usageScenario } from './scenarios/usage.ts'
 import { webhooksScenario } from './scenarios/webhooks.ts'
 import { webhooksDeadEndpointScenario } from './scenarios/webhooks-dead-endpoint.ts'
 import { stopAllServers } from './servers.ts'
@@ -59,6 +60,8 @@ const SCENARIOS: Scenario[] = [
   // Issue #14
   fromHtmlScenario,
   fromDocxScenario,
+  // Issue #22
+  usageScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

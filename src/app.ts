@@ -45,6 +45,7 @@ import { archiveTemplate } from './templates/archive-template.ts'
 import { createTemplate } from './templates/create-template.ts'
 import { getTemplate } from './templates/get-template.ts'
 import { listTemplates } from './templates/list-templates.ts'
+import { getUsage } from './usage/get-usage.ts'
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts'
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts'
 import { getWebhookEndpoint } from './webhooks/get-webhook-endpoint.ts'
@@ -84,6 +85,7 @@ export const API_ROUTES: AnyRoute[] = [
   retryWebhookDelivery,
   rotateWebhookSecret,
   listEvents,
+  getUsage,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,

@@ -5,6 +5,7 @@ import ipaddr from 'ipaddr.js'
 import { type Static, Type } from 'typebox'
 import { MAIL_LANGUAGES, type MailLanguage } from './mail/messages/texts.ts'
 import { parseS3StorageUrl } from './storage/storage-url.ts'
+import { DEFAULT_PRICE_TIERS, parseCurrency, parsePriceTiers } from './usage/pricing.ts'
 
 export const Config = Type.Object({
   port: Type.Integer(),
@@ -38,6 +39,12 @@ export const Config = Type.Object({
   logLevel: Type.String(),
   /** Issue #21 item 5: an RFC 3161 time-stamping authority; every seal is then PAdES B-T. */
   tsaUrl: Type.Optional(Type.String()),
+  /** Issue #22, operations.md §6: price per signature on live keys by monthly volume (PRICE_TIERS). */
+  priceTiers: Type.Array(
+    Type.Object({ upTo: Type.Union([Type.Integer(), Type.Null()]), unitAmount: Type.Integer() }),
+  ),
+  /** PRICE_CURRENCY: ISO 4217 code of the amounts. */
+  priceCurrency: Type.String(),
 })
 export type Config = Static<typeof Config>
 
@@ -219,6 +226,21 @@ function trustProxy(env: Env): Config['trustProxy'] {
   return items
 }
 
+/** PRICE_TIERS and PRICE_CURRENCY (operations.md §6), each refused with a line naming it. */
+function pricing(env: Env): Pick<Config, 'priceTiers' | 'priceCurrency'> {
+  const parse = <T>(name: string, fallback: string, parser: (raw: string) => T): T => {
+    try {
+      return parser(read(env, name) ?? fallback)
+    } catch (error) {
+      throw new ConfigError(name, (error as Error).message)
+    }
+  }
+  return {
+    priceTiers: parse('PRICE_TIERS', DEFAULT_PRICE_TIERS, parsePriceTiers),
+    priceCurrency: parse('PRICE_CURRENCY', 'EUR', parseCurrency),
+  }
+}
+
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -263,6 +285,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     trustProxy: trustProxy(env),
     logLevel,
     tsaUrl: parseUrlVar(env, 'TSA_URL', ['http:', 'https:']),
+    ...pricing(env),
   }
   return Object.freeze(config)
 }

@@ -34,6 +34,10 @@ const CATALOGUE = {
   invalid_template_id: { status: 422, description: 'Malformed `template_id` filter.' },
   invalid_submission_id: { status: 422, description: 'Malformed `submission_id` filter.' },
   invalid_email: { status: 422, description: '`email` filter longer than 320 characters.' },
+  invalid_month: {
+    status: 422,
+    description: '`month` on /v1/usage is not a calendar month written `YYYY-MM` (e.g. `2026-11`).',
+  },
   invalid_pdf: {
     status: 422,
     description:

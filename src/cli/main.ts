@@ -4,6 +4,7 @@ import { accountsCreate, keysCreate, keysRevoke, migrateCommand } from './admin.
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
 import { serve } from './serve.ts'
+import { usageCommand } from './usage.ts'
 import { worker } from './worker.ts'
 
 const program = new Command()
@@ -57,6 +58,14 @@ program
   .option('--limit <n>', 'how many', '20')
   .option('--json', 'print JSON')
   .action((options) => mailList(options))
+
+program
+  .command('usage')
+  .description("every account's live signatures of a month, their tier and amount (operations.md §6)")
+  .option('--month <YYYY-MM>', 'UTC month (default: the current one)')
+  .option('--json', 'print a JSON array, one object per account')
+  .option('--csv', 'print RFC 4180 CSV with a header row')
+  .action((options) => usageCommand(options))
 
 try {
   await program.parseAsync(process.argv)

@@ -265,6 +265,18 @@ export interface WebhookAttemptsTable {
   response_body: string | null
 }
 
+/** The signature ledger (issue #22, operations.md §6): one row per submitter signed or pre-signed. */
+export interface SignaturesTable {
+  /** `sig_` + the submitter id's 24 characters: one id per submitter, as the unique key is. */
+  id: string
+  account_id: string
+  environment: Environment
+  submitter_id: string
+  submission_id: string
+  kind: 'signed' | 'pre_signed'
+  signed_at: string
+}
+
 export interface BootstrapTable {
   name: string
   created_at: string
@@ -284,6 +296,7 @@ export interface Tables {
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  signatures: SignaturesTable
 }
 
 export type Db = Kysely<Tables>

@@ -5,6 +5,7 @@ import type { SubmittersTable, Tx } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
+import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { LifecycleContext } from './apply-move.ts'
 import { type SubmitterTrigger, submitterMoveFrom } from './submitter-moves.ts'
 
@@ -67,6 +68,8 @@ export async function applySubmitterMove(
     .returningAll()
     .executeTakeFirst()
   if (!updated) throw refusal()
+  // operations.md §6: the signature is counted by this move, in its transaction, once per submitter.
+  if (move.to === 'signed') await recordSignatures(tx, [updated], 'signed', at)
   if (move.event) {
     await appendEvent(
       tx,

@@ -16,6 +16,7 @@ import {
   newSigningSlug,
   signingUrl,
 } from '../signing-page/signing-credentials.ts'
+import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
 import { queueSigningRequests } from './signing-requests.ts'
 import { insertSubmission, insertSubmitters } from './submission-store.ts'
@@ -122,8 +123,11 @@ export async function recordNewSubmission(
   const submitters = submitterRows(id, scope, input, deps, at)
   await insertSubmission(tx, submission)
   await insertSubmitters(tx, submitters)
+  // operations.md §6: a pre-signed submitter is a signature, counted with the submission's creation.
+  const preSigned = submitters.filter((s) => s.status === 'pre_signed')
+  await recordSignatures(tx, preSigned, 'pre_signed', at)
   await recordSubmissionEvent(tx, deps, submission, 'submission.created')
-  for (const s of submitters.filter((s) => s.status === 'pre_signed')) {
+  for (const s of preSigned) {
     // §3.3: a pre-signed submitter is journaled with where the signature came from and when.
     await appendEvent(tx, deps, scope, {
       type: 'submitter.pre_signed',

@@ -23,6 +23,7 @@ const COUNTED = {
   webhook_endpoints: true,
   webhook_deliveries: true,
   webhook_attempts: true,
+  signatures: true,
 } as const satisfies Record<keyof Tables, true>
 
 export type RowCounts = Record<string, number>
