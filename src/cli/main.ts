@@ -1,6 +1,6 @@
 // argv → command. The only process.exit in the code base.
 import { Command } from 'commander'
-import { accountsCreate, keysCreate, keysRevoke, migrateCommand } from './admin.ts'
+import { accountsCreate, keysCreate, keysList, keysRevoke, migrateCommand } from './admin.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
 import { serve } from './serve.ts'
@@ -48,6 +48,12 @@ keys
   .description('revoke a key at once')
   .argument('<key_id>', 'key id (key_…)')
   .action((keyId: string) => keysRevoke(keyId))
+keys
+  .command('list')
+  .description('list the keys of an account: id, environment, hint, created, revoked, last used')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .option('--json', 'print JSON')
+  .action((options) => keysList(options))
 
 program
   .command('mail')
