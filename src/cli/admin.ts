@@ -1,7 +1,9 @@
 // `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke` (operations.md §1).
 import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
 import { createAccount } from '../accounts/create-account.ts'
+import { deprecatedRoutes, describeOutcomes, notifyDeprecations } from '../accounts/deprecation-notices.ts'
 import { listAccountKeys } from '../accounts/key-activity.ts'
+import { API_ROUTES } from '../app.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { isId } from '../lib/ids.ts'
@@ -87,4 +89,12 @@ export async function keysList(options: { account: string; json?: boolean }): Pr
       `${key.id}  ${key.environment.padEnd(4)}  ${key.hint}  created ${key.created_at}  ${revoked}  ${used}`,
     )
   }
+}
+
+/** `paraph deprecations notify [--dry-run]` (operations.md §7): mails each account using a deprecated route, once. */
+export async function deprecationsNotify(options: { dryRun?: boolean }): Promise<void> {
+  const dryRun = options.dryRun === true
+  const outcomes = await withDeps((deps) => notifyDeprecations(deps, API_ROUTES, { dryRun }))
+  for (const line of describeOutcomes(outcomes, deprecatedRoutes(API_ROUTES).length, dryRun))
+    console.log(line)
 }
