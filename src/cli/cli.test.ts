@@ -144,6 +144,14 @@ describe('paraph CLI', () => {
     assert.match(text, /test {2}sk_test_\w{4}… .* never used/)
   })
 
+  it('deprecations notify: the shipped route list deprecates nothing, so nothing is sent', async () => {
+    for (const args of [['deprecations', 'notify', '--dry-run'], ['deprecations', 'notify']]) {
+      const result = await run(args)
+      assert.equal(result.code, 0, result.stderr)
+      assert.equal(result.stdout, 'No route is deprecated: nothing to send.\n')
+    }
+  })
+
   it('refuses bad arguments with one line and exit code 1', async () => {
     for (const args of [
       ['keys', 'create', '--account', 'acct_nope', '--env', 'test'],
