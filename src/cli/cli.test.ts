@@ -145,7 +145,10 @@ describe('paraph CLI', () => {
   })
 
   it('deprecations notify: the shipped route list deprecates nothing, so nothing is sent', async () => {
-    for (const args of [['deprecations', 'notify', '--dry-run'], ['deprecations', 'notify']]) {
+    for (const args of [
+      ['deprecations', 'notify', '--dry-run'],
+      ['deprecations', 'notify'],
+    ]) {
       const result = await run(args)
       assert.equal(result.code, 0, result.stderr)
       assert.equal(result.stdout, 'No route is deprecated: nothing to send.\n')
