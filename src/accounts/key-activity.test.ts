@@ -48,16 +48,16 @@ describe('key activity', () => {
   it('writes last_used_at at most once a minute per key', async () => {
     t.clock.set('2026-11-22T11:00:05.000Z')
     await call(account.liveKey, '/v1/health')
-    // A marker in the row: a second write within the minute would overwrite it.
+    // A marker in the row, earlier than the minute: a second write within the minute would replace it.
     await t.deps.db
       .updateTable('api_keys')
-      .set({ last_used_at: '2026-11-22T11:00:00.000Z-marker' })
+      .set({ last_used_at: '2026-11-22T00:00:00.000Z' })
       .where('id', '=', (await keyRow('live')).id)
       .execute()
     t.clock.set('2026-11-22T11:00:59.999Z')
     await call(account.liveKey, '/v1/health')
     await call(account.liveKey, '/v1/test/old')
-    assert.equal((await keyRow('live')).last_used_at, '2026-11-22T11:00:00.000Z-marker')
+    assert.equal((await keyRow('live')).last_used_at, '2026-11-22T00:00:00.000Z')
     t.clock.set('2026-11-22T11:01:00.000Z')
     await call(account.liveKey, '/v1/health')
     assert.equal((await keyRow('live')).last_used_at, '2026-11-22T11:01:00.000Z')
