@@ -4,6 +4,7 @@
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { getHealth } from './accounts/get-health.ts'
+import { routeName } from './accounts/key-activity.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
@@ -197,6 +198,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
       keyId: request.scope?.keyId,
       accountId: request.scope?.accountId,
     })
+    if (request.scope && request.route) deps.keyActivity.seen(request.scope, routeName(request.route))
     // A write that succeeded has committed, with any job it enqueued: wake the idle worker.
     if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD') deps.jobBell.ring()
     done()

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import { type DestinationStream, type Logger, pino } from 'pino'
 import type { Agent } from 'undici'
+import { KeyActivity } from './accounts/key-activity.ts'
 import { KeyCache } from './accounts/key-cache.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/database.ts'
@@ -42,6 +43,8 @@ export interface Deps {
   accessLog: AccessLog
   rateLimiter: RateLimiter
   keyCache: KeyCache
+  /** Each key's last use and routes per day (operations.md §7), written off the request. */
+  keyActivity: KeyActivity
   /** Wakes this process's idle worker after a write request (issue #11). */
   jobBell: JobBell
   /** Wakes this process's webhook dispatcher when events.publish has made deliveries. */
@@ -181,6 +184,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     logger,
     ...overrides.renderer,
   })
+  const keyActivity = new KeyActivity(database.db, clock, logger)
   return {
     config,
     db: database.db,
@@ -198,6 +202,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       keyPrefix: overrides.rateLimitPrefix,
     }),
     keyCache: new KeyCache(database.db, clock),
+    keyActivity,
     jobBell: new JobBell(),
     webhookBell: new JobBell(),
     dbOutage: new Outage({ logger, clock, what: 'database' }),
@@ -216,6 +221,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },
     close: async () => {
+      await keyActivity.flush()
       await renderer.close()
       await mailer.close()
       await webhookAgent.destroy()

@@ -143,7 +143,7 @@ export const oldRoute = defineRoute({
   url: '/v1/test/old',
   summary: 'Test-only deprecated route',
   tag: 'Test',
-  sunset: { date: '2027-06-01T00:00:00Z', link: 'https://paraph.example/changelog#old' },
+  deprecated: { since: '2026-11-01', sunset: '2027-06-01', link: 'https://paraph.example/changelog#old' },
   schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } },
   errors: [],
   handler: async () => ({ ok: true }),

@@ -1,6 +1,9 @@
 // `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke` (operations.md §1).
 import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
 import { createAccount } from '../accounts/create-account.ts'
+import { deprecatedRoutes, describeOutcomes, notifyDeprecations } from '../accounts/deprecation-notices.ts'
+import { listAccountKeys } from '../accounts/key-activity.ts'
+import { API_ROUTES } from '../app.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { isId } from '../lib/ids.ts'
@@ -64,4 +67,34 @@ export async function keysRevoke(keyId: string): Promise<void> {
   const revoked = await withDeps((deps) => revokeApiKey(deps.db, deps.clock, keyId))
   if (!revoked) throw new CliError(`No active key ${keyId} (unknown or already revoked)`)
   console.log(`Key ${keyId} revoked.`)
+}
+
+/** `paraph keys list --account ACCT`: every key of the account, with when it was last used (to the minute). */
+export async function keysList(options: { account: string; json?: boolean }): Promise<void> {
+  if (!isId('acct', options.account))
+    throw new CliError(`--account must be an account id (acct_…): ${options.account}`)
+  const keys = await withDeps(async (deps) => {
+    if (!(await findAccount(deps.db, options.account)))
+      throw new CliError(`No such account: ${options.account}`)
+    return listAccountKeys(deps.db, options.account)
+  })
+  if (options.json) {
+    console.log(JSON.stringify(keys))
+    return
+  }
+  for (const key of keys) {
+    const revoked = key.revoked_at ? `revoked ${key.revoked_at}` : 'active'
+    const used = key.last_used_at ? `last used ${key.last_used_at}` : 'never used'
+    console.log(
+      `${key.id}  ${key.environment.padEnd(4)}  ${key.hint}  created ${key.created_at}  ${revoked}  ${used}`,
+    )
+  }
+}
+
+/** `paraph deprecations notify [--dry-run]` (operations.md §7): mails each account using a deprecated route, once. */
+export async function deprecationsNotify(options: { dryRun?: boolean }): Promise<void> {
+  const dryRun = options.dryRun === true
+  const outcomes = await withDeps((deps) => notifyDeprecations(deps, API_ROUTES, { dryRun }))
+  for (const line of describeOutcomes(outcomes, deprecatedRoutes(API_ROUTES).length, dryRun))
+    console.log(line)
 }

@@ -109,12 +109,60 @@ describe('paraph CLI', () => {
     assert.match(twice.stderr, /already revoked/)
   })
 
+  it('keys list shows every key of the account with its hint, revocation and last use', async () => {
+    const account = JSON.parse((await run(['accounts', 'create', '--name', 'Listed', '--json'])).stdout)
+    const extra = JSON.parse(
+      (await run(['keys', 'create', '--account', account.account_id, '--env', 'live', '--json'])).stdout,
+    ) as { key_id: string }
+    assert.equal((await run(['keys', 'revoke', extra.key_id])).code, 0)
+    const database = openDatabase(readConfig(env).database)
+    try {
+      const used = await findActiveKey(database.db, account.live_key)
+      await database.db
+        .updateTable('api_keys')
+        .set({ last_used_at: '2026-11-22T10:07:00.000Z' })
+        .where('id', '=', used!.keyId)
+        .execute()
+    } finally {
+      await database.close()
+    }
+    const listed = await run(['keys', 'list', '--account', account.account_id, '--json'])
+    assert.equal(listed.code, 0, listed.stderr)
+    const keys = JSON.parse(listed.stdout) as Array<Record<string, string | null>>
+    assert.equal(keys.length, 3)
+    assert.ok(!listed.stdout.includes(account.live_key), 'no secret')
+    const live = keys.find((k) => k.last_used_at !== null)!
+    assert.equal(live.hint, `${account.live_key.slice(0, 12)}…`)
+    assert.equal(live.environment, 'live')
+    assert.equal(keys.find((k) => k.id === extra.key_id)!.revoked_at !== null, true)
+    const text = (await run(['keys', 'list', '--account', account.account_id])).stdout
+    assert.match(
+      text,
+      /live {2}sk_live_\w{4}… {2}created \S+ {2}active {2}last used 2026-11-22T10:07:00\.000Z/,
+    )
+    assert.match(text, new RegExp(`${extra.key_id} .* revoked \\S+ {2}never used`))
+    assert.match(text, /test {2}sk_test_\w{4}… .* never used/)
+  })
+
+  it('deprecations notify: the shipped route list deprecates nothing, so nothing is sent', async () => {
+    for (const args of [
+      ['deprecations', 'notify', '--dry-run'],
+      ['deprecations', 'notify'],
+    ]) {
+      const result = await run(args)
+      assert.equal(result.code, 0, result.stderr)
+      assert.equal(result.stdout, 'No route is deprecated: nothing to send.\n')
+    }
+  })
+
   it('refuses bad arguments with one line and exit code 1', async () => {
     for (const args of [
       ['keys', 'create', '--account', 'acct_nope', '--env', 'test'],
       ['keys', 'create', '--account', `acct_${'a'.repeat(24)}`, '--env', 'prod'],
       ['keys', 'create', '--account', `acct_${'a'.repeat(24)}`, '--env', 'test'],
       ['keys', 'revoke', 'not-a-key'],
+      ['keys', 'list', '--account', 'acct_nope'],
+      ['keys', 'list', '--account', `acct_${'a'.repeat(24)}`],
       ['accounts', 'create', '--name', 'x', '--email', 'not-an-email'],
     ]) {
       const result = await run(args)

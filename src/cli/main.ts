@@ -1,6 +1,13 @@
 // argv → command. The only process.exit in the code base.
 import { Command } from 'commander'
-import { accountsCreate, keysCreate, keysRevoke, migrateCommand } from './admin.ts'
+import {
+  accountsCreate,
+  deprecationsNotify,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  migrateCommand,
+} from './admin.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
 import { serve } from './serve.ts'
@@ -49,6 +56,22 @@ keys
   .description('revoke a key at once')
   .argument('<key_id>', 'key id (key_…)')
   .action((keyId: string) => keysRevoke(keyId))
+keys
+  .command('list')
+  .description('list the keys of an account: id, environment, hint, created, revoked, last used')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .option('--json', 'print JSON')
+  .action((options) => keysList(options))
+
+program
+  .command('deprecations')
+  .description('deprecated API routes (operations.md §7)')
+  .command('notify')
+  .description(
+    'mail each account owner whose live keys called a deprecated route in the last 30 days, once per route',
+  )
+  .option('--dry-run', 'print what would be queued and queue nothing')
+  .action((options: { dryRun?: boolean }) => deprecationsNotify(options))
 
 program
   .command('mail')

@@ -15,6 +15,7 @@ import * as webhooks from './migrations/0005-webhooks.ts'
 import * as emailCodeSends from './migrations/0006-email-code-sends.ts'
 import * as signerLanguage from './migrations/0007-signer-language.ts'
 import * as signatureLedger from './migrations/0008-signature-ledger.ts'
+import * as keyActivity from './migrations/0010-key-activity.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-email-code-sends': emailCodeSends,
   '0007-signer-language': signerLanguage,
   '0008-signature-ledger': signatureLedger,
+  '0010-key-activity': keyActivity,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -25,6 +25,8 @@ export interface ApiKeysTable {
   key_hint: string
   created_at: string
   revoked_at: string | null
+  /** When the key was last used, truncated to the minute (written at most once a minute); null until then. */
+  last_used_at: string | null
 }
 
 export interface IdempotencyKeysTable {
@@ -282,6 +284,23 @@ export interface BootstrapTable {
   created_at: string
 }
 
+/** One row per key, route (`GET /v1/submissions/:id`) and UTC day (`YYYY-MM-DD`) it was called. */
+export interface KeyRouteDaysTable {
+  key_id: string
+  account_id: string
+  environment: Environment
+  route: string
+  day: string
+}
+
+/** One deprecation notice queued per account and deprecated route (`paraph deprecations notify`). */
+export interface DeprecationNoticesTable {
+  account_id: string
+  route: string
+  sent_to: string
+  queued_at: string
+}
+
 export interface Tables {
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -297,6 +316,8 @@ export interface Tables {
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
   signatures: SignaturesTable
+  key_route_days: KeyRouteDaysTable
+  deprecation_notices: DeprecationNoticesTable
 }
 
 export type Db = Kysely<Tables>

@@ -74,8 +74,13 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   perIpLimit?: boolean
   /** Bytes; default 1 MiB. */
   bodyLimit?: number
-  /** Deprecation (api-v1 §9.3): a `Sunset` header with this date on every response of the route. */
-  sunset?: { date: string; link?: string }
+  /**
+   * Deprecation (api-v1 §9.3, operations.md §7): every answer of the route, errors included, carries
+   * `Deprecation` (RFC 9745, from `since`) and `Sunset` (RFC 8594), and `Link` to `link` when given;
+   * the OpenAPI says `deprecated: true`; `paraph deprecations notify` mails the accounts that call it.
+   * Dates are ISO 8601 (`2027-06-01` or a full timestamp).
+   */
+  deprecated?: { since: string; sunset: string; link?: string }
   /** Header and cookie parameters the handler reads itself, for the OpenAPI document. */
   extraParameters?: ExtraParameter[]
   /** Headers of the success response beyond the common ones (name → description), for the OpenAPI document. */

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
+import { deprecationHeaders } from './register-route.ts'
 
 describe('errors: every 4xx/5xx is the spec envelope', () => {
   let t: TestApp
@@ -197,15 +198,31 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.match(JSON.stringify(logged.err), /name.*at /s)
   })
 
-  it('sets Sunset (and its Link) on a deprecated route, errors included', async () => {
+  it('sets Deprecation, Sunset and their Link on a deprecated route, errors included', async () => {
+    const link =
+      '<https://paraph.example/changelog#old>; rel="deprecation", <https://paraph.example/changelog#old>; rel="sunset"'
     const ok = await t.request(key, { method: 'GET', url: '/v1/test/old' })
     assert.equal(ok.statusCode, 200)
+    // RFC 9745: a structured-field date, `@` and Unix seconds (2026-11-01T00:00:00Z).
+    assert.equal(ok.headers.deprecation, '@1793491200')
     assert.equal(ok.headers.sunset, 'Tue, 01 Jun 2027 00:00:00 GMT')
-    assert.equal(ok.headers.link, '<https://paraph.example/changelog#old>; rel="sunset"')
+    assert.equal(ok.headers.link, link)
     const denied = await t.app.inject({ method: 'GET', url: '/v1/test/old' })
     assert.equal(denied.statusCode, 401)
+    assert.equal(denied.headers.deprecation, '@1793491200')
     assert.equal(denied.headers.sunset, 'Tue, 01 Jun 2027 00:00:00 GMT')
+    assert.equal(denied.headers.link, link)
     const current = await t.request(key, { method: 'GET', url: '/v1/health' })
     assert.equal(current.headers.sunset, undefined)
+    assert.equal(current.headers.deprecation, undefined)
+  })
+
+  it('a deprecated route without a link sends no Link; a date that is not one stops registration', () => {
+    const headers = deprecationHeaders({ since: '2026-11-01T12:00:00Z', sunset: '2027-06-01' })
+    assert.deepEqual(headers, { deprecation: '@1793534400', sunset: 'Tue, 01 Jun 2027 00:00:00 GMT' })
+    assert.throws(
+      () => deprecationHeaders({ since: '2026-13-45', sunset: '2027-06-01' }),
+      /not an ISO 8601 date/,
+    )
   })
 })

@@ -97,6 +97,24 @@ describe('GET /openapi.yaml', () => {
       JSON.stringify(doc.paths['/v1/test/widgets/{id}']!.get!.responses['400']).includes('invalid_id'),
     )
     assert.equal(doc.paths['/v1/test/old']!.get!.deprecated, true)
+    assert.equal(doc.paths['/v1/test/widgets']!.post!.deprecated, undefined)
+  })
+
+  it('documents the Deprecation, Sunset and Link headers of a deprecated route, errors included', () => {
+    const old = doc.paths['/v1/test/old']!.get!.responses as Record<
+      string,
+      { headers: Record<string, unknown> }
+    >
+    for (const status of ['200', '401']) {
+      assert.deepEqual(old[status]!.headers.Deprecation, { $ref: '#/components/headers/Deprecation' }, status)
+      assert.deepEqual(old[status]!.headers.Sunset, { $ref: '#/components/headers/Sunset' }, status)
+      assert.deepEqual(old[status]!.headers.Link, { $ref: '#/components/headers/Link' }, status)
+    }
+    const headers = (doc as unknown as { components: { headers: Record<string, unknown> } }).components
+      .headers
+    for (const name of ['Deprecation', 'Sunset', 'Link']) assert.ok(headers[name], name)
+    const current = doc.paths['/v1/test/widgets/{id}']!.get!.responses as Record<string, { headers: object }>
+    assert.ok(!('Deprecation' in current['200']!.headers))
   })
 
   it('states the limits the contract leaves open, with the codes that refuse them', () => {

@@ -46,10 +46,30 @@ const COMPONENT_HEADERS = {
       '`true` when this response is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
+  Deprecation: {
+    description:
+      'This route is deprecated (RFC 9745): `@` and the Unix time (seconds) at which it was, e.g. `@1793491200`. See docs/deprecations.md.',
+    schema: { type: 'string', pattern: '^@[0-9]+$' },
+  },
   Sunset: {
-    description: 'Date after which this deprecated route stops working (RFC 8594).',
+    description: 'HTTP-date after which this deprecated route stops working (RFC 8594).',
     schema: { type: 'string' },
   },
+  Link: {
+    description:
+      'On a deprecated route with a notice page: `<url>; rel="deprecation", <url>; rel="sunset"` (RFC 9745, RFC 8594).',
+    schema: { type: 'string' },
+  },
+}
+
+/** A deprecated route's headers, on its success and its error answers alike. */
+function deprecationHeaderRefs(route: AnyRoute): Json {
+  if (!route.deprecated) return {}
+  return {
+    Deprecation: { $ref: '#/components/headers/Deprecation' },
+    Sunset: { $ref: '#/components/headers/Sunset' },
+    ...(route.deprecated.link ? { Link: { $ref: '#/components/headers/Link' } } : {}),
+  }
 }
 
 /** Codes whose answer carries `Retry-After`. */
@@ -140,6 +160,7 @@ function errorResponses(route: AnyRoute): Record<string, Json> {
     if (codes.some((c) => RETRY_AFTER_CODES.includes(c))) {
       headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' }
     }
+    Object.assign(headers, deprecationHeaderRefs(route))
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\``).join(', '),
       headers,
@@ -154,7 +175,7 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
   const headers: Json = { 'Request-Id': { $ref: '#/components/headers/Request-Id' } }
   if (usesApiKey(route)) Object.assign(headers, RATE_LIMIT_HEADERS)
   if (route.idempotent) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' }
-  if (route.sunset) headers.Sunset = { $ref: '#/components/headers/Sunset' }
+  Object.assign(headers, deprecationHeaderRefs(route))
   for (const [name, description] of Object.entries(route.responseHeaders ?? {})) {
     headers[name] = { description, schema: { type: 'string' } }
   }
@@ -166,7 +187,7 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    ...(route.sunset ? { deprecated: true } : {}),
+    ...(route.deprecated ? { deprecated: true } : {}),
     security: usesApiKey(route) ? [{ apiKey: [] }] : [],
     parameters: parameters(route, components),
     ...(route.schema.body

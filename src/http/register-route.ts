@@ -32,14 +32,26 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /** Sent on every response. */
 export const COMMON_HEADERS = { 'x-content-type-options': 'nosniff' }
 
-export function sunsetHeaders(sunset: NonNullable<AnyRoute['sunset']>): Record<string, string> {
-  const headers: Record<string, string> = { sunset: new Date(sunset.date).toUTCString() }
-  if (sunset.link) headers.link = `<${sunset.link}>; rel="sunset"`
+/**
+ * A deprecated route's headers: `Deprecation` as an RFC 9745 structured-field date (`@` and Unix
+ * seconds), `Sunset` as an RFC 8594 HTTP-date, and the link under both relations.
+ */
+export function deprecationHeaders(deprecated: NonNullable<AnyRoute['deprecated']>): Record<string, string> {
+  for (const date of [deprecated.since, deprecated.sunset]) {
+    // Registration refuses a typo rather than sending `@NaN` or `Invalid Date` on every answer.
+    if (Number.isNaN(new Date(date).getTime())) throw new Error(`deprecated: not an ISO 8601 date: ${date}`)
+  }
+  const headers: Record<string, string> = {
+    deprecation: `@${Math.floor(new Date(deprecated.since).getTime() / 1000)}`,
+    sunset: new Date(deprecated.sunset).toUTCString(),
+  }
+  if (deprecated.link)
+    headers.link = `<${deprecated.link}>; rel="deprecation", <${deprecated.link}>; rel="sunset"`
   return headers
 }
 
 function onRequestHook(route: AnyRoute, deps: Deps) {
-  const fixed = { ...COMMON_HEADERS, ...(route.sunset ? sunsetHeaders(route.sunset) : {}) }
+  const fixed = { ...COMMON_HEADERS, ...(route.deprecated ? deprecationHeaders(route.deprecated) : {}) }
   // First, so every answer of the route (refusals included) names its request.
   const identify = (request: FastifyRequest, reply: FastifyReply) => {
     request.route = route

@@ -11,6 +11,7 @@ const dateFormat = new Intl.DateTimeFormat('fr-FR', {
   timeStyle: 'short',
   timeZone: 'UTC',
 })
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'UTC' })
 
 export const FRENCH: MailTexts = {
   lang: 'fr',
@@ -51,6 +52,18 @@ export const FRENCH: MailTexts = {
       `Les livraisons continuent d’être retentées selon leur calendrier. Si aucune ne réussit dans les ${days} jours suivant le premier échec, le point de réception est désactivé et ne reçoit plus rien.`,
     fix: (id) =>
       `Une fois le récepteur corrigé, envoyez-lui un événement de test avec POST /v1/webhook_endpoints/${id}/test${NBSP}: une réponse 2xx efface l’état d’échec et réactive un point de réception désactivé.`,
+  },
+  deprecationNotice: {
+    subject: (route) => `Route d’API obsolète${NBSP}: ${route}`,
+    heading: 'Une route d’API que vous utilisez est obsolète',
+    day: (iso) => dayFormat.format(new Date(iso)),
+    intro: (route, since) =>
+      `Vos clés d’API de production ont appelé ${route} au cours des 30 derniers jours. Cette route est obsolète depuis le ${since}.`,
+    sunset: (route, date) =>
+      `${route} cessera de fonctionner après le ${date}${NBSP}: adaptez votre intégration d’ici là. D’ici là, ses réponses portent les en-têtes Deprecation et Sunset.`,
+    usage: (lastDay, keys) => `Dernier appel${NBSP}: le ${lastDay}, avec les clés ${keys}.`,
+    details: `Ce qui change et ce qui la remplace${NBSP}:`,
+    once: 'Cet avis n’est envoyé qu’une fois par route. Les appels faits avec des clés de test ne sont pas comptés.',
   },
   linkIntro: `Si le bouton ne fonctionne pas, ouvrez ce lien${NBSP}:`,
   footer: {

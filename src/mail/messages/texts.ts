@@ -47,6 +47,21 @@ export interface MailTexts {
     next(days: number): string
     fix(id: string): string
   }
+  /**
+   * To the account owner: their live keys called a deprecated route in the last 30 days
+   * (operations.md §7, `paraph deprecations notify`); sent once per route and account.
+   */
+  deprecationNotice: {
+    subject(route: string): string
+    heading: string
+    /** A date without its time, e.g. `1 June 2027`. */
+    day(iso: string): string
+    intro(route: string, since: string): string
+    sunset(route: string, date: string): string
+    usage(lastDay: string, keys: string): string
+    details: string
+    once: string
+  }
   /** Above the plain link, under the button: for clients that do not show buttons. */
   linkIntro: string
   footer: {
@@ -64,6 +79,7 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
   timeStyle: 'short',
   timeZone: 'UTC',
 })
+const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
 
 export const ENGLISH: MailTexts = {
   lang: 'en',
@@ -103,6 +119,18 @@ export const ENGLISH: MailTexts = {
       `Deliveries go on being retried on their schedule. If no delivery succeeds within ${days} days of the first failure, the endpoint is disabled and receives nothing more.`,
     fix: (id) =>
       `Once the receiver is fixed, send it a test event with POST /v1/webhook_endpoints/${id}/test: an answer in the 2xx range clears the failing state and re-enables a disabled endpoint.`,
+  },
+  deprecationNotice: {
+    subject: (route) => `Deprecated API route: ${route}`,
+    heading: 'An API route you use is deprecated',
+    day: (iso) => dayFormat.format(new Date(iso)),
+    intro: (route, since) =>
+      `Your live API keys called ${route} in the last 30 days. This route is deprecated since ${since}.`,
+    sunset: (route, date) =>
+      `${route} stops working after ${date}: move your integration off it before then. Its answers carry the Deprecation and Sunset headers meanwhile.`,
+    usage: (lastDay, keys) => `Last call: ${lastDay}, with the keys ${keys}.`,
+    details: 'What changes and what to use instead:',
+    once: 'This notice is sent once per route. Calls with test keys are not counted.',
   },
   linkIntro: 'If the button does not work, open this link:',
   footer: {
