@@ -18,6 +18,8 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { listRequestLogs } from './request-logs/list-request-logs.ts'
+import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
 import { getCurrentPdf } from './signing-page/get-current-pdf.ts'
 import { getPageAsset } from './signing-page/get-page-asset.ts'
@@ -84,6 +86,7 @@ export const API_ROUTES: AnyRoute[] = [
   retryWebhookDelivery,
   rotateWebhookSecret,
   listEvents,
+  listRequestLogs,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,
@@ -177,6 +180,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.decorateRequest('route', null)
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)
+  app.decorateRequest('apiError', null)
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, parseJsonBody(body as Buffer)),
@@ -184,6 +188,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 
+  const logRequest = requestLogHook(deps.requestLogs, deps.clock)
   // One structured line per request (Fastify's two default lines cost throughput and say less).
   app.addHook('onResponse', (request, reply, done) => {
     deps.accessLog.write({
@@ -195,6 +200,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
       keyId: request.scope?.keyId,
       accountId: request.scope?.accountId,
     })
+    logRequest(request, reply)
     // A write that succeeded has committed, with any job it enqueued: wake the idle worker.
     if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD') deps.jobBell.ring()
     done()

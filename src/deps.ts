@@ -25,6 +25,7 @@ import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
 import { ChromiumRenderer, type RendererOptions } from './render/chromium-renderer.ts'
+import { RequestLogWriter } from './request-logs/request-log-writer.ts'
 import type { BlobStore } from './storage/blob-store.ts'
 import { createBlobStore } from './storage/storage-url.ts'
 
@@ -40,6 +41,8 @@ export interface Deps {
   logger: FastifyBaseLogger
   /** The one line per answered request, to the logger's destination. */
   accessLog: AccessLog
+  /** Issue #22 item 4: each /v1 request with a valid key, buffered and written in batches. */
+  requestLogs: RequestLogWriter
   rateLimiter: RateLimiter
   keyCache: KeyCache
   /** Wakes this process's idle worker after a write request (issue #11). */
@@ -176,6 +179,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
+  const requestLogs = new RequestLogWriter({ db: database.db, logger, enabled: config.requestLogs })
   const renderer = new ChromiumRenderer({
     executablePath: config.chromiumPath,
     logger,
@@ -191,6 +195,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     ids: overrides.ids ?? randomIds,
     logger,
     accessLog,
+    requestLogs,
     rateLimiter: new RateLimiter({
       limits: { ...config.rateLimit, signer: config.rateLimitSigner },
       clock,
@@ -216,6 +221,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
     },
     close: async () => {
+      await requestLogs.close()
       await renderer.close()
       await mailer.close()
       await webhookAgent.destroy()

@@ -14,6 +14,7 @@ import * as email2fa from './migrations/0004-email-2fa.ts'
 import * as webhooks from './migrations/0005-webhooks.ts'
 import * as emailCodeSends from './migrations/0006-email-code-sends.ts'
 import * as signerLanguage from './migrations/0007-signer-language.ts'
+import * as requestLogs from './migrations/0009-request-logs.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-webhooks': webhooks,
   '0006-email-code-sends': emailCodeSends,
   '0007-signer-language': signerLanguage,
+  '0009-request-logs': requestLogs,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
