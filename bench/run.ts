@@ -26,6 +26,7 @@ import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
+import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
@@ -59,6 +60,8 @@ const SCENARIOS: Scenario[] = [
   // Issue #14
   fromHtmlScenario,
   fromDocxScenario,
+  // Issue #22
+  requestLogsScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
