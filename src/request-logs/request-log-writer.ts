@@ -104,6 +104,7 @@ export class RequestLogWriter {
   #timer: NodeJS.Timeout | undefined
   #chain: Promise<void> = Promise.resolve()
   #closed = false
+  #queued = false
   #dropped = 0
   /** INSERT text per row count (powers of two only, so a handful), compiled once by Kysely. */
   readonly #inserts = new Map<number, string>()
@@ -136,7 +137,15 @@ export class RequestLogWriter {
       clearTimeout(this.#timer)
       this.#timer = undefined
     }
-    this.#chain = this.#chain.then(() => this.#writeBuffered())
+    // One queued write at a time: it takes everything buffered when it starts, so a record pushed
+    // while a write is in flight needs no write of its own (no promise per request under load).
+    if (!this.#queued) {
+      this.#queued = true
+      this.#chain = this.#chain.then(() => {
+        this.#queued = false
+        return this.#writeBuffered()
+      })
+    }
     return this.#chain
   }
 
