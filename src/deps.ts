@@ -179,7 +179,12 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
-  const requestLogs = new RequestLogWriter({ db: database.db, logger, enabled: config.requestLogs })
+  const requestLogs = new RequestLogWriter({
+    db: database.db,
+    engine: database.engine,
+    logger,
+    enabled: config.requestLogs,
+  })
   const renderer = new ChromiumRenderer({
     executablePath: config.chromiumPath,
     logger,

@@ -4,7 +4,6 @@ import type { LightMyRequestResponse } from 'fastify'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { housekeeping } from '../job-catalogue.ts'
 
 interface Log {
   id: string
@@ -284,37 +283,6 @@ describe('GET /v1/request_logs', () => {
         assert.equal(res.statusCode, 422)
         assert.equal(errorOf(res).code, code)
       })
-    }
-  })
-
-  describe('purge', () => {
-    it('housekeeping removes rows older than 7 days and keeps the rest', async () => {
-      const old = await call('/v1/health')
-      await t.deps.requestLogs.flush()
-      t.clock.advance(7 * 24 * 60 * 60 * 1000 - 5000)
-      const recent = await call('/v1/health')
-      await t.deps.requestLogs.flush()
-      t.clock.advance(5000)
-      for (const task of housekeeping(t.deps)) await task.run()
-      const left = new Set(
-        (await t.deps.db.selectFrom('request_logs').select('id').execute()).map((r) => r.id),
-      )
-      assert.ok(!left.has(requestId(old)))
-      assert.ok(left.has(requestId(recent)))
-    })
-  })
-})
-
-describe('REQUEST_LOGS=false', () => {
-  it('keeps no request log', async () => {
-    const t = await startTestApp({ env: { REQUEST_LOGS: 'false' } })
-    try {
-      const { testKey } = await t.account()
-      assert.equal((await t.request(testKey, { method: 'GET', url: '/v1/health' })).statusCode, 200)
-      await t.deps.requestLogs.flush()
-      assert.deepEqual(await t.deps.db.selectFrom('request_logs').select('id').execute(), [])
-    } finally {
-      await t.close()
     }
   })
 })

@@ -121,7 +121,10 @@ export const listRequestLogs = defineRoute({
     const context: ListContext = { list: 'listRequestLogs', scope, filters }
     const after = decodeCursor(keys.cursor, cursor, context)
     const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString()
-    const rows = await selectRequestLogs(db, scope, { ...filters, since }, after, limit + 1)
+    // Request ids are unique: no index on them (each index is paid by every request, the writes),
+    // so the lookup reads the caller's rows newest first and stops at the first match.
+    const fetch = filters.request_id === undefined ? limit + 1 : 1
+    const rows = await selectRequestLogs(db, scope, { ...filters, since }, after, fetch)
     return toPage(keys.cursor, rows, limit, context, toApiRequestLog)
   },
 })

@@ -1,4 +1,6 @@
 // Reads and the purge of request_logs (issue #22 item 4); the writes are request-log-writer.ts's.
+// Every filter reads the one index (account, environment, created_at, id) newest first and stops at
+// the page's end: cheap when matches are frequent, a longer scan for a rare status or route.
 import { page } from '../db/keyset.ts'
 import type { Executor, Scope } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'

@@ -4,6 +4,7 @@
 // at most the last FLUSH_MS of requests (docs/request-logs.md). Shutdown flushes (deps.close).
 import { CompiledQuery } from 'kysely'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
+import { type Engine, jsonRowsInsert } from '../db/dialect.ts'
 import type { Db, RequestLogsTable } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
 
@@ -109,8 +110,12 @@ export class RequestLogWriter {
   /** INSERT text per row count (powers of two only, so a handful), compiled once by Kysely. */
   readonly #inserts = new Map<number, string>()
 
-  constructor(options: { db: Db; logger: WriterLogger; enabled: boolean }) {
+  /** PostgreSQL's one-parameter INSERT of a whole batch (db/dialect.ts); undefined on SQLite. */
+  readonly #jsonInsert: string | undefined
+
+  constructor(options: { db: Db; engine: Engine; logger: WriterLogger; enabled: boolean }) {
     this.#db = options.db
+    this.#jsonInsert = jsonRowsInsert(options.engine, 'request_logs', COLUMNS)
     this.#logger = options.logger
     this.#enabled = options.enabled
   }
@@ -185,8 +190,16 @@ export class RequestLogWriter {
     }
   }
 
-  /** One transaction of multi-row INSERTs, sized in powers of two so their text is reused. */
+  /**
+   * PostgreSQL: one INSERT of the whole batch as JSON. SQLite: one transaction of multi-row INSERTs,
+   * sized in powers of two so their text (and prepared statement) is reused.
+   */
   async #write(rows: RequestLogsTable[]): Promise<void> {
+    const jsonInsert = this.#jsonInsert
+    if (jsonInsert !== undefined) {
+      await this.#db.executeQuery(CompiledQuery.raw(jsonInsert, [JSON.stringify(rows)]))
+      return
+    }
     await this.#db.transaction().execute(async (tx) => {
       let start = 0
       while (start < rows.length) {
@@ -209,7 +222,6 @@ export class RequestLogWriter {
       text = this.#db
         .insertInto('request_logs')
         .values(Array.from({ length: size }, () => sample))
-        .onConflict((oc) => oc.column('id').doNothing())
         .compile().sql
       this.#inserts.set(size, text)
     }
