@@ -51,6 +51,17 @@ export function openApiPath(route: string): string {
   return path
 }
 
+/** The last instant written and its text: under load many records share a millisecond. */
+let lastMs = Number.NaN
+let lastIso = ''
+function isoOf(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastIso = new Date(ms).toISOString()
+  }
+  return lastIso
+}
+
 function toRow(record: RequestRecord): RequestLogsTable {
   const queryAt = record.url.indexOf('?')
   const error = record.error
@@ -59,7 +70,7 @@ function toRow(record: RequestRecord): RequestLogsTable {
     account_id: record.scope.accountId,
     environment: record.scope.environment,
     key_id: record.scope.keyId,
-    created_at: new Date(record.atMs).toISOString(),
+    created_at: isoOf(record.atMs),
     method: record.method,
     route: record.route === null ? null : openApiPath(record.route),
     // The query string is not kept: filters may carry personal data (an e-mail address).
