@@ -26,6 +26,7 @@ import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
+import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
@@ -62,6 +63,7 @@ const SCENARIOS: Scenario[] = [
   fromDocxScenario,
   // Issue #22
   usageScenario,
+  requestLogsScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -19,6 +19,8 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { listRequestLogs } from './request-logs/list-request-logs.ts'
+import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
 import { getCurrentPdf } from './signing-page/get-current-pdf.ts'
 import { getPageAsset } from './signing-page/get-page-asset.ts'
@@ -87,6 +89,7 @@ export const API_ROUTES: AnyRoute[] = [
   rotateWebhookSecret,
   listEvents,
   getUsage,
+  listRequestLogs,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,
@@ -180,6 +183,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.decorateRequest('route', null)
   app.decorateRequest('scope', null)
   app.decorateRequest('idempotencyKey', null)
+  app.decorateRequest('apiError', null)
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, parseJsonBody(body as Buffer)),
@@ -187,6 +191,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 
+  const logRequest = requestLogHook(deps.requestLogs, deps.clock)
   // One structured line per request (Fastify's two default lines cost throughput and say less).
   app.addHook('onResponse', (request, reply, done) => {
     deps.accessLog.write({
@@ -199,6 +204,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
       accountId: request.scope?.accountId,
     })
     if (request.scope && request.route) deps.keyActivity.seen(request.scope, routeName(request.route))
+    logRequest(request, reply)
     // A write that succeeded has committed, with any job it enqueued: wake the idle worker.
     if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD') deps.jobBell.ring()
     done()

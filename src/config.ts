@@ -37,6 +37,8 @@ export const Config = Type.Object({
   /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address (issue #20). */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())]),
   logLevel: Type.String(),
+  /** REQUEST_LOGS (issue #22 item 4): keep each /v1 request 7 days for GET /v1/request_logs; default true. */
+  requestLogs: Type.Boolean(),
   /** Issue #21 item 5: an RFC 3161 time-stamping authority; every seal is then PAdES B-T. */
   tsaUrl: Type.Optional(Type.String()),
   /** Issue #22, operations.md §6: price per signature on live keys by monthly volume (PRICE_TIERS). */
@@ -284,6 +286,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     rateLimitSigner: integer(env, 'RATE_LIMIT_SIGNER', 300, 1, 1_000_000_000),
     trustProxy: trustProxy(env),
     logLevel,
+    requestLogs: read(env, 'REQUEST_LOGS') === undefined || boolean(env, 'REQUEST_LOGS'),
     tsaUrl: parseUrlVar(env, 'TSA_URL', ['http:', 'https:']),
     ...pricing(env),
   }

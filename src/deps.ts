@@ -26,6 +26,7 @@ import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
 import { ChromiumRenderer, type RendererOptions } from './render/chromium-renderer.ts'
+import { RequestLogWriter } from './request-logs/request-log-writer.ts'
 import type { BlobStore } from './storage/blob-store.ts'
 import { createBlobStore } from './storage/storage-url.ts'
 
@@ -41,6 +42,8 @@ export interface Deps {
   logger: FastifyBaseLogger
   /** The one line per answered request, to the logger's destination. */
   accessLog: AccessLog
+  /** Issue #22 item 4: each /v1 request with a valid key, buffered and written in batches. */
+  requestLogs: RequestLogWriter
   rateLimiter: RateLimiter
   keyCache: KeyCache
   /** Each key's last use and routes per day (operations.md §7), written off the request. */
@@ -179,6 +182,12 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
+  const requestLogs = new RequestLogWriter({
+    db: database.db,
+    engine: database.engine,
+    logger,
+    enabled: config.requestLogs,
+  })
   const renderer = new ChromiumRenderer({
     executablePath: config.chromiumPath,
     logger,
@@ -195,6 +204,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     ids: overrides.ids ?? randomIds,
     logger,
     accessLog,
+    requestLogs,
     rateLimiter: new RateLimiter({
       limits: { ...config.rateLimit, signer: config.rateLimitSigner },
       clock,
@@ -222,6 +232,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     },
     close: async () => {
       await keyActivity.flush()
+      await requestLogs.close()
       await renderer.close()
       await mailer.close()
       await webhookAgent.destroy()

@@ -6,6 +6,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
 import { FINALIZE_SUBMISSION_JOB, PUBLISH_EVENT_JOB } from './lifecycle/apply-move.ts'
 import { MAIL_JOB, mailJob } from './mail/mail-job.ts'
+import { purgeOldRequestLogs } from './request-logs/request-log-store.ts'
 import { EMAIL_CODE_JOB, emailCodeJob } from './signing-page/email-code-job.ts'
 import { EXPIRY_SWEEP_MS, expireDueSubmissions } from './submissions/expire-submissions.ts'
 import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
@@ -46,6 +47,14 @@ export function housekeeping(deps: Deps): Housekeeping[] {
       run: async () => {
         const purged = await purgeExpiredIdempotencyKeys(deps.db, deps.clock)
         if (purged > 0) deps.logger.info({ purged }, 'expired idempotency keys purged')
+      },
+    },
+    // Issue #22 item 4: request logs are kept 7 days.
+    {
+      everyMs: 10 * 60 * 1000,
+      run: async () => {
+        const purged = await purgeOldRequestLogs(deps.db, deps.clock)
+        if (purged > 0) deps.logger.info({ purged }, 'request logs older than 7 days purged')
       },
     },
   ]

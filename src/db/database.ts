@@ -15,6 +15,7 @@ import * as webhooks from './migrations/0005-webhooks.ts'
 import * as emailCodeSends from './migrations/0006-email-code-sends.ts'
 import * as signerLanguage from './migrations/0007-signer-language.ts'
 import * as signatureLedger from './migrations/0008-signature-ledger.ts'
+import * as requestLogs from './migrations/0009-request-logs.ts'
 import * as keyActivity from './migrations/0010-key-activity.ts'
 import type { Db, Executor } from './tables.ts'
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-email-code-sends': emailCodeSends,
   '0007-signer-language': signerLanguage,
   '0008-signature-ledger': signatureLedger,
+  '0009-request-logs': requestLogs,
   '0010-key-activity': keyActivity,
 }
 

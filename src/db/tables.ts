@@ -301,6 +301,28 @@ export interface DeprecationNoticesTable {
   queued_at: string
 }
 
+/** One /v1 request made with a valid key (issue #22 item 4); the id is the request's id. */
+export interface RequestLogsTable {
+  id: string
+  account_id: string
+  environment: Environment
+  key_id: string
+  created_at: string
+  method: string
+  /** The OpenAPI path of the matched route (`/v1/submissions/{id}`); null for an unknown route. */
+  route: string | null
+  path: string
+  status: number
+  error_code: string | null
+  idempotency_key: string | null
+  replayed: number
+  duration_ms: number
+  client_ip: string
+  user_agent: string | null
+  /** The error envelope sent, as JSON text; null for a success. */
+  error: string | null
+}
+
 export interface Tables {
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -318,6 +340,7 @@ export interface Tables {
   signatures: SignaturesTable
   key_route_days: KeyRouteDaysTable
   deprecation_notices: DeprecationNoticesTable
+  request_logs: RequestLogsTable
 }
 
 export type Db = Kysely<Tables>

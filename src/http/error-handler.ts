@@ -83,6 +83,7 @@ function unexpected(code: 'db_error' | 'handler_error', requestId: string): ApiE
 function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError): void {
   // Refusals before routing (a URL Fastify cannot parse) skipped the route's onRequest hook.
   reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
+  request.apiError = apiError
   reply.status(apiError.status).headers(apiError.headers).send(envelope(apiError))
 }
 
@@ -120,5 +121,6 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): v
     `Unknown route ${request.method} ${request.url.split('?')[0]}; the routes are listed at /openapi.yaml.`,
   )
   reply.headers({ 'request-id': request.id, ...COMMON_HEADERS })
+  request.apiError = error
   reply.status(404).send(envelope(error))
 }

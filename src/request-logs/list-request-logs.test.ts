@@ -1,0 +1,288 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { LightMyRequestResponse } from 'fastify'
+import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
+import { TEST_ROUTES } from '../../test/test-routes.ts'
+import { API_ROUTES } from '../app.ts'
+
+interface Log {
+  id: string
+  object: string
+  request_id: string
+  time: string
+  method: string
+  route: string | null
+  path: string
+  status: number
+  error_code: string | null
+  key_id: string
+  environment: string
+  idempotency_key: string | null
+  replayed: boolean
+  duration_ms: number
+  client_ip: string
+  user_agent: string | null
+  error: { error: { type: string; code: string; message: string } } | null
+}
+
+const requestId = (res: LightMyRequestResponse) => String(res.headers['request-id'])
+
+describe('GET /v1/request_logs', () => {
+  let t: TestApp
+  let keys: Awaited<ReturnType<TestApp['account']>>
+
+  /** A request of the test key, one second after the previous one (distinct times, newest first). */
+  const call = async (
+    url: string,
+    options: {
+      method?: 'GET' | 'POST'
+      payload?: Record<string, unknown>
+      headers?: Record<string, string>
+    } = {},
+  ) => {
+    t.clock.advance(1000)
+    return t.request(keys.testKey, { method: options.method ?? 'GET', url, ...options })
+  }
+  /** The logs as the key sees them, once every buffered record is written. */
+  const logs = async (query = '', key = keys.testKey) => {
+    await t.deps.requestLogs.flush()
+    const res = await t.request(key, { method: 'GET', url: `/v1/request_logs${query}` })
+    assert.equal(res.statusCode, 200, res.body)
+    return res.json() as { data: Log[]; has_more: boolean; next_cursor: string | null }
+  }
+  const one = async (res: LightMyRequestResponse) => {
+    const page = await logs(`?request_id=${requestId(res)}`)
+    assert.equal(page.data.length, 1, `no log for ${requestId(res)}`)
+    return page.data[0]!
+  }
+
+  before(async () => {
+    t = await startTestApp({ routes: [...API_ROUTES, ...TEST_ROUTES] })
+    keys = await t.account()
+  })
+  after(() => t.close())
+
+  describe('what is kept', () => {
+    it('200: a success with its route, path without query, key, environment, duration, address and agent', async () => {
+      const res = await call('/v1/submissions?limit=3', {
+        headers: { 'user-agent': 'acme-sdk/2.0' },
+      })
+      assert.equal(res.statusCode, 200)
+      const log = await one(res)
+      assert.equal(log.id, requestId(res))
+      assert.equal(log.request_id, log.id)
+      assert.equal(log.object, 'request_log')
+      assert.equal(log.time, t.clock.now().toISOString())
+      assert.equal(log.method, 'GET')
+      assert.equal(log.route, '/v1/submissions')
+      assert.equal(log.path, '/v1/submissions')
+      assert.equal(log.status, 200)
+      assert.equal(log.error_code, null)
+      assert.equal(log.error, null)
+      assert.equal(log.environment, 'test')
+      assert.match(log.key_id, /^key_[0-9A-Za-z]{24}$/)
+      assert.equal(log.idempotency_key, null)
+      assert.equal(log.replayed, false)
+      assert.equal(typeof log.duration_ms, 'number')
+      assert.ok(log.duration_ms >= 0)
+      assert.equal(log.client_ip, '127.0.0.1')
+      assert.equal(log.user_agent, 'acme-sdk/2.0')
+    })
+
+    it('the route is written as the OpenAPI path, the path as requested', async () => {
+      const res = await call('/v1/submissions/sub_000000000000000000000000')
+      const log = await one(res)
+      assert.equal(log.route, '/v1/submissions/{id}')
+      assert.equal(log.path, '/v1/submissions/sub_000000000000000000000000')
+    })
+
+    it('404 resource_not_found: the error code and the envelope sent are kept', async () => {
+      const res = await call('/v1/templates/tpl_000000000000000000000000')
+      assert.equal(res.statusCode, 404)
+      const log = await one(res)
+      assert.equal(log.status, 404)
+      assert.equal(log.error_code, 'resource_not_found')
+      assert.deepEqual(log.error, res.json())
+    })
+
+    it('422 invalid_request of a body: the envelope is kept, never the body', async () => {
+      const res = await call('/v1/test/widgets', {
+        method: 'POST',
+        payload: { name: 'secret-body-value', unknown: 1 },
+        headers: { 'idempotency-key': 'body-check' },
+      })
+      assert.equal(res.statusCode, 422)
+      const log = await one(res)
+      assert.equal(log.error_code, 'invalid_request')
+      assert.deepEqual(log.error, res.json())
+      const row = await t.deps.db
+        .selectFrom('request_logs')
+        .selectAll()
+        .where('id', '=', log.id)
+        .executeTakeFirstOrThrow()
+      assert.ok(!JSON.stringify(row).includes('secret-body-value'))
+    })
+
+    it('an unknown /v1 route with a valid key is logged with a null route', async () => {
+      const res = await call('/v1/nowhere')
+      assert.equal(res.statusCode, 404)
+      const log = await one(res)
+      assert.equal(log.route, null)
+      assert.equal(log.path, '/v1/nowhere')
+      assert.equal(log.error_code, 'resource_not_found')
+    })
+
+    it('an idempotent replay is logged with its key and replayed: true', async () => {
+      const options = {
+        method: 'POST' as const,
+        payload: { name: 'w' },
+        headers: { 'idempotency-key': 'replay-1' },
+      }
+      const first = await call('/v1/test/widgets', options)
+      const second = await call('/v1/test/widgets', options)
+      assert.equal(first.statusCode, 201)
+      assert.equal(second.headers['idempotent-replayed'], 'true')
+      const [a, b] = [await one(first), await one(second)]
+      assert.equal(a.idempotency_key, 'replay-1')
+      assert.equal(a.replayed, false)
+      assert.equal(b.idempotency_key, 'replay-1')
+      assert.equal(b.replayed, true)
+      assert.equal(b.status, 201)
+    })
+
+    it('401 without a valid key is logged to no account', async () => {
+      await t.deps.requestLogs.flush()
+      const before = Number(
+        (
+          await t.deps.db
+            .selectFrom('request_logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+      const missing = await t.app.inject({ method: 'GET', url: '/v1/health' })
+      const invalid = await t.request(`sk_test_${'x'.repeat(32)}`, { method: 'GET', url: '/v1/health' })
+      assert.equal(missing.statusCode, 401)
+      assert.equal(invalid.statusCode, 401)
+      await t.deps.requestLogs.flush()
+      const rows = await t.deps.db.selectFrom('request_logs').select('id').execute()
+      assert.equal(rows.length, before)
+      const ids = new Set(rows.map((r) => r.id))
+      assert.ok(!ids.has(requestId(missing)))
+      assert.ok(!ids.has(requestId(invalid)))
+    })
+  })
+
+  describe('scoping', () => {
+    it("another account's logs and the other environment's are never visible", async () => {
+      const mine = await call('/v1/health')
+      const other = await t.account('other')
+      const theirs = await t.request(other.testKey, { method: 'GET', url: '/v1/health' })
+      const otherPage = await logs('', other.testKey)
+      assert.deepEqual(
+        otherPage.data.map((l) => l.id),
+        [requestId(theirs)],
+      )
+      assert.deepEqual((await logs(`?request_id=${requestId(mine)}`, other.testKey)).data, [])
+      // The same account's live key: its own environment only.
+      const live = await logs('', keys.liveKey)
+      assert.deepEqual(live.data, [])
+      const liveCall = await t.request(keys.liveKey, { method: 'GET', url: '/v1/health' })
+      const livePage = await logs('', keys.liveKey)
+      assert.ok(livePage.data.some((l) => l.id === requestId(liveCall) && l.environment === 'live'))
+      assert.ok(livePage.data.every((l) => l.environment === 'live'))
+    })
+  })
+
+  describe('filters and pagination', () => {
+    let scoped: Awaited<ReturnType<TestApp['account']>>
+    /** The account's requests, newest first. */
+    const sent: Array<{ id: string; status: number; route: string }> = []
+    const list = async (query: string) => {
+      await t.deps.requestLogs.flush()
+      return t.request(scoped.testKey, { method: 'GET', url: `/v1/request_logs${query}` })
+    }
+    const ids = (res: LightMyRequestResponse) => (res.json().data as Log[]).map((l) => l.id)
+
+    before(async () => {
+      scoped = await t.account('filters')
+      const paths = [
+        '/v1/health',
+        '/v1/templates/tpl_000000000000000000000000',
+        '/v1/health',
+        '/v1/events?type=bad',
+        '/v1/health',
+      ]
+      for (const url of paths) {
+        t.clock.advance(1000)
+        const res = await t.request(scoped.testKey, { method: 'GET', url })
+        sent.unshift({
+          id: requestId(res),
+          status: res.statusCode,
+          route: url.split('?')[0]!.replace(/tpl_0+/, '{id}'),
+        })
+      }
+      t.clock.advance(1000)
+    })
+
+    const byRoute = (route: string) => sent.filter((s) => s.route === route).map((s) => s.id)
+
+    it('status: an exact code, then a class', async () => {
+      assert.deepEqual(
+        ids(await list('?status=404')),
+        sent.filter((s) => s.status === 404).map((s) => s.id),
+      )
+      assert.deepEqual(
+        ids(await list('?status=4xx')),
+        sent.filter((s) => s.status >= 400).map((s) => s.id),
+      )
+      assert.deepEqual(ids(await list('?status=5xx')), [])
+    })
+
+    it('route: the OpenAPI path', async () => {
+      assert.deepEqual(ids(await list('?route=/v1/health')), byRoute('/v1/health'))
+      assert.deepEqual(
+        ids(await list(`?route=${encodeURIComponent('/v1/templates/{id}')}`)),
+        byRoute('/v1/templates/{id}'),
+      )
+    })
+
+    it('since: at or after the instant, in any offset', async () => {
+      const page = (await list('')).json().data as Log[]
+      const third = page.find((l) => l.id === sent[2]!.id)!
+      const local = new Date(third.time).toISOString().replace('Z', '+00:00')
+      const res = await list(`?since=${encodeURIComponent(local)}&route=/v1/health`)
+      assert.deepEqual(ids(res), [sent[0]!.id, sent[2]!.id])
+    })
+
+    it('pagination: newest first in pages, the cursor continuing the same list', async () => {
+      const all = ids(await list('?route=/v1/health'))
+      const first = await list('?route=/v1/health&limit=2')
+      assert.equal(first.json().has_more, true)
+      const rest = await list(
+        `?route=/v1/health&limit=2&cursor=${encodeURIComponent(first.json().next_cursor)}`,
+      )
+      assert.deepEqual([...ids(first), ...ids(rest)], all)
+      assert.equal(rest.json().has_more, false)
+      assert.equal(rest.json().next_cursor, null)
+      const foreign = await list(`?status=404&limit=2&cursor=${encodeURIComponent(first.json().next_cursor)}`)
+      assert.equal(errorOf(foreign).code, 'invalid_pagination')
+    })
+
+    for (const [query, code] of [
+      ['?status=600', 'invalid_status'],
+      ['?status=4XX', 'invalid_status'],
+      ['?status=ok', 'invalid_status'],
+      ['?since=yesterday', 'invalid_request'],
+      ['?request_id=req_1', 'invalid_request'],
+      ['?limit=0', 'invalid_pagination'],
+      ['?cursor=garbage', 'invalid_pagination'],
+    ] as const) {
+      it(`422 ${code} for ${query}`, async () => {
+        const res = await list(query)
+        assert.equal(res.statusCode, 422)
+        assert.equal(errorOf(res).code, code)
+      })
+    }
+  })
+})
