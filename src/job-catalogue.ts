@@ -1,6 +1,8 @@
 // Every background job kind: its payload, retry schedule and handler; and the periodic tasks every
 // worker runs. Webhook deliveries are not jobs: events.publish makes them, and the webhook
 // dispatcher (webhooks/dispatcher.ts), which runs beside every worker, sends them.
+
+import { purgeOldRouteDays } from './accounts/key-activity.ts'
 import type { Deps } from './deps.ts'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
@@ -55,6 +57,14 @@ export function housekeeping(deps: Deps): Housekeeping[] {
       run: async () => {
         const purged = await purgeOldRequestLogs(deps.db, deps.clock)
         if (purged > 0) deps.logger.info({ purged }, 'request logs older than 7 days purged')
+      },
+    },
+    // Issue #22 item 5: a key's routes per day, kept for the deprecation notices' 30 days.
+    {
+      everyMs: 60 * 60 * 1000,
+      run: async () => {
+        const purged = await purgeOldRouteDays(deps.db, deps.clock)
+        if (purged > 0) deps.logger.info({ purged }, "API keys' route days past 35 days purged")
       },
     },
   ]

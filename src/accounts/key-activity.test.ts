@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { listAccountKeys } from './key-activity.ts'
+import { listAccountKeys, purgeOldRouteDays } from './key-activity.ts'
 
 describe('key activity', () => {
   let t: TestApp
@@ -36,6 +36,31 @@ describe('key activity', () => {
     await t.deps.keyActivity.flush()
     return res
   }
+
+  it('purges route days older than 35 UTC days, keeping the 35th', async () => {
+    const other = await t.account('Purged')
+    t.clock.set('2026-08-01T12:00:00.000Z')
+    await call(other.liveKey, '/v1/health')
+    t.clock.set('2026-08-02T00:00:00.000Z')
+    await call(other.liveKey, '/v1/health')
+    const days = async () =>
+      (
+        await t.deps.db
+          .selectFrom('key_route_days')
+          .select('day')
+          .where('account_id', '=', other.accountId)
+          .orderBy('day')
+          .execute()
+      ).map((r) => r.day)
+    assert.deepEqual(await days(), ['2026-08-01', '2026-08-02'])
+    // 2026-09-05 is the 35th day from 2026-08-02: that day stays, the one before goes.
+    t.clock.set('2026-09-05T23:59:59.000Z')
+    assert.ok((await purgeOldRouteDays(t.deps.db, t.clock)) >= 1)
+    assert.deepEqual(await days(), ['2026-08-02'])
+    t.clock.set('2026-09-06T00:00:00.000Z')
+    await purgeOldRouteDays(t.deps.db, t.clock)
+    assert.deepEqual(await days(), [])
+  })
 
   it('last_used_at is null until the key is used, then the minute of its use', async () => {
     assert.equal((await keyRow('live')).last_used_at, null)

@@ -121,6 +121,19 @@ export class KeyActivity {
   }
 }
 
+/**
+ * Route-day rows are kept this many UTC days: the 30 `paraph deprecations notify` looks back over
+ * (deprecation-notices.ts), and a few more for an operator reading them.
+ */
+export const ROUTE_DAYS_KEPT = 35
+
+/** Deletes route-day rows older than ROUTE_DAYS_KEPT days (housekeeping); answers how many. */
+export async function purgeOldRouteDays(db: Executor, clock: Clock): Promise<number> {
+  const firstKept = utcDay(clock.epochMs() - (ROUTE_DAYS_KEPT - 1) * DAY_MS)
+  const result = await db.deleteFrom('key_route_days').where('day', '<', firstKept).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** A key as `paraph keys list` shows it. */
 export interface KeyListing {
   id: string
