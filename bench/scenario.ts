@@ -1,5 +1,6 @@
 // What a bench scenario is and what it hands back: run.ts prints and judges every row the same way.
 import type { LoadSummary } from './load.ts'
+import { percentile } from './stats.ts'
 
 /**
  * The least ratio of subject rps to baseline rps (both measured in the same run): a fixed share,
@@ -103,6 +104,21 @@ export function oneRequestFigures(ms: number): LimitFigures {
     p50Ms: ms,
     p99Ms: ms,
     maxMs: ms,
+    cpuMicrosPerRequest: null,
+    childCpuMicrosPerRequest: null,
+  }
+}
+
+/** The figures of a row timing requests sent one after another: `ms` is each one's time. */
+export function oneAtATimeFigures(ms: number[]): LimitFigures {
+  return {
+    ok: ms.length,
+    sent: ms.length,
+    rps: null,
+    latencyLoad: 'one at a time',
+    p50Ms: percentile(ms, 50),
+    p99Ms: percentile(ms, 99),
+    maxMs: Math.max(...ms),
     cpuMicrosPerRequest: null,
     childCpuMicrosPerRequest: null,
   }

@@ -12,7 +12,13 @@ import { startLocalTsa } from '../../test/fixtures/local-tsa.ts'
 import { a4, hundredPages } from '../../test/fixtures/pdfs.ts'
 import { stampAndSignIncrementalMs, stampAndSignMs } from '../finalize-reference.ts'
 import { inThrowawaySchema } from '../postgres.ts'
-import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import {
+  type BenchContext,
+  type LimitRow,
+  type LimitScenario,
+  oneAtATimeFigures,
+  type SkippedRow,
+} from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { createToSign, SIGNATURE_PNG, SIGNER_TEXTS, sign, signBody, submissionState } from '../signing.ts'
 import { percentile } from '../stats.ts'
@@ -124,17 +130,7 @@ async function runCase(server: RunningServer, engine: string, spec: Finalization
   const row: LimitRow = {
     scenario: NAME,
     case: `${engine}, ${spec.label}`,
-    figures: {
-      ok: runs.length,
-      sent: runs.length,
-      rps: null,
-      latencyLoad: 'one at a time',
-      p50Ms: p(totals, 50),
-      p99Ms: p(totals, 99),
-      maxMs: Math.max(...totals),
-      cpuMicrosPerRequest: null,
-      childCpuMicrosPerRequest: null,
-    },
+    figures: oneAtATimeFigures(totals),
     reference: `floor ${fixed(floorMs)} ms`,
     notes: [
       `last sign → completed: p50 ${fixed(p(totals, 50))} ms, p90 ${fixed(p(totals, 90))} ms, max ${fixed(Math.max(...totals))} ms over ${runs.length} (GET polled every ${POLL_MS} ms)`,

@@ -14,7 +14,7 @@ import { closeDocxConverter, docxToHtml } from '../../src/render/docx-to-html.ts
 import { contractDocx, zipBombDocx } from '../../test/fixtures/docx.ts'
 import { postCreation, TAGGED_SUBMITTERS } from '../html-render.ts'
 import { treeRssKiB } from '../processes.ts'
-import { type LimitRow, type LimitScenario, oneRequestFigures } from '../scenario.ts'
+import { type LimitRow, type LimitScenario, oneAtATimeFigures, oneRequestFigures } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { percentile } from '../stats.ts'
 
@@ -68,17 +68,7 @@ async function docxAgainstHtml(server: RunningServer): Promise<LimitRow> {
   return {
     scenario: NAME,
     case: 'from_docx, 3-page DOCX, one at a time',
-    figures: {
-      ok: docxMs.length,
-      sent: docxMs.length,
-      rps: null,
-      latencyLoad: 'one at a time',
-      p50Ms: percentile(docxMs, 50),
-      p99Ms: percentile(docxMs, 99),
-      maxMs: Math.max(...docxMs),
-      cpuMicrosPerRequest: null,
-      childCpuMicrosPerRequest: null,
-    },
+    figures: oneAtATimeFigures(docxMs),
     reference: `from_html of its HTML: p50 ${fixed(htmlP50)} ms`,
     notes: [
       `from_docx p50 ${fixed(percentile(docxMs, 50))} ms, p90 ${fixed(percentile(docxMs, 90))} ms; from_html of the same document's HTML (${(html.length / 1024).toFixed(0)} KB) p50 ${fixed(htmlP50)} ms, p90 ${fixed(percentile(htmlMs, 90))} ms`,

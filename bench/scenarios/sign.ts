@@ -7,7 +7,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { inThrowawaySchema } from '../postgres.ts'
-import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import {
+  type BenchContext,
+  type LimitRow,
+  type LimitScenario,
+  oneAtATimeFigures,
+  type SkippedRow,
+} from '../scenario.ts'
 import { type RunningServer, startParaph, startSignFloor } from '../servers.ts'
 import { createToSign, sign, signBody } from '../signing.ts'
 import { percentile } from '../stats.ts'
@@ -50,17 +56,7 @@ async function runEngine(databaseUrl: string | null, engine: string): Promise<Li
     return {
       scenario: NAME,
       case: engine,
-      figures: {
-        ok: paraphMs.length,
-        sent: paraphMs.length,
-        rps: null,
-        latencyLoad: 'one at a time',
-        p50Ms: p50,
-        p99Ms: percentile(paraphMs, 99),
-        maxMs: Math.max(...paraphMs),
-        cpuMicrosPerRequest: null,
-        childCpuMicrosPerRequest: null,
-      },
+      figures: oneAtATimeFigures(paraphMs),
       reference: `floor p50 ${fixed(percentile(floorMs, 50))} ms`,
       notes: [
         `Paraph p50 ${fixed(p50)}, p90 ${fixed(percentile(paraphMs, 90))} ms; floor p50 ${fixed(percentile(floorMs, 50))}, p90 ${fixed(percentile(floorMs, 90))}, p99 ${fixed(percentile(floorMs, 99))} ms (${RUNS} each, ${PAUSE_MS} ms apart)`,

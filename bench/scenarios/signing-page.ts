@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { PageSizes, PDFDocument, StandardFonts } from 'pdf-lib'
 import { type Browser, chromium } from 'playwright-core'
 import { renderPageImage } from '../../src/pdf/page-image.ts'
-import type { LimitRow, LimitScenario } from '../scenario.ts'
+import { type LimitRow, type LimitScenario, oneAtATimeFigures } from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { createToSign } from '../signing.ts'
 import { percentile } from '../stats.ts'
@@ -132,17 +132,7 @@ export const signingPageScenario: LimitScenario = {
         bare.push(await timeFirstPage(browser, floor.url))
       }
       const weight = await pageWeight(server, (await createToSign(server, source)).slugs[0]!)
-      const figures = (values: number[]) => ({
-        ok: values.length,
-        sent: values.length,
-        rps: null,
-        latencyLoad: 'one at a time',
-        p50Ms: percentile(values, 50),
-        p99Ms: percentile(values, 99),
-        maxMs: Math.max(...values),
-        cpuMicrosPerRequest: null,
-        childCpuMicrosPerRequest: null,
-      })
+      const figures = oneAtATimeFigures
       const rows: LimitRow[] = [
         {
           scenario: NAME,

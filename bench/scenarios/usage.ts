@@ -9,7 +9,13 @@ import Sqlite from 'better-sqlite3'
 import pg from 'pg'
 import { preflight } from '../measure.ts'
 import { inThrowawaySchema } from '../postgres.ts'
-import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import {
+  type BenchContext,
+  type LimitRow,
+  type LimitScenario,
+  oneAtATimeFigures,
+  type SkippedRow,
+} from '../scenario.ts'
 import { type RunningServer, startParaph } from '../servers.ts'
 import { percentile } from '../stats.ts'
 
@@ -152,17 +158,7 @@ async function runEngine(databaseUrl: string | null, engine: string): Promise<Li
     return {
       scenario: NAME,
       case: engine,
-      figures: {
-        ok: paraphMs.length,
-        sent: paraphMs.length,
-        rps: null,
-        latencyLoad: 'one at a time',
-        p50Ms: p50,
-        p99Ms: percentile(paraphMs, 99),
-        maxMs: Math.max(...paraphMs),
-        cpuMicrosPerRequest: null,
-        childCpuMicrosPerRequest: null,
-      },
+      figures: oneAtATimeFigures(paraphMs),
       reference: `floor (driver, same query) p50 ${fixed(percentile(floorMs, 50))} ms`,
       notes: [
         `${ROWS} ledger rows (${ACCOUNTS} accounts, 12 months, both environments; ${HEAVY} in the measured account's month), written in ${fixed(fillSeconds)} s`,
