@@ -122,6 +122,13 @@ export function requestIdParts(id: string): { prefix: string; seq: number } | un
   return Number.isSafeInteger(seq) ? { prefix: id.slice(4, 14), seq } : undefined
 }
 
+/** The batch's request-id range; an empty one (matching no lookup) for ids of another shape. */
+function seqRange(low: string, high: string) {
+  const [from, to] = [requestIdParts(low), requestIdParts(high)]
+  if (!from || !to || from.prefix !== to.prefix) return { id_prefix: '', first_seq: 0, last_seq: -1 }
+  return { id_prefix: from.prefix, first_seq: from.seq, last_seq: to.seq }
+}
+
 /** The batch rows of some records: one per account and environment. */
 export function batchRows(records: readonly RequestRecord[]): RequestLogBatchesTable[] {
   const groups = new Map<string, RequestRecord[]>()
@@ -137,19 +144,16 @@ export function batchRows(records: readonly RequestRecord[]): RequestLogBatchesT
   return [...groups.values()].map((group) => {
     const first = group[0]!
     let [firstMs, lastMs] = [first.atMs, first.atMs]
-    let [firstSeq, lastSeq] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
-    let prefix = ''
+    // A process's ids differ only in their fixed-width counter, whose digits sort as their values
+    // (lib/ids.ts BASE62 is in ASCII order): the smallest and largest ids give the counter range.
+    let [lowId, highId] = [first.id, first.id]
     const statuses = new Set<number>()
     const routes = new Set<string>()
     const stored = group.map((record) => {
       firstMs = Math.min(firstMs, record.atMs)
       lastMs = Math.max(lastMs, record.atMs)
-      const parts = requestIdParts(record.id)
-      if (parts) {
-        prefix = parts.prefix
-        firstSeq = Math.min(firstSeq, parts.seq)
-        lastSeq = Math.max(lastSeq, parts.seq)
-      }
+      if (record.id < lowId) lowId = record.id
+      if (record.id > highId) highId = record.id
       const row = toStored(record)
       statuses.add(row[6])
       routes.add(row[4] ?? '')
@@ -161,9 +165,7 @@ export function batchRows(records: readonly RequestRecord[]): RequestLogBatchesT
       environment: first.scope.environment,
       first_at: new Date(firstMs).toISOString(),
       last_at: new Date(lastMs).toISOString(),
-      id_prefix: prefix,
-      first_seq: Number.isFinite(firstSeq) ? firstSeq : 0,
-      last_seq: Number.isFinite(lastSeq) ? lastSeq : -1,
+      ...seqRange(lowId, highId),
       statuses: `,${[...statuses].join(',')},`,
       routes: `|${[...routes].join('|')}|`,
       count: stored.length,
