@@ -17,6 +17,7 @@ import * as signerLanguage from './migrations/0007-signer-language.ts'
 import * as signatureLedger from './migrations/0008-signature-ledger.ts'
 import * as requestLogs from './migrations/0009-request-logs.ts'
 import * as keyActivity from './migrations/0010-key-activity.ts'
+import * as requestLogBatches from './migrations/0011-request-log-batches.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-signature-ledger': signatureLedger,
   '0009-request-logs': requestLogs,
   '0010-key-activity': keyActivity,
+  '0011-request-log-batches': requestLogBatches,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

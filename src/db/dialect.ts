@@ -287,19 +287,3 @@ export async function currentSchema(db: Kysely<Tables>, engine: Engine): Promise
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
   return rows[0]?.schema
 }
-
-/**
- * A many-row INSERT taking its rows as one JSON parameter (an array of objects keyed by column), or
- * undefined where plain bound parameters are cheaper. PostgreSQL: the driver binding each value cost
- * Node more per row than the server's own insert (issue #22's request logs); one JSON text is one
- * JSON.stringify. SQLite binds parameters faster than it parses JSON (measured), so it keeps VALUES.
- */
-export function jsonRowsInsert(
-  engine: Engine,
-  table: keyof Tables,
-  columns: readonly string[],
-): string | undefined {
-  if (engine !== 'postgres') return undefined
-  const list = columns.map((c) => `"${c}"`).join(', ')
-  return `insert into "${table}" (${list}) select ${list} from json_populate_recordset(null::"${table}", $1::json)`
-}

@@ -301,26 +301,29 @@ export interface DeprecationNoticesTable {
   queued_at: string
 }
 
-/** One /v1 request made with a valid key (issue #22 item 4); the id is the request's id. */
-export interface RequestLogsTable {
+/**
+ * The /v1 requests made with a valid key (issue #22 item 4) of one account and environment, written
+ * together: one row per batch (request-log-writer.ts), read back by request-log-store.ts.
+ */
+export interface RequestLogBatchesTable {
+  /** The id of the batch's first request. */
   id: string
   account_id: string
   environment: Environment
-  key_id: string
-  created_at: string
-  method: string
-  /** The OpenAPI path of the matched route (`/v1/submissions/{id}`); null for an unknown route. */
-  route: string | null
-  path: string
-  status: number
-  error_code: string | null
-  idempotency_key: string | null
-  replayed: number
-  duration_ms: number
-  client_ip: string
-  user_agent: string | null
-  /** The error envelope sent, as JSON text; null for a success. */
-  error: string | null
+  /** When its first and last requests were answered (ISO 8601, UTC). */
+  first_at: string
+  last_at: string
+  /** The request ids' process prefix, and the range of their counters (lib/ids.ts). */
+  id_prefix: string
+  first_seq: number | string
+  last_seq: number | string
+  /** `,200,404,`: every status in the batch, to skip batches a status filter cannot match. */
+  statuses: string
+  /** `|/v1/health|/v1/submissions/{id}|`: every route (empty for an unknown one), likewise. */
+  routes: string
+  count: number
+  /** JSON: an array of records, each an array of RECORD_FIELDS (request-log-writer.ts). */
+  records: string
 }
 
 export interface Tables {
@@ -340,7 +343,7 @@ export interface Tables {
   signatures: SignaturesTable
   key_route_days: KeyRouteDaysTable
   deprecation_notices: DeprecationNoticesTable
-  request_logs: RequestLogsTable
+  request_log_batches: RequestLogBatchesTable
 }
 
 export type Db = Kysely<Tables>

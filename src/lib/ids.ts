@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 export const ID_PREFIXES = ['acct', 'key', 'tpl', 'sub', 'sbm', 'evt', 'whk', 'dlv', 'job', 'req'] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 // CSPRNG bytes are drawn 8 KiB at a time (as crypto.randomUUID does): one randomBytes call per
 // request id cost a tenth of a request's CPU. Every byte is still used once and only once.

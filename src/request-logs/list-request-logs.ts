@@ -1,11 +1,10 @@
 // GET /v1/request_logs — issue #22 item 4: the caller's own requests of the last 7 days, newest
 // first, filtered by `status` (a code or a class), `route`, `request_id` and `since`.
 import { type Static, Type } from 'typebox'
-import type { RequestLogsTable } from '../db/tables.ts'
 import { Environment, ErrorBody, Id, Page, PageQuery, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
-import { listRequestLogs as selectRequestLogs } from './request-log-store.ts'
+import { type RequestLogRow, listRequestLogs as selectRequestLogs } from './request-log-store.ts'
 
 const EXAMPLE = {
   id: 'req_4f9XqK2mR8sT1vW3yZ5bC7dE',
@@ -83,26 +82,9 @@ const ListRequestLogsQuery = Type.Object(
   { additionalProperties: false },
 )
 
-function toApiRequestLog(row: RequestLogsTable): RequestLog {
-  return {
-    id: row.id,
-    object: 'request_log',
-    request_id: row.id,
-    time: row.created_at,
-    method: row.method,
-    route: row.route,
-    path: row.path,
-    status: row.status,
-    error_code: row.error_code,
-    key_id: row.key_id,
-    environment: row.environment,
-    idempotency_key: row.idempotency_key,
-    replayed: Boolean(row.replayed),
-    duration_ms: Number(row.duration_ms),
-    client_ip: row.client_ip,
-    user_agent: row.user_agent,
-    error: row.error === null ? null : (JSON.parse(row.error) as RequestLog['error']),
-  }
+function toApiRequestLog(row: RequestLogRow): RequestLog {
+  const { created_at: time, ...fields } = row
+  return { ...fields, object: 'request_log', request_id: row.id, time }
 }
 
 export const listRequestLogs = defineRoute({
@@ -116,15 +98,12 @@ export const listRequestLogs = defineRoute({
   schema: { querystring: ListRequestLogsQuery, response: { 200: Page(RequestLog, 'RequestLogList') } },
   errors: [],
   queryErrors: { limit: 'invalid_pagination', cursor: 'invalid_pagination', status: 'invalid_status' },
-  handler: async ({ query, scope }, { db, keys }) => {
+  handler: async ({ query, scope }, { db, keys, clock }) => {
     const { limit = 20, cursor, ...filters } = query
     const context: ListContext = { list: 'listRequestLogs', scope, filters }
     const after = decodeCursor(keys.cursor, cursor, context)
     const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString()
-    // Request ids are unique: no index on them (each index is paid by every request, the writes),
-    // so the lookup reads the caller's rows newest first and stops at the first match.
-    const fetch = filters.request_id === undefined ? limit + 1 : 1
-    const rows = await selectRequestLogs(db, scope, { ...filters, since }, after, fetch)
+    const rows = await selectRequestLogs(db, scope, { ...filters, since }, after, limit + 1, clock.epochMs())
     return toPage(keys.cursor, rows, limit, context, toApiRequestLog)
   },
 })

@@ -1,13 +1,19 @@
-// Reads and the purge of request_logs (issue #22 item 4); the writes are request-log-writer.ts's.
-// Every filter reads the one index (account, environment, created_at, id) newest first and stops at
-// the page's end: cheap when matches are frequent, a longer scan for a rare status or route.
-import { page } from '../db/keyset.ts'
-import type { Executor, Scope } from '../db/tables.ts'
+// Reads and the purge of the request logs (issue #22 item 4); the writes are request-log-writer.ts's.
+// Logs are stored by batch (one row per account, environment and 250 ms): a read finds the batches
+// that can hold what it asks for — newest first by their last request, skipping those whose time
+// range, statuses, routes or request-id range rule them out — decodes them, keeps the matching
+// requests, and reads further batches only while an unread one could still hold a newer match.
+import { sql } from 'kysely'
+import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
+import { requestIdParts, type StoredRecord } from './request-log-writer.ts'
 
 /** How long a request log is kept. */
 export const REQUEST_LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+
+/** Batches read per query. */
+const BATCHES_PER_READ = 16
 
 export interface RequestLogFilters {
   /** An exact status (`404`) or a class (`4xx`). */
@@ -15,34 +21,31 @@ export interface RequestLogFilters {
   /** The route's OpenAPI path, `/v1/submissions/{id}`. */
   route?: string
   request_id?: string
-  /** ISO 8601 instant, normalised to UTC with milliseconds; rows at or after it. */
+  /** ISO 8601 instant, normalised to UTC with milliseconds; requests at or after it. */
   since?: string
 }
 
-export async function listRequestLogs(
-  db: Executor,
-  scope: Scope,
-  filters: RequestLogFilters,
-  after: Position | undefined,
-  limit: number,
-) {
-  let query = db
-    .selectFrom('request_logs')
-    .selectAll()
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-  if (filters.status !== undefined) {
-    const [low, high] = statusRange(filters.status)
-    query =
-      low === high
-        ? query.where('status', '=', low)
-        : query.where('status', '>=', low).where('status', '<=', high)
-  }
-  if (filters.route !== undefined) query = query.where('route', '=', filters.route)
-  if (filters.request_id !== undefined) query = query.where('id', '=', filters.request_id)
-  if (filters.since !== undefined) query = query.where('created_at', '>=', filters.since)
-  return page(query, after, limit).execute()
+/** One request log as the list serves it, ordered like every list by (created_at, id). */
+export interface RequestLogRow {
+  id: string
+  created_at: string
+  environment: RequestLogBatchesTable['environment']
+  key_id: string
+  method: string
+  route: string | null
+  path: string
+  status: number
+  error_code: string | null
+  idempotency_key: string | null
+  replayed: boolean
+  duration_ms: number
+  client_ip: string
+  user_agent: string | null
+  error: StoredRecord[13]
 }
+
+/** LIKE's own characters taken literally (with ESCAPE '\'). */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /** `404` → [404, 404]; `4xx` → [400, 499]. The query schema admits only these two forms. */
 function statusRange(status: string): [number, number] {
@@ -53,9 +56,113 @@ function statusRange(status: string): [number, number] {
   return [Number(status), Number(status)]
 }
 
-/** Housekeeping: rows older than 7 days. Returns how many were removed. */
+/** Newest first: a before b. */
+function newerFirst(a: { atMs: number; id: string }, b: { atMs: number; id: string }): number {
+  return b.atMs - a.atMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
+/**
+ * Up to `limit` request logs of the scope newest first, after `after` when given, matching every
+ * filter, none older than the retention (a batch purged a little late shows nothing more).
+ */
+export async function listRequestLogs(
+  db: Executor,
+  scope: Scope,
+  filters: RequestLogFilters,
+  after: Position | undefined,
+  limit: number,
+  nowMs: number,
+): Promise<RequestLogRow[]> {
+  const oldestMs = Math.max(
+    nowMs - REQUEST_LOG_RETENTION_MS,
+    filters.since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(filters.since),
+  )
+  const [low, high] = filters.status === undefined ? [0, 999] : statusRange(filters.status)
+  const position = after && { atMs: Date.parse(after.createdAt), id: after.id }
+  const wanted = filters.request_id === undefined ? undefined : requestIdParts(filters.request_id)
+  if (filters.request_id !== undefined && !wanted) return []
+  const matches = (record: StoredRecord) =>
+    record[1] >= oldestMs &&
+    record[6] >= low &&
+    record[6] <= high &&
+    (filters.route === undefined || record[4] === filters.route) &&
+    (filters.request_id === undefined || record[0] === filters.request_id) &&
+    (position === undefined || newerFirst(position, { atMs: record[1], id: record[0] }) < 0)
+
+  let found: StoredRecord[] = []
+  let continueAfter: { lastAt: string; id: string } | undefined
+  for (;;) {
+    let query = db
+      .selectFrom('request_log_batches')
+      .select(['id', 'last_at', 'records'])
+      .where('account_id', '=', scope.accountId)
+      .where('environment', '=', scope.environment)
+      .where('last_at', '>=', toIso(new Date(Math.max(oldestMs, 0))))
+    if (position) query = query.where('first_at', '<=', after!.createdAt)
+    if (filters.status !== undefined) {
+      const pattern = filters.status.endsWith('xx') ? `%,${filters.status[0]}__,%` : `%,${filters.status},%`
+      query = query.where('statuses', 'like', pattern)
+    }
+    if (filters.route !== undefined) {
+      query = query.where(sql<boolean>`routes like ${`%|${literal(filters.route)}|%`} escape '\\'`)
+    }
+    if (wanted) {
+      query = query
+        .where('id_prefix', '=', wanted.prefix)
+        .where('first_seq', '<=', wanted.seq)
+        .where('last_seq', '>=', wanted.seq)
+    }
+    if (continueAfter) {
+      const { lastAt, id } = continueAfter
+      query = query.where((eb) =>
+        eb.or([eb('last_at', '<', lastAt), eb.and([eb('last_at', '=', lastAt), eb('id', '<', id)])]),
+      )
+    }
+    const batches = await query
+      .orderBy('last_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(BATCHES_PER_READ)
+      .execute()
+    for (const batch of batches) {
+      for (const record of JSON.parse(batch.records) as StoredRecord[])
+        if (matches(record)) found.push(record)
+    }
+    found.sort((a, b) => newerFirst({ atMs: a[1], id: a[0] }, { atMs: b[1], id: b[0] }))
+    found = found.slice(0, limit)
+    const last = batches.at(-1)
+    if (!last || batches.length < BATCHES_PER_READ) break
+    // Every batch not read yet ended at or before the last one read: none holds a newer request
+    // than it, so the page is complete once its last request is newer than that.
+    if (found.length >= limit && found[limit - 1]![1] > Date.parse(last.last_at)) break
+    continueAfter = { lastAt: last.last_at, id: last.id }
+  }
+  return found.map((record) => toRow(record, scope.environment))
+}
+
+function toRow(record: StoredRecord, environment: RequestLogRow['environment']): RequestLogRow {
+  const [id, atMs, keyId, method, route, path, status, errorCode, idempotencyKey, replayed] = record
+  return {
+    id,
+    created_at: new Date(atMs).toISOString(),
+    environment,
+    key_id: keyId,
+    method,
+    route,
+    path,
+    status,
+    error_code: errorCode,
+    idempotency_key: idempotencyKey,
+    replayed: replayed === 1,
+    duration_ms: record[10],
+    client_ip: record[11],
+    user_agent: record[12],
+    error: record[13],
+  }
+}
+
+/** Housekeeping: batches whose last request is older than 7 days. Returns how many were removed. */
 export async function purgeOldRequestLogs(db: Executor, clock: Clock): Promise<number> {
   const cutoff = toIso(new Date(clock.epochMs() - REQUEST_LOG_RETENTION_MS))
-  const result = await db.deleteFrom('request_logs').where('created_at', '<', cutoff).executeTakeFirst()
+  const result = await db.deleteFrom('request_log_batches').where('last_at', '<', cutoff).executeTakeFirst()
   return Number(result.numDeletedRows)
 }

@@ -4,7 +4,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { randomBase62 } from '../lib/ids.ts'
-import { MAX_BATCH_ROWS, openApiPath, type RequestRecord } from './request-log-writer.ts'
+import {
+  batchRows,
+  MAX_BATCH_ROWS,
+  openApiPath,
+  type RequestRecord,
+  requestIdParts,
+  type StoredRecord,
+} from './request-log-writer.ts'
 
 describe('request log writer', () => {
   let t: TestApp
@@ -26,16 +33,16 @@ describe('request log writer', () => {
     userAgent: 'x'.repeat(600),
     ...overrides,
   })
-  const count = async () =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom('request_logs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('account_id', '=', accountId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    )
+  /** The account's stored records, every batch's. */
+  const stored = async () =>
+    (
+      await t.deps.db
+        .selectFrom('request_log_batches')
+        .select('records')
+        .where('account_id', '=', accountId)
+        .execute()
+    ).flatMap((batch) => JSON.parse(batch.records) as StoredRecord[])
+  const count = async () => (await stored()).length
 
   before(async () => {
     t = await startTestApp()
@@ -43,23 +50,57 @@ describe('request log writer', () => {
   })
   after(() => t.close())
 
-  it('writes 700 records in one flush (batches of powers of two), each once, as rows', async () => {
+  it('writes 700 records in one flush as one batch of the account, each once', async () => {
     const start = await count()
     const records = Array.from({ length: 700 }, () => record())
     for (const r of records) t.deps.requestLogs.record(r)
     await t.deps.requestLogs.flush()
     await t.deps.requestLogs.flush()
-    assert.equal((await count()) - start, 700)
-    const row = await t.deps.db
-      .selectFrom('request_logs')
-      .selectAll()
-      .where('id', '=', records[699]!.id)
-      .executeTakeFirstOrThrow()
-    assert.equal(row.route, '/v1/submissions/{id}')
-    assert.equal(row.path, '/v1/submissions/sub_000000000000000000000000')
-    assert.equal(row.user_agent?.length, 512)
-    assert.equal(row.created_at, t.clock.now().toISOString())
-    assert.equal(Number(row.replayed), 0)
+    const all = await stored()
+    assert.equal(all.length - start, 700)
+    assert.equal(new Set(all.map((r) => r[0])).size, all.length)
+    const last = all.find((r) => r[0] === records[699]!.id)!
+    const [, atMs, , method, route, path, status, , , replayed, , , userAgent] = last
+    assert.equal(route, '/v1/submissions/{id}')
+    assert.equal(path, '/v1/submissions/sub_000000000000000000000000')
+    assert.equal(userAgent?.length, 512)
+    assert.equal(atMs, t.clock.epochMs())
+    assert.equal(method, 'GET')
+    assert.equal(status, 200)
+    assert.equal(replayed, 0)
+  })
+
+  it('writes one batch per account and environment, with what a read needs to find it', async () => {
+    const other = (await t.account('other')).accountId
+    const mine = [
+      record({ id: 'req_AbCdEfGhIj00000000000007', status: 404, route: null, url: '/v1/nowhere' }),
+      record({ id: 'req_AbCdEfGhIj00000000000003' }),
+    ]
+    const live = record({
+      id: 'req_AbCdEfGhIj00000000000005',
+      scope: { accountId, environment: 'live', keyId: `key_${'l'.repeat(24)}` },
+    })
+    const theirs = record({
+      id: 'req_AbCdEfGhIj0000000000000A',
+      scope: { accountId: other, environment: 'test', keyId: `key_${'o'.repeat(24)}` },
+    })
+    const rows = batchRows([mine[0]!, live, theirs, mine[1]!])
+    assert.deepEqual(
+      rows.map((r) => [r.account_id, r.environment, r.count]),
+      [
+        [accountId, 'test', 2],
+        [accountId, 'live', 1],
+        [other, 'test', 1],
+      ],
+    )
+    const [first] = rows
+    assert.equal(first!.id, mine[0]!.id)
+    assert.equal(first!.id_prefix, 'AbCdEfGhIj')
+    assert.deepEqual([first!.first_seq, first!.last_seq], [3, 7])
+    assert.equal(first!.statuses, ',404,200,')
+    assert.equal(first!.routes, '||/v1/submissions/{id}|')
+    assert.deepEqual(requestIdParts('req_AbCdEfGhIj0000000000000A'), { prefix: 'AbCdEfGhIj', seq: 10 })
+    assert.equal(requestIdParts('req_short'), undefined)
   })
 
   it(`starts a write by itself once ${MAX_BATCH_ROWS} records wait`, async () => {
@@ -74,12 +115,12 @@ describe('request log writer', () => {
 
   it('keeps the records of a refused write and writes them with the next one', async () => {
     const start = await count()
-    await sql`alter table request_logs rename to request_logs_away`.execute(t.deps.db)
+    await sql`alter table request_log_batches rename to request_log_batches_away`.execute(t.deps.db)
     try {
       t.deps.requestLogs.record(record())
       await t.deps.requestLogs.flush()
     } finally {
-      await sql`alter table request_logs_away rename to request_logs`.execute(t.deps.db)
+      await sql`alter table request_log_batches_away rename to request_log_batches`.execute(t.deps.db)
     }
     assert.ok(t.logs.entries().some((e) => e.msg === 'request logs could not be written; retrying'))
     assert.equal(await count(), start)

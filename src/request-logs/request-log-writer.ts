@@ -1,17 +1,19 @@
 // Issue #22 item 4: request logs written off the request. The response hook only pushes a small
 // record into memory; every FLUSH_MS (or as soon as MAX_BATCH_ROWS are waiting) the records are
-// written together in one transaction of multi-row INSERTs. A crash loses what was not yet written:
-// at most the last FLUSH_MS of requests (docs/request-logs.md). Shutdown flushes (deps.close).
-import { CompiledQuery } from 'kysely'
+// written as one row per account and environment (request_log_batches, migration 0011): a row per
+// request cost the database an insert and two index entries on every request, a quarter of a
+// `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests
+// (docs/request-logs.md). Shutdown flushes (deps.close).
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
-import { type Engine, jsonRowsInsert } from '../db/dialect.ts'
-import type { Db, RequestLogsTable } from '../db/tables.ts'
+import type { Engine } from '../db/dialect.ts'
+import type { Db, RequestLogBatchesTable } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
+import { BASE62 } from '../lib/ids.ts'
 
 /** How long a record may wait in memory before it is written. */
 export const FLUSH_MS = 250
 /** Records written at once at most; reaching it starts a write at once. */
-export const MAX_BATCH_ROWS = 512
+export const MAX_BATCH_ROWS = 2048
 /** Records kept while the database refuses them; beyond, the oldest are dropped (and counted). */
 export const MAX_BUFFERED_ROWS = 20_000
 /** A client's User-Agent is kept up to this length. */
@@ -51,50 +53,11 @@ export function openApiPath(route: string): string {
   return path
 }
 
-/** The last instant written and its text: under load many records share a millisecond. */
-let lastMs = Number.NaN
-let lastIso = ''
-function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms
-    lastIso = new Date(ms).toISOString()
-  }
-  return lastIso
-}
-
-function toRow(record: RequestRecord): RequestLogsTable {
-  const queryAt = record.url.indexOf('?')
-  const error = record.error
-  return {
-    id: record.id,
-    account_id: record.scope.accountId,
-    environment: record.scope.environment,
-    key_id: record.scope.keyId,
-    created_at: isoOf(record.atMs),
-    method: record.method,
-    route: record.route === null ? null : openApiPath(record.route),
-    // The query string is not kept: filters may carry personal data (an e-mail address).
-    path: queryAt === -1 ? record.url : record.url.slice(0, queryAt),
-    status: record.status,
-    error_code: error?.code ?? null,
-    idempotency_key: record.idempotencyKey,
-    replayed: record.replayed ? 1 : 0,
-    duration_ms: record.ms,
-    client_ip: record.ip,
-    user_agent: record.userAgent === undefined ? null : record.userAgent.slice(0, MAX_USER_AGENT),
-    error:
-      error === null
-        ? null
-        : JSON.stringify({ error: { type: error.type, code: error.code, message: error.message } }),
-  }
-}
-
-const COLUMNS = [
+/** One request as a batch stores it: an array of these fields, in this order. */
+export const RECORD_FIELDS = [
   'id',
-  'account_id',
-  'environment',
+  'at_ms',
   'key_id',
-  'created_at',
   'method',
   'route',
   'path',
@@ -106,7 +69,110 @@ const COLUMNS = [
   'client_ip',
   'user_agent',
   'error',
-] as const satisfies ReadonlyArray<keyof RequestLogsTable>
+] as const
+
+/** A stored request: RECORD_FIELDS' values (route in OpenAPI form, error the envelope sent). */
+export type StoredRecord = [
+  id: string,
+  atMs: number,
+  keyId: string,
+  method: string,
+  route: string | null,
+  path: string,
+  status: number,
+  errorCode: string | null,
+  idempotencyKey: string | null,
+  replayed: 0 | 1,
+  durationMs: number,
+  clientIp: string,
+  userAgent: string | null,
+  error: { error: { type: string; code: string; message: string } } | null,
+]
+
+function toStored(record: RequestRecord): StoredRecord {
+  const queryAt = record.url.indexOf('?')
+  const error = record.error
+  return [
+    record.id,
+    record.atMs,
+    record.scope.keyId,
+    record.method,
+    record.route === null ? null : openApiPath(record.route),
+    // The query string is not kept: filters may carry personal data (an e-mail address).
+    queryAt === -1 ? record.url : record.url.slice(0, queryAt),
+    record.status,
+    error?.code ?? null,
+    record.idempotencyKey,
+    record.replayed ? 1 : 0,
+    record.ms,
+    record.ip,
+    record.userAgent === undefined ? null : record.userAgent.slice(0, MAX_USER_AGENT),
+    error === null ? null : { error: { type: error.type, code: error.code, message: error.message } },
+  ]
+}
+
+/**
+ * A request id (`req_` + 10 characters of process prefix + 14 of counter, lib/ids.ts
+ * requestIdSource) as its prefix and counter; undefined for any other shape.
+ */
+export function requestIdParts(id: string): { prefix: string; seq: number } | undefined {
+  if (!/^req_[0-9A-Za-z]{24}$/.test(id)) return undefined
+  let seq = 0
+  for (const char of id.slice(14)) seq = seq * 62 + BASE62.indexOf(char)
+  return Number.isSafeInteger(seq) ? { prefix: id.slice(4, 14), seq } : undefined
+}
+
+/** The batch's request-id range; an empty one (matching no lookup) for ids of another shape. */
+function seqRange(low: string, high: string) {
+  const [from, to] = [requestIdParts(low), requestIdParts(high)]
+  if (!from || !to || from.prefix !== to.prefix) return { id_prefix: '', first_seq: 0, last_seq: -1 }
+  return { id_prefix: from.prefix, first_seq: from.seq, last_seq: to.seq }
+}
+
+/** The batch rows of some records: one per account and environment. */
+export function batchRows(records: readonly RequestRecord[]): RequestLogBatchesTable[] {
+  const groups = new Map<string, RequestRecord[]>()
+  for (const record of records) {
+    const key = `${record.scope.accountId} ${record.scope.environment}`
+    let group = groups.get(key)
+    if (!group) {
+      group = []
+      groups.set(key, group)
+    }
+    group.push(record)
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0]!
+    let [firstMs, lastMs] = [first.atMs, first.atMs]
+    // A process's ids differ only in their fixed-width counter, whose digits sort as their values
+    // (lib/ids.ts BASE62 is in ASCII order): the smallest and largest ids give the counter range.
+    let [lowId, highId] = [first.id, first.id]
+    const statuses = new Set<number>()
+    const routes = new Set<string>()
+    const stored = group.map((record) => {
+      firstMs = Math.min(firstMs, record.atMs)
+      lastMs = Math.max(lastMs, record.atMs)
+      if (record.id < lowId) lowId = record.id
+      if (record.id > highId) highId = record.id
+      const row = toStored(record)
+      statuses.add(row[6])
+      routes.add(row[4] ?? '')
+      return row
+    })
+    return {
+      id: first.id,
+      account_id: first.scope.accountId,
+      environment: first.scope.environment,
+      first_at: new Date(firstMs).toISOString(),
+      last_at: new Date(lastMs).toISOString(),
+      ...seqRange(lowId, highId),
+      statuses: `,${[...statuses].join(',')},`,
+      routes: `|${[...routes].join('|')}|`,
+      count: stored.length,
+      records: JSON.stringify(stored),
+    }
+  })
+}
 
 export class RequestLogWriter {
   readonly #db: Db
@@ -118,15 +184,8 @@ export class RequestLogWriter {
   #closed = false
   #queued = false
   #dropped = 0
-  /** INSERT text per row count (powers of two only, so a handful), compiled once by Kysely. */
-  readonly #inserts = new Map<number, string>()
-
-  /** PostgreSQL's one-parameter INSERT of a whole batch (db/dialect.ts); undefined on SQLite. */
-  readonly #jsonInsert: string | undefined
-
   constructor(options: { db: Db; engine: Engine; logger: WriterLogger; enabled: boolean }) {
     this.#db = options.db
-    this.#jsonInsert = jsonRowsInsert(options.engine, 'request_logs', COLUMNS)
     this.#logger = options.logger
     this.#enabled = options.enabled
   }
@@ -175,7 +234,7 @@ export class RequestLogWriter {
     while (this.#buffer.length > 0) {
       const records = this.#buffer.splice(0, MAX_BATCH_ROWS)
       try {
-        await this.#write(records.map(toRow))
+        await this.#db.insertInto('request_log_batches').values(batchRows(records)).execute()
       } catch (error) {
         this.#keepForLater(records, error)
         return
@@ -199,43 +258,5 @@ export class RequestLogWriter {
       this.#timer = setTimeout(() => void this.flush(), FLUSH_MS * 4)
       this.#timer.unref()
     }
-  }
-
-  /**
-   * PostgreSQL: one INSERT of the whole batch as JSON. SQLite: one transaction of multi-row INSERTs,
-   * sized in powers of two so their text (and prepared statement) is reused.
-   */
-  async #write(rows: RequestLogsTable[]): Promise<void> {
-    const jsonInsert = this.#jsonInsert
-    if (jsonInsert !== undefined) {
-      await this.#db.executeQuery(CompiledQuery.raw(jsonInsert, [JSON.stringify(rows)]))
-      return
-    }
-    await this.#db.transaction().execute(async (tx) => {
-      let start = 0
-      while (start < rows.length) {
-        const size = 2 ** Math.floor(Math.log2(rows.length - start))
-        const parameters: unknown[] = []
-        for (let i = start; i < start + size; i++) {
-          const row = rows[i]!
-          for (const column of COLUMNS) parameters.push(row[column])
-        }
-        await tx.executeQuery(CompiledQuery.raw(this.#insertText(size, rows[start]!), parameters))
-        start += size
-      }
-    })
-  }
-
-  #insertText(size: number, sample: RequestLogsTable): string {
-    let text = this.#inserts.get(size)
-    if (text === undefined) {
-      // Kysely writes the engine's own placeholders; the values are replaced by each batch's.
-      text = this.#db
-        .insertInto('request_logs')
-        .values(Array.from({ length: size }, () => sample))
-        .compile().sql
-      this.#inserts.set(size, text)
-    }
-    return text
   }
 }
