@@ -10,6 +10,7 @@ import { API_ROUTES } from '../app.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
+import { renderDeprecationNotice } from '../mail/messages/deprecation-notice.ts'
 import { createAccount } from './create-account.ts'
 import {
   deprecatedRoutes,
@@ -130,7 +131,7 @@ describe('paraph deprecations notify', () => {
     assert.ok(mail, `received: ${smtp.received.map((m) => m.envelope.to).join(', ')}`)
     assert.equal(mail.subject, 'Deprecated API route: GET /v1/test/old')
     for (const expected of [
-      'Your live API keys called GET /v1/test/old in the last 30 days. This route is deprecated since 1 November 2026.',
+      'Your live API keys called GET /v1/test/old in the last 30 days. This route has been deprecated since 1 November 2026.',
       'GET /v1/test/old stops working after 1 June 2027',
       `Last call: 24 November 2026, with the keys ${accounts.ann!.live_key.slice(0, 12)}…`,
       'https://paraph.example/changelog#old',
@@ -152,5 +153,21 @@ describe('paraph deprecations notify', () => {
       describeOutcomes(outcomes, 1, false)[0]!,
       /^not sent {5}GET \/v1\/test\/old {2}acct_\w+ {2}the account has no owner e-mail/,
     )
+  })
+})
+
+describe('the deprecation notice', () => {
+  it('names the route as the OpenAPI document writes it', () => {
+    const mail = renderDeprecationNotice({
+      route: 'GET /v1/submitters/:id/embed_token',
+      since: '2027-01-15',
+      sunset: '2027-07-15',
+      link: null,
+      lastCallDay: '2026-11-25',
+      keyHints: ['sk_live_AbCd…'],
+    })
+    assert.equal(mail.subject, 'Deprecated API route: GET /v1/submitters/{id}/embed_token')
+    assert.match(mail.text, /called GET \/v1\/submitters\/\{id\}\/embed_token in the last 30 days/)
+    assert.ok(!mail.text.includes(':id'))
   })
 })

@@ -30,13 +30,15 @@ function linkParagraph(label: string, url: string): Paragraph {
 
 export function renderDeprecationNotice(input: DeprecationNoticeInput, texts = MAIL_TEXTS): RenderedMail {
   const t = texts.deprecationNotice
+  // As developers read it in the OpenAPI document and the API guide: `/v1/submissions/{id}`.
+  const route = input.route.replace(/:([A-Za-z_]+)/g, '{$1}')
   return renderMail({
     texts,
-    subject: t.subject(input.route),
+    subject: t.subject(route),
     heading: t.heading,
     paragraphs: [
-      plainParagraph(t.intro(input.route, t.day(input.since))),
-      plainParagraph(t.sunset(input.route, t.day(input.sunset))),
+      plainParagraph(t.intro(route, t.day(input.since))),
+      plainParagraph(t.sunset(route, t.day(input.sunset))),
       plainParagraph(t.usage(t.day(input.lastCallDay), input.keyHints.join(', '))),
       ...(input.link ? [linkParagraph(t.details, input.link)] : []),
       plainParagraph(t.once),

@@ -60,7 +60,7 @@ export const FRENCH: MailTexts = {
     intro: (route, since) =>
       `Vos clés d’API de production ont appelé ${route} au cours des 30 derniers jours. Cette route est obsolète depuis le ${since}.`,
     sunset: (route, date) =>
-      `${route} cessera de fonctionner après le ${date}${NBSP}: adaptez votre intégration d’ici là. D’ici là, ses réponses portent les en-têtes Deprecation et Sunset.`,
+      `${route} cessera de fonctionner après le ${date}${NBSP}: adaptez votre intégration d’ici là. En attendant, ses réponses portent les en-têtes Deprecation et Sunset.`,
     usage: (lastDay, keys) => `Dernier appel${NBSP}: le ${lastDay}, avec les clés ${keys}.`,
     details: `Ce qui change et ce qui la remplace${NBSP}:`,
     once: 'Cet avis n’est envoyé qu’une fois par route. Les appels faits avec des clés de test ne sont pas comptés.',

@@ -125,7 +125,7 @@ export const ENGLISH: MailTexts = {
     heading: 'An API route you use is deprecated',
     day: (iso) => dayFormat.format(new Date(iso)),
     intro: (route, since) =>
-      `Your live API keys called ${route} in the last 30 days. This route is deprecated since ${since}.`,
+      `Your live API keys called ${route} in the last 30 days. This route has been deprecated since ${since}.`,
     sunset: (route, date) =>
       `${route} stops working after ${date}: move your integration off it before then. Its answers carry the Deprecation and Sunset headers meanwhile.`,
     usage: (lastDay, keys) => `Last call: ${lastDay}, with the keys ${keys}.`,
