@@ -322,7 +322,7 @@ export interface RequestLogBatchesTable {
   /** `|/v1/health|/v1/submissions/{id}|`: every route (empty for an unknown one), likewise. */
   routes: string
   count: number
-  /** JSON: an array of records, each an array of RECORD_FIELDS (request-log-writer.ts). */
+  /** JSON: the requests by column (form 2) or as RECORD_FIELDS arrays (form 1), request-log-codec.ts. */
   records: string
 }
 

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import type { StoredRecord } from './request-log-writer.ts'
+import { decodeBatch } from './request-log-codec.ts'
 
 interface Log {
   id: string
@@ -53,9 +53,7 @@ describe('GET /v1/request_logs', () => {
   }
   /** Every request stored, every account's, as the batches hold them. */
   const storedRecords = async () =>
-    (await t.deps.db.selectFrom('request_log_batches').select('records').execute()).flatMap(
-      (batch) => JSON.parse(batch.records) as StoredRecord[],
-    )
+    (await t.deps.db.selectFrom('request_log_batches').selectAll().execute()).flatMap(decodeBatch)
   const one = async (res: LightMyRequestResponse) => {
     const page = await logs(`?request_id=${requestId(res)}`)
     assert.equal(page.data.length, 1, `no log for ${requestId(res)}`)

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
-import { requestIdParts, type StoredRecord } from './request-log-writer.ts'
+import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-codec.ts'
 
 /** How long a request log is kept. */
 export const REQUEST_LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
@@ -94,7 +94,7 @@ export async function listRequestLogs(
   for (;;) {
     let query = db
       .selectFrom('request_log_batches')
-      .select(['id', 'last_at', 'records'])
+      .select(['id', 'first_at', 'last_at', 'id_prefix', 'first_seq', 'records'])
       .where('account_id', '=', scope.accountId)
       .where('environment', '=', scope.environment)
       .where('last_at', '>=', toIso(new Date(Math.max(oldestMs, 0))))
@@ -124,8 +124,7 @@ export async function listRequestLogs(
       .limit(BATCHES_PER_READ)
       .execute()
     for (const batch of batches) {
-      for (const record of JSON.parse(batch.records) as StoredRecord[])
-        if (matches(record)) found.push(record)
+      for (const record of decodeBatch(batch)) if (matches(record)) found.push(record)
     }
     found.sort((a, b) => newerFirst({ atMs: a[1], id: a[0] }, { atMs: b[1], id: b[0] }))
     found = found.slice(0, limit)

@@ -6,12 +6,12 @@ import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { randomBase62 } from '../lib/ids.ts'
 import {
   batchRows,
-  MAX_BATCH_ROWS,
+  decodeBatch,
   openApiPath,
   type RequestRecord,
   requestIdParts,
-  type StoredRecord,
-} from './request-log-writer.ts'
+} from './request-log-codec.ts'
+import { MAX_BATCH_ROWS, MAX_BUFFERED_ROWS } from './request-log-writer.ts'
 
 describe('request log writer', () => {
   let t: TestApp
@@ -38,10 +38,10 @@ describe('request log writer', () => {
     (
       await t.deps.db
         .selectFrom('request_log_batches')
-        .select('records')
+        .selectAll()
         .where('account_id', '=', accountId)
         .execute()
-    ).flatMap((batch) => JSON.parse(batch.records) as StoredRecord[])
+    ).flatMap(decodeBatch)
   const count = async () => (await stored()).length
 
   before(async () => {
@@ -127,6 +127,32 @@ describe('request log writer', () => {
     t.deps.requestLogs.record(record())
     await t.deps.requestLogs.flush()
     assert.equal((await count()) - start, 2)
+  })
+
+  it(`keeps at most ${MAX_BUFFERED_ROWS} refused records, dropping the oldest batches and counting them`, async () => {
+    const start = await count()
+    const older = Array.from({ length: 15_000 }, () => record())
+    const newer = Array.from({ length: 10_000 }, () => record())
+    await sql`alter table request_log_batches rename to request_log_batches_away`.execute(t.deps.db)
+    try {
+      for (const r of older) t.deps.requestLogs.record(r)
+      await t.deps.requestLogs.flush()
+      for (const r of newer) t.deps.requestLogs.record(r)
+      await t.deps.requestLogs.flush()
+    } finally {
+      await sql`alter table request_log_batches_away rename to request_log_batches`.execute(t.deps.db)
+    }
+    const warning = t.logs
+      .entries()
+      .filter((e) => e.msg === 'request logs could not be written; retrying')
+      .at(-1)
+    assert.equal(warning?.waiting, 10_000)
+    assert.equal(warning?.dropped_total, 15_000)
+    await t.deps.requestLogs.flush()
+    const ids = new Set((await stored()).map((r) => r[0]))
+    assert.equal(ids.size - start, 10_000)
+    assert.ok(newer.every((r) => ids.has(r.id)))
+    assert.ok(!older.some((r) => ids.has(r.id)))
   })
 
   it('openApiPath writes Fastify parameters as OpenAPI ones', () => {
