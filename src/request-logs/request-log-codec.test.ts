@@ -2,7 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { ApiError } from '../errors.ts'
 import { randomBase62, requestIdSource } from '../lib/ids.ts'
-import { batchRows, decodeBatch, type RequestRecord, type StoredRecord } from './request-log-codec.ts'
+import {
+  batchRows,
+  decodeBatch,
+  RequestLogBuffer,
+  type RequestRecord,
+  type StoredRecord,
+} from './request-log-codec.ts'
 
 const scope = { accountId: 'acct_codec', environment: 'test' as const, keyId: `key_${'k'.repeat(24)}` }
 const at = Date.parse('2026-11-26T12:00:00.000Z')
@@ -109,6 +115,60 @@ describe('request log batch form', () => {
       decodeBatch(batch).map((r) => r[0]),
       ids,
     )
+  })
+
+  it('reads every digit of a counter, and takes an id of another process as it is', () => {
+    const far = ['req_AbCdEfGhIj00000001000001', 'req_AbCdEfGhIj00000002000003']
+    const farRow = only(far.map((id) => record(id)))
+    assert.equal(farRow.id_prefix, 'AbCdEfGhIj')
+    assert.equal(Number(farRow.last_seq) - Number(farRow.first_seq), 62 ** 6 + 2)
+    assert.deepEqual(
+      decodeBatch(farRow).map((r) => r[0]),
+      far,
+    )
+    const mixed = ['req_AbCdEfGhIj00000001000001', 'req_OtherPrefx00000001000002']
+    const mixedRow = only(mixed.map((id) => record(id)))
+    assert.deepEqual([mixedRow.id_prefix, mixedRow.last_seq], ['', -1])
+    assert.deepEqual(
+      decodeBatch(mixedRow).map((r) => r[0]),
+      mixed,
+    )
+  })
+
+  it('keeps times and durations beyond 32-bit integers whole', () => {
+    const records = [
+      record('req_AbCdEfGhIj00000000000001', { ms: 30_000_000.25 }),
+      record('req_AbCdEfGhIj00000000000002', { atMs: at + 30 * 24 * 3600 * 1000 }),
+    ]
+    assert.deepEqual(decodeBatch(only(records)), records.map(formOne))
+  })
+
+  it('starts each batch afresh though it reuses the memory of the last one', () => {
+    const buffer = new RequestLogBuffer()
+    const first = [
+      record('not-a-request-id', { idempotencyKey: 'k1', replayed: true }),
+      record('req_AbCdEfGhIj00000000000002', {
+        error: new ApiError('resource_not_found', 'No such template.'),
+        status: 404,
+        userAgent: 'curl/8',
+      }),
+    ]
+    for (const r of first) buffer.add(r)
+    const [one] = buffer.drain()
+    assert.deepEqual(decodeBatch(one!), first.map(formOne))
+    const other = { accountId: 'acct_other', environment: 'live' as const, keyId: 'key_other' }
+    const second = ['req_XyZXyZXyZX00000000000007', 'req_XyZXyZXyZX00000000000009'].map((id) =>
+      record(id, { scope: other, ip: '192.0.2.9' }),
+    )
+    for (const r of second) buffer.add(r)
+    assert.equal(buffer.count, 2)
+    const [two] = buffer.drain()
+    assert.deepEqual(
+      [two!.account_id, two!.environment, two!.id_prefix, two!.count],
+      ['acct_other', 'live', 'XyZXyZXyZX', 2],
+    )
+    assert.deepEqual(decodeBatch(two!), second.map(formOne))
+    assert.ok(!two!.records.includes('curl') && !two!.records.includes('errors'))
   })
 
   it('still reads rows of form 1', () => {

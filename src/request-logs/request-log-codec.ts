@@ -14,6 +14,8 @@ import type { RequestLogBatchesTable } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
 import { BASE62 } from '../lib/ids.ts'
 
+/** Groups kept for reuse after a write. */
+const SPARE_GROUPS = 4
 /** A client's User-Agent is kept up to this length. */
 const MAX_USER_AGENT = 512
 
@@ -163,13 +165,24 @@ class Column {
     return this.values.subarray(0, this.length)
   }
 
+  /** Emptied for the next batch, its memory kept. */
+  clear(): void {
+    this.length = 0
+  }
+
   /**
-   * The column as JSON, each value less `minus` and times `scale`, rounded: every column is
-   * written as integers, which V8 turns into text many times faster than fractions.
+   * The column as JSON, each value less `minus` and times `scale`, rounded. Written from 32-bit
+   * integers, which V8 turns into text many times faster than doubles, unless a value is beyond
+   * them (a batch spanning 24 days of a test clock, say).
    */
   json(minus = 0, scale = 1): string {
     const used = this.used
-    const out = new Int32Array(used.length)
+    let fits = true
+    for (let i = 0; i < used.length && fits; i++) {
+      const value = (used[i]! - minus) * scale
+      fits = value < 2 ** 31 - 1 && value > -(2 ** 31)
+    }
+    const out = fits ? new Int32Array(used.length) : new Float64Array(used.length)
     for (let i = 0; i < used.length; i++) out[i] = Math.round((used[i]! - minus) * scale)
     return `[${out.join(',')}]`
   }
@@ -181,6 +194,11 @@ class StringColumn extends Column {
   #lastAt = -1
   constructor(readonly group: Group) {
     super()
+  }
+
+  override clear(): void {
+    super.clear()
+    ;[this.#last, this.#lastAt] = [undefined, -1]
   }
 
   add(text: string | null | undefined): void {
@@ -195,7 +213,10 @@ class StringColumn extends Column {
   }
 }
 
-/** The requests of one account and environment waiting to be written, by column. */
+/**
+ * The requests of one account and environment waiting to be written, by column. A group is
+ * reused batch after batch (start), so its columns' memory is allocated once, not per batch.
+ */
 class Group {
   readonly strings: string[] = []
   readonly positions = new Map<string, number>()
@@ -215,8 +236,10 @@ class Group {
   readonly idempotencyKey = new StringColumn(this)
   readonly error = new Column(16)
   readonly errors: NonNullable<StoredRecord[13]>[] = []
+  accountId = ''
+  environment: AuthenticatedKey['environment'] = 'test'
   /** `req_` + the process prefix of the first request id, or '' when it had another shape. */
-  readonly head: string
+  head = ''
   /** Whether some id did not have the head: ids are then written as they are. */
   literalIds = false
   /** Whether some request was replayed, had an idempotency key, failed with an error. */
@@ -225,13 +248,35 @@ class Group {
   #upper = ''
   #upperValue = 0
 
-  constructor(
-    readonly accountId: string,
-    readonly environment: AuthenticatedKey['environment'],
-    firstId: string,
-  ) {
+  readonly #columns = [
+    this.id,
+    this.ms,
+    this.key,
+    this.method,
+    this.route,
+    this.path,
+    this.status,
+    this.duration,
+    this.ip,
+    this.userAgent,
+    this.replayed,
+    this.idempotencyKey,
+    this.error,
+  ]
+
+  /** Empties the group for a batch of this account and environment. */
+  start(accountId: string, environment: AuthenticatedKey['environment'], firstId: string): this {
+    ;[this.accountId, this.environment] = [accountId, environment]
     const parts = requestIdParts(firstId)
     this.head = parts ? `req_${parts.prefix}` : ''
+    for (const column of this.#columns) column.clear()
+    this.strings.length = 0
+    this.positions.clear()
+    this.errors.length = 0
+    this.literalIds = false
+    this.flags.replayed = this.flags.idempotencyKey = this.flags.error = false
+    this.#upper = ''
+    return this
   }
 
   get count(): number {
@@ -250,7 +295,7 @@ class Group {
   /** The id's counter: its last 6 digits read, the 8 before them reused from the previous id. */
   #counter(id: string): number {
     if (this.head === '' || id.length !== 28) return -1
-    if (!id.startsWith(this.#upper)) {
+    if (this.#upper === '' || !id.startsWith(this.#upper)) {
       if (!id.startsWith(this.head)) return -1
       const upper = counterOf(`${id.slice(0, 22)}000000`)
       if (upper < 0) return -1
@@ -282,8 +327,7 @@ class Group {
     // The query string is not kept: filters may carry personal data (an e-mail address).
     this.path.add(queryAt === -1 ? record.url : record.url.slice(0, queryAt))
     this.status.push(record.status)
-    // Written as hundredths in 32 bits (json): capped at 5.8 hours, far beyond any request.
-    this.duration.push(Math.min(record.ms, 21_000_000))
+    this.duration.push(record.ms)
     this.ip.add(record.ip)
     this.userAgent.add(record.userAgent?.slice(0, MAX_USER_AGENT))
     if (record.replayed || this.flags.replayed) {
@@ -368,6 +412,8 @@ class Group {
  */
 export class RequestLogBuffer {
   #groups = new Map<string, Group>()
+  /** Groups written out, kept for the next batches (a few: most processes serve few accounts). */
+  readonly #spare: Group[] = []
   #last: { scope: AuthenticatedKey; group: Group } | undefined
   #count = 0
 
@@ -382,7 +428,7 @@ export class RequestLogBuffer {
       const key = `${scope.accountId} ${scope.environment}`
       group = this.#groups.get(key)
       if (!group) {
-        group = new Group(scope.accountId, scope.environment, record.id)
+        group = (this.#spare.pop() ?? new Group()).start(scope.accountId, scope.environment, record.id)
         this.#groups.set(key, group)
       }
       this.#last = { scope, group }
@@ -393,7 +439,9 @@ export class RequestLogBuffer {
 
   /** The batch rows of everything taken in (one per account and environment), emptying the buffer. */
   drain(): RequestLogBatchesTable[] {
-    const rows = [...this.#groups.values()].map((group) => group.row())
+    const groups = [...this.#groups.values()]
+    const rows = groups.map((group) => group.row())
+    this.#spare.push(...groups.slice(0, SPARE_GROUPS - this.#spare.length))
     this.#groups = new Map()
     this.#last = undefined
     this.#count = 0

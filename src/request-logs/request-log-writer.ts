@@ -2,9 +2,8 @@
 // record, taken in at once as numbers (request-log-codec.ts); every FLUSH_MS (or as soon as MAX_BATCH_ROWS are waiting) the records are
 // written as one row per account and environment (request_log_batches, migration 0011): a row per
 // request cost the database an insert and two index entries on every request, a quarter of a
-// `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests,
-// and on PostgreSQL the last 600 ms of batches written (#insert; docs/request-logs.md). Shutdown flushes (deps.close).
-import { sql } from 'kysely'
+// `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests
+// (docs/request-logs.md). Shutdown flushes (deps.close).
 import type { Engine } from '../db/dialect.ts'
 import type { Db, RequestLogBatchesTable } from '../db/tables.ts'
 import { RequestLogBuffer, type RequestRecord } from './request-log-codec.ts'
@@ -24,7 +23,6 @@ export interface WriterLogger {
 
 export class RequestLogWriter {
   readonly #db: Db
-  readonly #engine: Engine
   readonly #logger: WriterLogger
   readonly #enabled: boolean
   readonly #buffer = new RequestLogBuffer()
@@ -37,7 +35,6 @@ export class RequestLogWriter {
   #dropped = 0
   constructor(options: { db: Db; engine: Engine; logger: WriterLogger; enabled: boolean }) {
     this.#db = options.db
-    this.#engine = options.engine
     this.#logger = options.logger
     this.#enabled = options.enabled
   }
@@ -90,26 +87,15 @@ export class RequestLogWriter {
     this.#refused = []
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       try {
-        await this.#insert(rows.slice(i, i + ROWS_PER_INSERT))
+        await this.#db
+          .insertInto('request_log_batches')
+          .values(rows.slice(i, i + ROWS_PER_INSERT))
+          .execute()
       } catch (error) {
         this.#keepForLater(rows.slice(i), error)
         return
       }
     }
-  }
-
-  async #insert(rows: RequestLogBatchesTable[]): Promise<void> {
-    if (this.#engine === 'sqlite') {
-      await this.#db.insertInto('request_log_batches').values(rows).execute()
-      return
-    }
-    // A crash may lose the last 250 ms of logs anyway (the buffer): their commit need not wait
-    // for PostgreSQL to flush its WAL to disk (at most 3 × wal_writer_delay more, 600 ms by
-    // default), which spares an fsync per batch. Other writes keep the default.
-    await this.#db.transaction().execute(async (trx) => {
-      await sql`set local synchronous_commit = off`.execute(trx)
-      await trx.insertInto('request_log_batches').values(rows).execute()
-    })
   }
 
   /** The database refused: the rows wait for the next flush, within MAX_BUFFERED_ROWS records. */
