@@ -17,6 +17,7 @@ import {
   describeOutcomes,
   type NoticeOutcome,
   notifyDeprecations,
+  outcomesJson,
 } from './deprecation-notices.ts'
 
 const ROUTES = [...API_ROUTES, ...TEST_ROUTES]
@@ -96,6 +97,16 @@ describe('paraph deprecations notify', () => {
     assert.match(
       lines.at(-1)!,
       /^Dry run: 2 notice\(s\) would be queued for 1 deprecated route\(s\); 1 account\(s\) without an owner e-mail\.$/,
+    )
+    const json = outcomesJson(outcomes, 1, true)
+    assert.deepEqual([json.object, json.dry_run, json.deprecated_routes], ['deprecation_notice_run', true, 1])
+    assert.deepEqual(
+      json.notices.map((n) => [n.route, n.outcome, n.owner_email === null]).sort(),
+      outcomes.map((o) => [o.route.route, o.outcome, o.ownerEmail === null]).sort(),
+    )
+    const [old] = deprecatedRoutes(ROUTES)
+    assert.ok(
+      json.notices.every((n) => n.since === old!.since && n.sunset === old!.sunset && n.key_hints.length > 0),
     )
   })
 

@@ -172,3 +172,22 @@ export function describeOutcomes(outcomes: NoticeOutcome[], deprecated: number, 
   )
   return lines
 }
+
+/** What `--json` prints: the run and one entry per account and route, for scripts. */
+export function outcomesJson(outcomes: NoticeOutcome[], deprecated: number, dryRun: boolean) {
+  return {
+    object: 'deprecation_notice_run',
+    dry_run: dryRun,
+    deprecated_routes: deprecated,
+    notices: outcomes.map((o) => ({
+      route: o.route.route,
+      since: o.route.since,
+      sunset: o.route.sunset,
+      account_id: o.accountId,
+      owner_email: o.ownerEmail,
+      last_call_day: o.lastCallDay,
+      key_hints: o.keyHints,
+      outcome: o.outcome,
+    })),
+  }
+}

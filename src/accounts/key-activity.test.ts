@@ -2,6 +2,7 @@
 // key; one row per key, route and UTC day; both written off the request. Time moves by the clock.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { sql } from 'kysely'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
@@ -160,5 +161,26 @@ describe('key activity', () => {
       'revoked_at',
       'last_used_at',
     ])
+  })
+
+  it('answers while the database refuses the writes, logs it, and writes at the next call', async () => {
+    await t.deps.db.deleteFrom('key_route_days').execute()
+    t.clock.set('2026-11-26T10:00:00.000Z')
+    const warnings = () => t.logs.entries().filter((e) => e.msg === 'could not record API key activity')
+    const before = warnings().length
+    await sql`alter table key_route_days rename to key_route_days_away`.execute(t.deps.db)
+    try {
+      assert.equal((await call(account.liveKey, '/v1/test/old')).statusCode, 200)
+    } finally {
+      await sql`alter table key_route_days_away rename to key_route_days`.execute(t.deps.db)
+    }
+    assert.equal(warnings().length, before + 1)
+    // The same minute and day: the failed writes were forgotten, so this call writes both.
+    assert.equal((await call(account.liveKey, '/v1/test/old')).statusCode, 200)
+    assert.deepEqual(
+      (await routeDays()).map((r) => [r.route, r.day]),
+      [['GET /v1/test/old', '2026-11-26']],
+    )
+    assert.equal((await keyRow('live')).last_used_at, '2026-11-26T10:00:00.000Z')
   })
 })

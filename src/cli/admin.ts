@@ -1,7 +1,12 @@
 // `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke` (operations.md §1).
 import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
 import { createAccount } from '../accounts/create-account.ts'
-import { deprecatedRoutes, describeOutcomes, notifyDeprecations } from '../accounts/deprecation-notices.ts'
+import {
+  deprecatedRoutes,
+  describeOutcomes,
+  notifyDeprecations,
+  outcomesJson,
+} from '../accounts/deprecation-notices.ts'
 import { listAccountKeys } from '../accounts/key-activity.ts'
 import { API_ROUTES } from '../app.ts'
 import { migrate } from '../db/database.ts'
@@ -91,10 +96,14 @@ export async function keysList(options: { account: string; json?: boolean }): Pr
   }
 }
 
-/** `paraph deprecations notify [--dry-run]` (operations.md §7): mails each account using a deprecated route, once. */
-export async function deprecationsNotify(options: { dryRun?: boolean }): Promise<void> {
+/** `paraph deprecations notify [--dry-run] [--json]` (operations.md §7): mails each account using a deprecated route, once. */
+export async function deprecationsNotify(options: { dryRun?: boolean; json?: boolean }): Promise<void> {
   const dryRun = options.dryRun === true
   const outcomes = await withDeps((deps) => notifyDeprecations(deps, API_ROUTES, { dryRun }))
-  for (const line of describeOutcomes(outcomes, deprecatedRoutes(API_ROUTES).length, dryRun))
-    console.log(line)
+  const deprecated = deprecatedRoutes(API_ROUTES).length
+  if (options.json) {
+    console.log(JSON.stringify(outcomesJson(outcomes, deprecated, dryRun), null, 2))
+    return
+  }
+  for (const line of describeOutcomes(outcomes, deprecated, dryRun)) console.log(line)
 }

@@ -153,6 +153,14 @@ describe('paraph CLI', () => {
       assert.equal(result.code, 0, result.stderr)
       assert.equal(result.stdout, 'No route is deprecated: nothing to send.\n')
     }
+    const json = await run(['deprecations', 'notify', '--dry-run', '--json'])
+    assert.equal(json.code, 0, json.stderr)
+    assert.deepEqual(JSON.parse(json.stdout), {
+      object: 'deprecation_notice_run',
+      dry_run: true,
+      deprecated_routes: 0,
+      notices: [],
+    })
   })
 
   it('refuses bad arguments with one line and exit code 1', async () => {

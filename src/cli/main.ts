@@ -71,7 +71,8 @@ program
     'mail each account owner whose live keys called a deprecated route in the last 30 days, once per route',
   )
   .option('--dry-run', 'print what would be queued and queue nothing')
-  .action((options: { dryRun?: boolean }) => deprecationsNotify(options))
+  .option('--json', 'print JSON')
+  .action((options: { dryRun?: boolean; json?: boolean }) => deprecationsNotify(options))
 
 program
   .command('mail')
