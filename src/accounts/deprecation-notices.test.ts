@@ -176,8 +176,15 @@ describe('the deprecation notice', () => {
       link: null,
       lastCallDay: '2026-11-25',
       keyHints: ['sk_live_AbCd…'],
+      account: 'Acme (acct_1)',
     })
     assert.equal(mail.subject, 'Deprecated API route: GET /v1/submitters/{id}/embed_token')
+    // A notice to the account's owner, sent on nobody's behalf: the footer says why it came.
+    assert.match(
+      mail.text,
+      /\n--\nSent by Paraph to the owner address of the account Acme \(acct_1\)\. To have these notices sent elsewhere, change the account's owner e-mail\.\n$/,
+    )
+    assert.ok(!mail.text.includes('on behalf of') && !mail.html.includes('on behalf of'))
     assert.match(mail.text, /called GET \/v1\/submitters\/\{id\}\/embed_token in the last 30 days/)
     assert.ok(!mail.text.includes(':id'))
   })

@@ -43,6 +43,7 @@ export function deprecatedRoutes(routes: AnyRoute[]): DeprecatedRoute[] {
 export interface NoticeDue {
   route: DeprecatedRoute
   accountId: string
+  accountName: string
   ownerEmail: string | null
   /** `YYYY-MM-DD` of the latest call by one of the account's live keys. */
   lastCallDay: string
@@ -66,12 +67,12 @@ export async function accountsDue(
     .leftJoin('deprecation_notices as n', (join) =>
       join.onRef('n.account_id', '=', 'd.account_id').onRef('n.route', '=', 'd.route'),
     )
-    .select(['d.account_id', 'a.owner_email', 'k.key_hint', sql<string>`max(d.day)`.as('last_day')])
+    .select(['d.account_id', 'a.name', 'a.owner_email', 'k.key_hint', sql<string>`max(d.day)`.as('last_day')])
     .where('d.route', '=', route.route)
     .where('d.environment', '=', 'live')
     .where('d.day', '>=', fromDay)
     .where('n.account_id', 'is', null)
-    .groupBy(['d.account_id', 'a.owner_email', 'd.key_id', 'k.key_hint'])
+    .groupBy(['d.account_id', 'a.name', 'a.owner_email', 'd.key_id', 'k.key_hint'])
     .orderBy('d.account_id')
     .orderBy('k.key_hint')
     .execute()
@@ -80,6 +81,7 @@ export async function accountsDue(
     const due = byAccount.get(row.account_id) ?? {
       route,
       accountId: row.account_id,
+      accountName: row.name,
       ownerEmail: row.owner_email,
       lastCallDay: row.last_day,
       keyHints: [],
@@ -100,7 +102,12 @@ async function queueNotice(deps: Deps, due: NoticeDue & { ownerEmail: string }):
     bcc: null,
     reply_to: null,
     ...renderDeprecationNotice(
-      { ...route, lastCallDay: due.lastCallDay, keyHints: due.keyHints },
+      {
+        ...route,
+        lastCallDay: due.lastCallDay,
+        keyHints: due.keyHints,
+        account: `${due.accountName} (${due.accountId})`,
+      },
       mailTexts(deps.config.mailLanguage),
     ),
     submission_id: null,

@@ -128,6 +128,12 @@ describe('webhook deliveries that fail', () => {
       assert.equal(notices[0].to, OWNER_EMAIL)
       assert.match(notices[0].subject, /Webhook endpoint failing/)
       assert.match(notices[0].text, /HTTP 503/)
+      // Sent to the owner on nobody's behalf: the footer names the account, not "the sender".
+      assert.match(
+        notices[0].text,
+        new RegExp(`to the owner address of the account .+ \\(${account.accountId}\\)`),
+      )
+      assert.ok(!notices[0].text.includes('on behalf of'))
       // More failures on a failing endpoint send no second mail.
       await c.h.submission(account.testKey)
       await c.h.work()

@@ -19,7 +19,7 @@ export async function queueFailingNotice(
 ): Promise<boolean> {
   const account = await tx
     .selectFrom('accounts')
-    .select('owner_email')
+    .select(['owner_email', 'name'])
     .where('id', '=', endpoint.account_id)
     .executeTakeFirst()
   if (!account?.owner_email) {
@@ -41,6 +41,7 @@ export async function queueFailingNotice(
         failures: endpoint.consecutive_failures,
         lastError: endpoint.last_failure_reason ?? 'unknown',
         disableAfterDays: DISABLE_AFTER_MS / 86_400_000,
+        account: `${account.name} (${endpoint.account_id})`,
       },
       mailTexts(ctx.config.mailLanguage),
     ),

@@ -22,6 +22,8 @@ export interface DeprecationNoticeInput {
   lastCallDay: string
   /** Hints of the keys that called it (`sk_live_AbCd…`), never the keys. */
   keyHints: string[]
+  /** The account told, as its owner reads it: `Acme (acct_…)`. */
+  account: string
 }
 
 function linkParagraph(label: string, url: string): Paragraph {
@@ -45,5 +47,6 @@ export function renderDeprecationNotice(input: DeprecationNoticeInput, texts = M
     ],
     notes: [],
     replyToSender: false,
+    ownerNoticeFor: input.account,
   })
 }

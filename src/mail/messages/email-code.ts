@@ -59,6 +59,7 @@ const TEXTS: Record<'en' | 'fr' | 'de' | 'es', EmailCodeTexts> = {
         sentFor: (account) =>
           `Gesendet von Paraph, einem Dienst für elektronische Signaturen, im Auftrag von ${account}.`,
         replyTo: (account) => `Antworten Sie auf diese E-Mail, um ${account} zu erreichen.`,
+        ownerNotice: (account) => `Von Paraph an die Inhaberadresse des Kontos ${account} gesendet.`,
       },
     },
     greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
@@ -80,6 +81,7 @@ const TEXTS: Record<'en' | 'fr' | 'de' | 'es', EmailCodeTexts> = {
         sentFor: (account) =>
           `Enviado por Paraph, un servicio de firma electrónica, en nombre de ${account}.`,
         replyTo: (account) => `Responda a este correo para contactar con ${account}.`,
+        ownerNotice: (account) => `Enviado por Paraph a la dirección del titular de la cuenta ${account}.`,
       },
     },
     greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),

@@ -25,6 +25,11 @@ export interface MailContent {
   byline?: string
   /** The account the mail is sent for: the footer names it instead of "the sender" (issue #20). */
   onBehalfOf?: string
+  /**
+   * A notice to this account's owner (a failing webhook endpoint, a deprecation): sent on nobody's
+   * behalf, so the footer says why this address receives it instead.
+   */
+  ownerNoticeFor?: string
 }
 
 export interface RenderedMail {
@@ -77,6 +82,7 @@ function button(label: string, url: string): string {
 
 function footerLines(content: MailContent): string[] {
   const { footer } = content.texts
+  if (content.ownerNoticeFor !== undefined) return [footer.ownerNotice(content.ownerNoticeFor)]
   const account = content.onBehalfOf === undefined ? undefined : unbroken(content.onBehalfOf)
   const sentBy = account ? footer.sentFor(account) : footer.sentBy
   const replyTo = account ? footer.replyTo(account) : footer.replyToSender

@@ -72,5 +72,7 @@ export const FRENCH: MailTexts = {
     notExpected: 'Si vous n’attendiez pas cet e-mail, vous pouvez l’ignorer.',
     sentFor: (account) => `Envoyé par Paraph, un service de signature électronique, pour ${account}.`,
     replyTo: (account) => `Répondez à cet e-mail pour joindre ${account}.`,
+    ownerNotice: (account) =>
+      `Envoyé par Paraph à l’adresse du propriétaire du compte ${account}. Pour recevoir ces avis ailleurs, changez l’e-mail du propriétaire du compte.`,
   },
 }

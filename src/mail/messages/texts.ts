@@ -71,6 +71,8 @@ export interface MailTexts {
     /** The same two lines when the account is known (issue #20: the mail says who asks). */
     sentFor(account: string): string
     replyTo(account: string): string
+    /** The only line of a notice to an account's owner (not sent on anyone's behalf). */
+    ownerNotice(account: string): string
   }
 }
 
@@ -139,6 +141,8 @@ export const ENGLISH: MailTexts = {
     notExpected: 'If you did not expect this e-mail, you can ignore it.',
     sentFor: (account) => `Sent by Paraph, an electronic-signature service, on behalf of ${account}.`,
     replyTo: (account) => `Reply to this e-mail to reach ${account}.`,
+    ownerNotice: (account) =>
+      `Sent by Paraph to the owner address of the account ${account}. To have these notices sent elsewhere, change the account's owner e-mail.`,
   },
 }
 

@@ -10,6 +10,8 @@ export interface WebhookFailingInput {
   failures: number
   lastError: string
   disableAfterDays: number
+  /** The endpoint's account, as its owner reads it: `Acme (acct_…)`. */
+  account: string
 }
 
 export function renderWebhookFailing(input: WebhookFailingInput, texts = MAIL_TEXTS): RenderedMail {
@@ -26,5 +28,6 @@ export function renderWebhookFailing(input: WebhookFailingInput, texts = MAIL_TE
     ],
     notes: [],
     replyToSender: false,
+    ownerNoticeFor: input.account,
   })
 }
