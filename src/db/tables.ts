@@ -322,7 +322,7 @@ export interface RequestLogBatchesTable {
   /** `|/v1/health|/v1/submissions/{id}|`: every route (empty for an unknown one), likewise. */
   routes: string
   count: number
-  /** JSON: the requests by column (form 2) or as RECORD_FIELDS arrays (form 1), request-log-codec.ts. */
+  /** JSON: the requests by column (form 2) or as RECORD_FIELDS arrays (form 1), request-log-form.ts. */
   records: string
 }
 

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { decodeBatch } from './request-log-codec.ts'
+import { decodeBatch } from './request-log-form.ts'
 
 interface Log {
   id: string

@@ -2,13 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { ApiError } from '../errors.ts'
 import { randomBase62, requestIdSource } from '../lib/ids.ts'
-import {
-  batchRows,
-  decodeBatch,
-  RequestLogBuffer,
-  type RequestRecord,
-  type StoredRecord,
-} from './request-log-codec.ts'
+import { batchRows, RequestLogBuffer } from './request-log-codec.ts'
+import { decodeBatch, type RequestRecord, type StoredRecord } from './request-log-form.ts'
 
 const scope = { accountId: 'acct_codec', environment: 'test' as const, keyId: `key_${'k'.repeat(24)}` }
 const at = Date.parse('2026-11-26T12:00:00.000Z')

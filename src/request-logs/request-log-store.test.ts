@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { startTestApp } from '../../test/harness.ts'
 import { housekeeping } from '../job-catalogue.ts'
-import { batchRows, decodeBatch, type RequestRecord } from './request-log-codec.ts'
+import { batchRows } from './request-log-codec.ts'
+import { decodeBatch, type RequestRecord } from './request-log-form.ts'
 
 describe('request log retention', () => {
   it("every worker's housekeeping removes rows older than 7 days and keeps the rest", async () => {

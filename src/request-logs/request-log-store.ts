@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
-import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-codec.ts'
+import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-form.ts'
 
 /** How long a request log is kept. */
 export const REQUEST_LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000

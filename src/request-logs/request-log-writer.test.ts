@@ -4,13 +4,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { randomBase62 } from '../lib/ids.ts'
-import {
-  batchRows,
-  decodeBatch,
-  openApiPath,
-  type RequestRecord,
-  requestIdParts,
-} from './request-log-codec.ts'
+import { batchRows } from './request-log-codec.ts'
+import { decodeBatch, openApiPath, type RequestRecord, requestIdParts } from './request-log-form.ts'
 import { MAX_BATCH_ROWS, MAX_BUFFERED_ROWS } from './request-log-writer.ts'
 
 describe('request log writer', () => {

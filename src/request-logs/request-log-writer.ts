@@ -1,12 +1,13 @@
 // Issue #22 item 4: request logs written off the request. The response hook hands over a small
-// record, taken in at once as numbers (request-log-codec.ts); every FLUSH_MS (or as soon as MAX_BATCH_ROWS are waiting) the records are
-// written as one row per account and environment (request_log_batches, migration 0011): a row per
-// request cost the database an insert and two index entries on every request, a quarter of a
-// `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests
+// record, taken in at once as numbers (request-log-codec.ts); every FLUSH_MS (or as soon as
+// MAX_BATCH_ROWS are waiting) the records are written as one row per account and environment
+// (request_log_batches, migration 0011): a row per request cost the database an insert and two
+// index entries on every request, a quarter of a `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests
 // (docs/request-logs.md). Shutdown flushes (deps.close).
 import type { Engine } from '../db/dialect.ts'
 import type { Db, RequestLogBatchesTable } from '../db/tables.ts'
-import { RequestLogBuffer, type RequestRecord } from './request-log-codec.ts'
+import { RequestLogBuffer } from './request-log-codec.ts'
+import type { RequestRecord } from './request-log-form.ts'
 
 /** How long a record may wait in memory before it is written. */
 export const FLUSH_MS = 250

@@ -5,7 +5,7 @@ import * as requestLogs from './0009-request-logs.ts'
 // batch instead of one per request. A row per request cost the database a few microseconds of
 // work on every request (an insert and two index entries), a quarter of a `GET /v1/health`; a batch
 // row costs that once per 250 ms. `records` holds the batch's requests as one JSON array of
-// arrays (request-log-codec.ts RECORD_FIELDS; written by column since, form 2); beside it what a
+// arrays (request-log-form.ts RECORD_FIELDS; written by column since, form 2); beside it what a
 // read needs to find batches without decoding them: the time range, the request-id range (ids
 // are a process prefix and a counter, lib/ids.ts requestIdSource), and the statuses and routes
 // present.
