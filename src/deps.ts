@@ -184,7 +184,6 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     : new OutboxMailer(logger)
   const requestLogs = new RequestLogWriter({
     db: database.db,
-    engine: database.engine,
     logger,
     enabled: config.requestLogs,
   })

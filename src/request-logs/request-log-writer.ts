@@ -4,7 +4,6 @@
 // (request_log_batches, migration 0011): a row per request cost the database an insert and two
 // index entries on every request, a quarter of a `GET /v1/health`. A crash loses what was not yet written: at most the last FLUSH_MS of requests
 // (docs/request-logs.md). Shutdown flushes (deps.close).
-import type { Engine } from '../db/dialect.ts'
 import type { Db, RequestLogBatchesTable } from '../db/tables.ts'
 import { RequestLogBuffer } from './request-log-codec.ts'
 import type { RequestRecord } from './request-log-form.ts'
@@ -34,7 +33,7 @@ export class RequestLogWriter {
   #closed = false
   #queued = false
   #dropped = 0
-  constructor(options: { db: Db; engine: Engine; logger: WriterLogger; enabled: boolean }) {
+  constructor(options: { db: Db; logger: WriterLogger; enabled: boolean }) {
     this.#db = options.db
     this.#logger = options.logger
     this.#enabled = options.enabled
