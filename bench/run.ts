@@ -135,7 +135,7 @@ function judged(measured: Measured, all: Measured[]): ScenarioResult {
   const { scenario } = measured
   const rows: JudgedRow[] = measured.rows.map((row) => {
     if ('skipped' in row) return row
-    if (scenario.reference) {
+    if (scenario.reference || row.reference) {
       const ratio = pairedRatio(row.baseline, row.subject)
       return { ...row, verdict: { ratio, pass: true, reference: true, reasons: [] } }
     }

@@ -51,7 +51,14 @@ export interface ServerFigures {
 export type SkippedRow = { scenario: string; case: string; skipped: string }
 
 export type Row =
-  | { scenario: string; case: string; baseline: ServerFigures; subject: ServerFigures }
+  | {
+      scenario: string
+      case: string
+      baseline: ServerFigures
+      subject: ServerFigures
+      /** A control case of a judged scenario (e.g. two identical servers): shown, not judged. */
+      reference?: boolean
+    }
   | SkippedRow
 
 interface PairScenarioBase {
