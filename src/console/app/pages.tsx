@@ -1,0 +1,87 @@
+// Path → page. The template editor of part 2 lands in `/templates/new` (and `/templates/:id`),
+// loaded lazily so its weight never counts in the first load.
+import type { FunctionComponent } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { ApiKeys } from './pages/api-keys.tsx'
+import { Members } from './pages/members.tsx'
+import { RequestLogs } from './pages/request-logs.tsx'
+import { SubmissionDetail } from './pages/submission-detail.tsx'
+import { Submissions } from './pages/submissions.tsx'
+import { Templates } from './pages/templates.tsx'
+import { UsagePage } from './pages/usage.tsx'
+import { WebhookDetail } from './pages/webhook-detail.tsx'
+import { Webhooks } from './pages/webhooks.tsx'
+import { match } from './router.ts'
+import { useTexts } from './texts.ts'
+import type { Session } from './types.ts'
+import { asFailure, Empty, ErrorNote, Loading, PageHeader } from './ui.tsx'
+
+export interface PageProps {
+  params: Record<string, string>
+  session: Session
+}
+
+type Loader = () => Promise<FunctionComponent<PageProps>>
+
+const ROUTES: {
+  pattern: string
+  page: FunctionComponent<PageProps> | Loader
+  lazy?: true
+  adminOnly?: true
+}[] = [
+  { pattern: '/templates', page: Templates },
+  {
+    pattern: '/templates/new',
+    page: () => import('./pages/template-new.tsx').then((m) => m.TemplateNew),
+    lazy: true,
+  },
+  { pattern: '/submissions', page: Submissions },
+  { pattern: '/submissions/:id', page: SubmissionDetail },
+  { pattern: '/developers/keys', page: ApiKeys, adminOnly: true },
+  { pattern: '/developers/webhooks', page: Webhooks },
+  { pattern: '/developers/webhooks/:id', page: WebhookDetail },
+  { pattern: '/developers/logs', page: RequestLogs },
+  { pattern: '/usage', page: UsagePage },
+  { pattern: '/members', page: Members, adminOnly: true },
+]
+
+function Lazy(props: PageProps & { load: Loader }) {
+  const [Page, setPage] = useState<FunctionComponent<PageProps>>()
+  const [error, setError] = useState<unknown>()
+  useEffect(() => {
+    props.load().then((component) => setPage(() => component), setError)
+  }, [])
+  if (error) return <ErrorNote error={asFailure(error)} />
+  return Page ? <Page {...props} /> : <Loading />
+}
+
+export function PageFor({ path, session }: { path: string; session: Session }) {
+  const { t } = useTexts()
+  useEffect(() => {
+    // A new page: move focus to its heading so keyboard and screen-reader users start there.
+    const heading = document.getElementById('page-title')
+    if (heading && document.activeElement !== document.body) heading.focus()
+    document.title = `${heading?.textContent ?? t.console} · Paraph`
+  }, [])
+  for (const route of ROUTES) {
+    const params = match(route.pattern, path)
+    if (!params) continue
+    if (route.adminOnly && session.member.role !== 'admin') {
+      return (
+        <>
+          <PageHeader title={t.admin_only_title} />
+          <Empty title={t.admin_only} />
+        </>
+      )
+    }
+    if (route.lazy) return <Lazy params={params} session={session} load={route.page as Loader} />
+    const Page = route.page as FunctionComponent<PageProps>
+    return <Page params={params} session={session} />
+  }
+  return (
+    <>
+      <PageHeader title={t.not_found_title} />
+      <Empty title={t.not_found} />
+    </>
+  )
+}

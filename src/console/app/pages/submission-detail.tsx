@@ -1,0 +1,275 @@
+// One submission: status, downloads, each signer (link, change of address or name), cancel, and its
+// journal as a timeline (GET /v1/events?submission_id=).
+import { useState } from 'preact/hooks'
+import { call, query } from '../api.ts'
+import { formatDateTime } from '../format.ts'
+import type { PageProps } from '../pages.tsx'
+import { Link } from '../shell.tsx'
+import { fill, useTexts } from '../texts.ts'
+import type { JournalEvent, Submission, SubmissionDocuments, Submitter } from '../types.ts'
+import {
+  Badge,
+  Confirm,
+  CopyButton,
+  Dialog,
+  ErrorNote,
+  Loading,
+  PageHeader,
+  useAction,
+  useGet,
+  useToast,
+} from '../ui.tsx'
+import { SignerBadge, SUBMISSION_TONES, submissionStatus } from './signers.tsx'
+
+const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
+
+export function SubmissionDetail({ params }: PageProps) {
+  const { t, language } = useTexts()
+  const toast = useToast()
+  const submission = useGet<Submission>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
+  const [cancelling, setCancelling] = useState(false)
+  const [editing, setEditing] = useState<Submitter>()
+  const s = submission.data
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/submissions">← {t.nav_submissions}</Link>
+      </p>
+      <PageHeader title={fill(t.submission_title, { id: params.id! })}>
+        {s && OPEN_STATUSES.includes(s.status) ? (
+          <button type="button" class="button danger" onClick={() => setCancelling(true)}>
+            {t.cancel_submission}
+          </button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={submission.error} />
+      {!s && !submission.error ? <Loading /> : null}
+      {s ? (
+        <>
+          <dl class="facts">
+            <div>
+              <dt>{t.status}</dt>
+              <dd>
+                <Badge tone={SUBMISSION_TONES[s.status] ?? 'neutral'}>{submissionStatus(t, s.status)}</Badge>
+              </dd>
+            </div>
+            <div>
+              <dt>{t.created}</dt>
+              <dd>{formatDateTime(language, s.created_at)}</dd>
+            </div>
+            <div>
+              <dt>{t.completed}</dt>
+              <dd>{formatDateTime(language, s.completed_at)}</dd>
+            </div>
+            <div>
+              <dt>{t.expires}</dt>
+              <dd>{formatDateTime(language, s.expires_at)}</dd>
+            </div>
+            <div>
+              <dt>{t.template}</dt>
+              <dd>
+                <code>{s.template_id}</code>
+              </dd>
+            </div>
+          </dl>
+          <Downloads submission={s} />
+          <section class="panel" aria-labelledby="signers-title">
+            <h2 id="signers-title">{t.signers}</h2>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t.role}</th>
+                    <th scope="col">{t.name}</th>
+                    <th scope="col">{t.email}</th>
+                    <th scope="col">{t.status}</th>
+                    <th scope="col">
+                      <span class="visually-hidden">{t.actions}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.submitters.map((signer) => (
+                    <tr key={signer.id}>
+                      <td>{signer.role}</td>
+                      <td>{signer.name ?? <span class="muted">—</span>}</td>
+                      <td>{signer.email}</td>
+                      <td>
+                        <SignerBadge status={signer.status} />
+                      </td>
+                      <td class="actions">
+                        {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
+                          <CopyButton text={signer.signing_url} label={t.copy_signing_link} />
+                        ) : null}
+                        {OPEN_STATUSES.includes(s.status) && signer.status !== 'signed' ? (
+                          <button
+                            type="button"
+                            class="button small"
+                            aria-label={`${t.edit_signer} ${signer.email}`}
+                            onClick={() => setEditing(signer)}
+                          >
+                            {t.edit_signer}
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+          <Timeline submissionId={s.id} />
+        </>
+      ) : null}
+      {cancelling && s ? (
+        <Confirm
+          title={t.cancel_submission}
+          body={<p>{t.cancel_submission_body}</p>}
+          confirm={t.cancel_submission}
+          danger
+          onClose={() => setCancelling(false)}
+          onConfirm={async () => {
+            await call('DELETE', `/v1/submissions/${s.id}`)
+            toast(t.cancelled_toast)
+            submission.reload()
+            return true
+          }}
+        />
+      ) : null}
+      {editing ? (
+        <EditSigner
+          signer={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined)
+            toast(t.signer_saved)
+            submission.reload()
+          }}
+        />
+      ) : null}
+    </>
+  )
+}
+
+function Downloads({ submission }: { submission: Submission }) {
+  const { t } = useTexts()
+  const docs = useGet<SubmissionDocuments>(`/v1/submissions/${submission.id}/documents`)
+  return (
+    <section class="panel" aria-labelledby="downloads-title">
+      <h2 id="downloads-title">{t.downloads}</h2>
+      <ErrorNote error={docs.error} />
+      {docs.data ? (
+        <ul class="downloads">
+          {docs.data.documents.map((d) => (
+            <li key={d.name}>
+              <a href={d.original_pdf_url} download>
+                {fill(t.download_original, { name: d.name })}
+              </a>
+            </li>
+          ))}
+          {docs.data.signed_pdf_url ? (
+            <li>
+              <a href={docs.data.signed_pdf_url} download>
+                {t.download_signed}
+              </a>
+            </li>
+          ) : (
+            <li class="muted">{t.signed_not_yet}</li>
+          )}
+          {submission.status === 'completed' ? (
+            <li>
+              <a href={`/v1/submissions/${submission.id}/audit_log`} download>
+                {t.download_audit}
+              </a>
+            </li>
+          ) : null}
+        </ul>
+      ) : docs.error ? null : (
+        <Loading />
+      )}
+    </section>
+  )
+}
+
+function Timeline({ submissionId }: { submissionId: string }) {
+  const { t, language } = useTexts()
+  const events = useGet<{ data: JournalEvent[] }>(
+    `/v1/events${query({ submission_id: submissionId, limit: 100 })}`,
+  )
+  // The API lists newest first; a timeline reads from the start.
+  const ordered = events.data ? [...events.data.data].reverse() : undefined
+  return (
+    <section class="panel" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">{t.timeline}</h2>
+      <ErrorNote error={events.error} />
+      {!ordered && !events.error ? <Loading /> : null}
+      {ordered && ordered.length === 0 ? <p class="muted">{t.timeline_empty}</p> : null}
+      {ordered && ordered.length > 0 ? (
+        <ol class="timeline">
+          {ordered.map((event) => (
+            <li key={event.id}>
+              <span class="timeline-dot" aria-hidden="true" />
+              <span class="timeline-type">{eventLabel(t, event.type)}</span>{' '}
+              <time dateTime={event.created_at} class="muted">
+                {formatDateTime(language, event.created_at)}
+              </time>
+              {describeActor(event) ? <span class="muted"> · {describeActor(event)}</span> : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  )
+}
+
+function eventLabel(t: Record<string, unknown>, type: string): string {
+  const text = t[`event_${type.replace('.', '_')}`]
+  return typeof text === 'string' ? text : type
+}
+
+function describeActor(event: JournalEvent): string | null {
+  const email = event.data.email
+  return typeof email === 'string' ? email : event.submitter_id
+}
+
+function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTexts()
+  const [email, setEmail] = useState(props.signer.email)
+  const [name, setName] = useState(props.signer.name ?? '')
+  const save = useAction(() => {
+    const body: Record<string, string | null> = {}
+    if (email.trim() !== props.signer.email) body.email = email.trim()
+    if (name.trim() !== (props.signer.name ?? '')) body.name = name.trim() || null
+    return call('PATCH', `/v1/submitters/${props.signer.id}`, body)
+  })
+  return (
+    <Dialog title={t.edit_signer} onClose={props.onClose}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault()
+          if (await save.run()) props.onSaved()
+        }}
+      >
+        <label for="signer-email">{t.email}</label>
+        <input
+          id="signer-email"
+          type="email"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <label for="signer-name">{t.name}</label>
+        <input id="signer-name" type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <ErrorNote error={save.error} />
+        <div class="dialog-actions">
+          <button type="button" class="button" onClick={props.onClose}>
+            {t.cancel}
+          </button>
+          <button type="submit" class="button primary" disabled={save.busy}>
+            {t.save}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}

@@ -1,0 +1,134 @@
+// Submissions: filter by status, search by a signer's e-mail (GET /v1/submitters?email= gives their
+// submissions), each row with its signers' progress; cursor paging.
+import { useEffect, useState } from 'preact/hooks'
+import { get, type Page, query } from '../api.ts'
+import { formatDateTime } from '../format.ts'
+import type { PageProps } from '../pages.tsx'
+import { Link } from '../shell.tsx'
+import { fill, useTexts } from '../texts.ts'
+import { SUBMISSION_STATUSES, type Submission, type Submitter } from '../types.ts'
+import { asFailure, Badge, Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'
+import { SignersProgress, SUBMISSION_TONES, submissionStatus } from './signers.tsx'
+
+/** The submissions of the signers with this address (newest first), their status filter applied. */
+function useByEmail(email: string, status: string) {
+  const [state, setState] = useState<{ data?: Submission[]; error?: ReturnType<typeof asFailure> }>({})
+  useEffect(() => {
+    if (!email) return
+    setState({})
+    let current = true
+    get<Page<Submitter>>(`/v1/submitters${query({ email, limit: 100 })}`)
+      .then(async (page) => {
+        const ids = [...new Set(page.data.map((s) => s.submission_id))]
+        const submissions = await Promise.all(ids.map((id) => get<Submission>(`/v1/submissions/${id}`)))
+        return submissions.filter((s) => !status || s.status === status)
+      })
+      .then(
+        (data) => current && setState({ data }),
+        (error: unknown) => current && setState({ error: asFailure(error) }),
+      )
+    return () => {
+      current = false
+    }
+  }, [email, status])
+  return state
+}
+
+export function Submissions(_props: PageProps) {
+  const { t, language } = useTexts()
+  const [status, setStatus] = useState('')
+  const [typed, setTyped] = useState('')
+  const [email, setEmail] = useState('')
+  const list = usePaged<Submission>(`/v1/submissions${query({ status, limit: 25 })}`)
+  const byEmail = useByEmail(email, status)
+  const rows = email ? byEmail.data : list.data
+  const error = email ? byEmail.error : list.error
+  return (
+    <>
+      <PageHeader title={t.nav_submissions} />
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setEmail(typed.trim())
+        }}
+      >
+        <label for="submission-status">{t.status}</label>
+        <select id="submission-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <option value="">{t.all_statuses}</option>
+          {SUBMISSION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {submissionStatus(t, s)}
+            </option>
+          ))}
+        </select>
+        <label for="submission-email">{t.signer_email}</label>
+        <input
+          id="submission-email"
+          type="search"
+          placeholder="name@example.com"
+          value={typed}
+          onInput={(e) => setTyped(e.currentTarget.value)}
+        />
+        <button type="submit" class="button">
+          {t.search}
+        </button>
+        {email ? (
+          <button
+            type="button"
+            class="button ghost"
+            onClick={() => {
+              setTyped('')
+              setEmail('')
+            }}
+          >
+            {t.clear}
+          </button>
+        ) : null}
+      </form>
+      <ErrorNote error={error} />
+      {!rows && !error ? <Loading /> : null}
+      {rows && rows.length === 0 ? (
+        <Empty title={email ? fill(t.submissions_none_for, { email }) : t.submissions_empty}>
+          {email || status ? null : <p>{t.submissions_empty_hint}</p>}
+        </Empty>
+      ) : null}
+      {rows && rows.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">{t.nav_submissions}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.submission}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.signers}</th>
+                <th scope="col">{t.created}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    <Link to={`/submissions/${s.id}`}>
+                      <code>{s.id}</code>
+                    </Link>
+                  </td>
+                  <td>
+                    <Badge tone={SUBMISSION_TONES[s.status] ?? 'neutral'}>
+                      {submissionStatus(t, s.status)}
+                    </Badge>
+                  </td>
+                  <td>
+                    <SignersProgress submitters={s.submitters} />
+                  </td>
+                  <td>{formatDateTime(language, s.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {email ? null : <LoadMore paged={list} />}
+    </>
+  )
+}

@@ -1,0 +1,130 @@
+// Usage of a month: totals (signatures, billable, tier, amount in its currency) and signatures per
+// day as an SVG bar chart, with the same figures as a table for screen readers and keyboards.
+import { useState } from 'preact/hooks'
+import { query } from '../api.ts'
+import { formatMoney, formatNumber } from '../format.ts'
+import type { PageProps } from '../pages.tsx'
+import { fill, useTexts } from '../texts.ts'
+import type { Usage } from '../types.ts'
+import { ErrorNote, Loading, PageHeader, useGet } from '../ui.tsx'
+
+const thisMonth = () => new Date().toISOString().slice(0, 7)
+
+export function UsagePage({ session }: PageProps) {
+  const { t, language } = useTexts()
+  const [month, setMonth] = useState(thisMonth)
+  const usage = useGet<Usage>(`/v1/usage${query({ month })}`)
+  const u = usage.data
+  return (
+    <>
+      <PageHeader title={t.nav_usage} />
+      <div class="filters">
+        <label for="usage-month">{t.month}</label>
+        <input
+          id="usage-month"
+          type="month"
+          value={month}
+          max={thisMonth()}
+          onChange={(e) => e.currentTarget.value && setMonth(e.currentTarget.value)}
+        />
+      </div>
+      {session.environment === 'test' ? <p class="muted">{t.usage_test_note}</p> : null}
+      <ErrorNote error={usage.error} />
+      {!u && !usage.error ? <Loading /> : null}
+      {u ? (
+        <>
+          <dl class="totals">
+            <div>
+              <dt>{t.signatures}</dt>
+              <dd>{formatNumber(language, u.signatures)}</dd>
+            </div>
+            <div>
+              <dt>{t.billable}</dt>
+              <dd>{u.billable ? t.yes : t.no}</dd>
+            </div>
+            <div>
+              <dt>{t.tier}</dt>
+              <dd>
+                {u.tier.up_to === null
+                  ? t.tier_unlimited
+                  : fill(t.tier_up_to, { n: formatNumber(language, u.tier.up_to) })}
+                <span class="muted small">
+                  {' '}
+                  · {fill(t.per_signature, { amount: formatMoney(language, u.tier.unit_amount, u.currency) })}
+                </span>
+              </dd>
+            </div>
+            <div>
+              <dt>{t.amount}</dt>
+              <dd>{formatMoney(language, u.amount, u.currency)}</dd>
+            </div>
+          </dl>
+          <DayChart usage={u} />
+        </>
+      ) : null}
+    </>
+  )
+}
+
+function DayChart({ usage }: { usage: Usage }) {
+  const { t, language } = useTexts()
+  const days = usage.days
+  const max = Math.max(1, ...days.map((d) => d.signatures))
+  const width = 720
+  const height = 200
+  const bar = width / Math.max(days.length, 1)
+  const dayFormat = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' })
+  const total = days.reduce((sum, d) => sum + d.signatures, 0)
+  return (
+    <section class="panel" aria-labelledby="chart-title">
+      <h2 id="chart-title">{t.per_day}</h2>
+      <svg
+        class="chart"
+        viewBox={`0 0 ${width} ${height + 20}`}
+        role="img"
+        aria-label={fill(t.chart_label, {
+          month: usage.month,
+          n: formatNumber(language, total),
+          max: formatNumber(language, max),
+        })}
+      >
+        <line x1="0" y1={height} x2={width} y2={height} class="chart-axis" />
+        {days.map((d, i) => {
+          const h = (d.signatures / max) * (height - 10)
+          return (
+            <g key={d.date}>
+              <rect x={i * bar + 2} y={height - h} width={Math.max(bar - 4, 1)} height={h} class="chart-bar">
+                <title>{`${dayFormat.format(new Date(d.date))}: ${d.signatures}`}</title>
+              </rect>
+              {i % 5 === 0 ? (
+                <text x={i * bar + bar / 2} y={height + 15} class="chart-label" text-anchor="middle">
+                  {Number(d.date.slice(8))}
+                </text>
+              ) : null}
+            </g>
+          )
+        })}
+      </svg>
+      <details>
+        <summary>{t.show_table}</summary>
+        <table class="compact">
+          <caption class="visually-hidden">{t.per_day}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.day}</th>
+              <th scope="col">{t.signatures}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.date}>
+                <td>{dayFormat.format(new Date(d.date))}</td>
+                <td>{d.signatures}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </section>
+  )
+}

@@ -1,0 +1,274 @@
+// One webhook endpoint: its events and health, a test event (with the receiver's raw answer), the
+// delivery history with every attempt, redelivery, secret rotation (shown once) and deletion.
+import { useState } from 'preact/hooks'
+import { call, post, query } from '../api.ts'
+import { formatDateTime } from '../format.ts'
+import type { PageProps } from '../pages.tsx'
+import { navigate } from '../router.ts'
+import { Link } from '../shell.tsx'
+import { fill, useTexts } from '../texts.ts'
+import type { WebhookDelivery, WebhookEndpoint, WebhookTestResult } from '../types.ts'
+import {
+  Badge,
+  Confirm,
+  ErrorNote,
+  Loading,
+  LoadMore,
+  PageHeader,
+  SecretDialog,
+  useAction,
+  useGet,
+  usePaged,
+  useToast,
+} from '../ui.tsx'
+import { HealthBadge } from './webhook-health.tsx'
+
+const DELIVERY_TONES: Record<WebhookDelivery['status'], string> = {
+  pending: 'info',
+  delivered: 'success',
+  failed: 'danger',
+  dropped: 'neutral',
+}
+
+export function WebhookDetail({ params, session }: PageProps) {
+  const { t, language } = useTexts()
+  const toast = useToast()
+  const id = encodeURIComponent(params.id!)
+  const endpoint = useGet<WebhookEndpoint>(`/v1/webhook_endpoints/${id}`)
+  const deliveries = usePaged<WebhookDelivery>(
+    `/v1/webhook_endpoints/${id}/deliveries${query({ limit: 20 })}`,
+  )
+  const [secret, setSecret] = useState<string>()
+  const [confirm, setConfirm] = useState<'rotate' | 'delete'>()
+  const test = useAction(() => post<WebhookTestResult>(`/v1/webhook_endpoints/${id}/test`))
+  const [testResult, setTestResult] = useState<WebhookTestResult>()
+  const admin = session.member.role === 'admin'
+  const e = endpoint.data
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/developers/webhooks">← {t.nav_webhooks}</Link>
+      </p>
+      <PageHeader title={t.endpoint}>
+        {admin && e?.active ? (
+          <>
+            <button
+              type="button"
+              class="button"
+              disabled={test.busy}
+              onClick={async () => {
+                const done = await test.run()
+                if (done) {
+                  setTestResult(done.value)
+                  deliveries.reload()
+                  endpoint.reload()
+                }
+              }}
+            >
+              {test.busy ? t.sending : t.send_test}
+            </button>
+            <button type="button" class="button" onClick={() => setConfirm('rotate')}>
+              {t.rotate_secret}
+            </button>
+            <button type="button" class="button danger" onClick={() => setConfirm('delete')}>
+              {t.delete}
+            </button>
+          </>
+        ) : null}
+      </PageHeader>
+      {admin ? null : <p class="muted">{t.read_only_editor}</p>}
+      <ErrorNote error={endpoint.error} />
+      <ErrorNote error={test.error} />
+      {!e && !endpoint.error ? <Loading /> : null}
+      {e ? (
+        <dl class="facts">
+          <div class="wide">
+            <dt>{t.url}</dt>
+            <dd>
+              <code>{e.url}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t.health}</dt>
+            <dd>
+              <HealthBadge health={e.health} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t.last_success}</dt>
+            <dd>{formatDateTime(language, e.health.last_success_at)}</dd>
+          </div>
+          <div>
+            <dt>{t.last_failure}</dt>
+            <dd>
+              {formatDateTime(language, e.health.last_failure_at)}
+              {e.health.last_failure_reason ? (
+                <span class="muted"> · {e.health.last_failure_reason}</span>
+              ) : null}
+            </dd>
+          </div>
+          <div class="wide">
+            <dt>{t.events}</dt>
+            <dd>
+              {e.events.map((event) => (
+                <code key={event} class="tag">
+                  {event}
+                </code>
+              ))}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+      {testResult ? <TestResult result={testResult} /> : null}
+      <section class="panel" aria-labelledby="deliveries-title">
+        <h2 id="deliveries-title">{t.deliveries}</h2>
+        <ErrorNote error={deliveries.error} />
+        {!deliveries.data && !deliveries.error ? <Loading /> : null}
+        {deliveries.data && deliveries.data.length === 0 ? <p class="muted">{t.deliveries_empty}</p> : null}
+        {deliveries.data?.map((delivery) => (
+          <Delivery
+            key={delivery.id}
+            delivery={delivery}
+            endpointId={id}
+            canRetry={admin && Boolean(e?.active)}
+            onRetried={() => {
+              toast(t.redelivery_queued)
+              deliveries.reload()
+            }}
+          />
+        ))}
+        <LoadMore paged={deliveries} />
+      </section>
+      {confirm === 'rotate' ? (
+        <Confirm
+          title={t.rotate_secret}
+          body={<p>{t.rotate_secret_body}</p>}
+          confirm={t.rotate_secret}
+          onClose={() => setConfirm(undefined)}
+          onConfirm={async () => {
+            const rotated = await post<WebhookEndpoint>(`/v1/webhook_endpoints/${id}/rotate_secret`, {})
+            setSecret(rotated.secret)
+            endpoint.reload()
+            return true
+          }}
+        />
+      ) : null}
+      {confirm === 'delete' && e ? (
+        <Confirm
+          title={t.delete_endpoint_title}
+          body={<p>{fill(t.delete_endpoint_body, { url: e.url })}</p>}
+          confirm={t.delete}
+          danger
+          onClose={() => setConfirm(undefined)}
+          onConfirm={async () => {
+            await call('DELETE', `/v1/webhook_endpoints/${id}`)
+            toast(t.endpoint_deleted)
+            navigate('/developers/webhooks')
+            return true
+          }}
+        />
+      ) : null}
+      {secret ? (
+        <SecretDialog title={t.new_secret} secret={secret} onClose={() => setSecret(undefined)} />
+      ) : null}
+    </>
+  )
+}
+
+function TestResult({ result }: { result: WebhookTestResult }) {
+  const { t } = useTexts()
+  const headers = Object.entries(result.response.headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n')
+  return (
+    <section class="panel" aria-labelledby="test-title">
+      <h2 id="test-title">{t.test_result}</h2>
+      <p>
+        {result.delivered ? (
+          <Badge tone="success">{t.test_delivered}</Badge>
+        ) : (
+          <Badge tone="danger">{t.test_failed}</Badge>
+        )}{' '}
+        <span class="muted">
+          {result.response.status === null ? t.no_answer : `HTTP ${result.response.status}`} ·{' '}
+          {result.duration_ms} ms
+        </span>
+      </p>
+      {result.error ? <p class="error-note">{result.error}</p> : null}
+      <p class="small muted">{t.receiver_answer}</p>
+      <pre class="raw">
+        {`${result.response.status === null ? '' : `HTTP ${result.response.status}\n`}${headers}\n\n${result.response.body}`}
+      </pre>
+    </section>
+  )
+}
+
+function Delivery(props: {
+  delivery: WebhookDelivery
+  endpointId: string
+  canRetry: boolean
+  onRetried: () => void
+}) {
+  const { t, language } = useTexts()
+  const { delivery } = props
+  const retry = useAction(() =>
+    post(`/v1/webhook_endpoints/${props.endpointId}/deliveries/${delivery.id}/retry`),
+  )
+  return (
+    <details class="delivery">
+      <summary>
+        <code>{delivery.event_type}</code>
+        <Badge tone={DELIVERY_TONES[delivery.status]}>{t[`delivery_${delivery.status}`]}</Badge>
+        <span class="muted">
+          {formatDateTime(language, delivery.created_at)} ·{' '}
+          {fill(t.attempts_count, { n: delivery.attempts.length })}
+        </span>
+      </summary>
+      <div class="delivery-body">
+        <p class="muted small">
+          {t.event} <code>{delivery.event_id}</code> · {t.delivery} <code>{delivery.id}</code>
+          {delivery.next_attempt_at
+            ? ` · ${fill(t.next_attempt, { date: formatDateTime(language, delivery.next_attempt_at) })}`
+            : ''}
+        </p>
+        {delivery.last_error ? <p class="error-note">{delivery.last_error}</p> : null}
+        <table class="compact">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">{t.time}</th>
+              <th scope="col">{t.answer}</th>
+              <th scope="col">{t.duration}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {delivery.attempts.map((a) => (
+              <tr key={a.number}>
+                <td>{a.number}</td>
+                <td>{formatDateTime(language, a.at)}</td>
+                <td>
+                  {a.status === null ? <span class="muted">{t.no_answer}</span> : `HTTP ${a.status}`}
+                  {a.error ? <span class="error-text"> · {a.error}</span> : null}
+                </td>
+                <td>{a.duration_ms} ms</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {props.canRetry && delivery.status !== 'pending' ? (
+          <button
+            type="button"
+            class="button small"
+            disabled={retry.busy}
+            onClick={async () => {
+              if (await retry.run()) props.onRetried()
+            }}
+          >
+            {t.redeliver}
+          </button>
+        ) : null}
+        <ErrorNote error={retry.error} />
+      </div>
+    </details>
+  )
+}
