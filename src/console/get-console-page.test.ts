@@ -11,7 +11,9 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 /** Until app.ts registers them (the back end's branch), the test adds the console's page routes. */
-const routes = API_ROUTES.includes(CONSOLE_PAGE_ROUTES[0]!) ? API_ROUTES : [...API_ROUTES, ...CONSOLE_PAGE_ROUTES]
+const routes = API_ROUTES.includes(CONSOLE_PAGE_ROUTES[0]!)
+  ? API_ROUTES
+  : [...API_ROUTES, ...CONSOLE_PAGE_ROUTES]
 
 function assertSecurityHeaders(headers: Record<string, unknown>): void {
   assert.equal(headers['content-security-policy'], CSP)
@@ -27,7 +29,8 @@ describe('the console shell and assets', () => {
   })
   after(() => t.close())
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers })
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers })
 
   describe('happy', () => {
     it('308 from /console to /console/', async () => {
@@ -44,7 +47,10 @@ describe('the console shell and assets', () => {
       assert.equal(root.headers['cache-control'], 'no-store')
       assertSecurityHeaders(root.headers)
       assert.match(root.body, /<html lang="en">/)
-      assert.match(root.body, /<script type="module" src="\/console\/assets\/console\.[A-Z0-9]+\.js"><\/script>/)
+      assert.match(
+        root.body,
+        /<script type="module" src="\/console\/assets\/console\.[A-Z0-9]+\.js"><\/script>/,
+      )
       assert.match(root.body, /<link rel="stylesheet" href="\/console\/assets\/console\.[A-Z0-9]+\.css">/)
       assert.match(root.body, /<noscript>/)
       assert.doesNotMatch(root.body, /<script>|<style|style="/, 'no inline script or style (CSP)')

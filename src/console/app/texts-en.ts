@@ -80,7 +80,7 @@ export const EN = {
   templates_empty_link: 'How to make one',
   editor_soon_title: 'The editor arrives in the next version',
   editor_soon_body:
-    'Meanwhile, create templates with POST /v1/templates: a PDF (base64 or an HTTPS URL) and its fields, each with the role of who fills it. For example:',
+    'Meanwhile, create templates with POST /v1/templates: a PDF (pdf_base64, or pdf_url for an HTTPS URL) and its fields, each with the role of who fills it. For example:',
   editor_soon_keys: 'You need an API key of this environment:',
   copy_example: 'Copy the example',
   openapi: 'API reference (OpenAPI)',
@@ -208,6 +208,7 @@ export const EN = {
   month: 'Month',
   usage_test_note: 'Test signatures are counted but never billed.',
   signatures: 'Signatures',
+  usage_none: 'No signatures this month yet.',
   billable: 'Billable',
   tier: 'Tier',
   tier_unlimited: 'Highest tier',

@@ -83,7 +83,7 @@ export const FR: typeof EN = {
   templates_empty_link: 'Comment en créer un',
   editor_soon_title: 'L’éditeur arrive dans la prochaine version',
   editor_soon_body:
-    'En attendant, créez vos modèles avec POST /v1/templates : un PDF (en base64 ou une URL HTTPS) et ses champs, chacun avec le rôle de qui le remplit. Par exemple :',
+    'En attendant, créez vos modèles avec POST /v1/templates : un PDF (pdf_base64, ou pdf_url pour une URL HTTPS) et ses champs, chacun avec le rôle de qui le remplit. Par exemple :',
   editor_soon_keys: 'Il vous faut une clé d’API de cet environnement :',
   copy_example: 'Copier l’exemple',
   openapi: 'Référence de l’API (OpenAPI)',
@@ -212,6 +212,7 @@ export const FR: typeof EN = {
   month: 'Mois',
   usage_test_note: 'Les signatures de test sont comptées mais jamais facturées.',
   signatures: 'Signatures',
+  usage_none: 'Aucune signature ce mois-ci pour l’instant.',
   billable: 'Facturable',
   tier: 'Palier',
   tier_unlimited: 'Palier le plus haut',

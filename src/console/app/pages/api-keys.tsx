@@ -25,7 +25,7 @@ export function ApiKeys({ session }: PageProps) {
   const [created, setCreated] = useState<ApiKey>()
   const [revoking, setRevoking] = useState<ApiKey>()
   const create = useAction(() => post<ApiKey>('/console/api/keys', {}))
-  const env = session.environment === 'live' ? t.env_live : t.env_test
+  const env = (session.environment === 'live' ? t.env_live : t.env_test).toLocaleLowerCase(language)
   return (
     <>
       <PageHeader title={t.nav_keys}>

@@ -86,7 +86,7 @@ export function RequestLogs(_props: PageProps) {
               return (
                 <tbody key={log.id}>
                   <tr class={log.status >= 400 ? 'row-error' : undefined}>
-                    <td>{formatDateTime(language, log.time)}</td>
+                    <td class="nowrap">{formatDateTime(language, log.time)}</td>
                     <td>
                       <code>{log.method}</code>
                     </td>

@@ -53,23 +53,28 @@ export function Submissions(_props: PageProps) {
           setEmail(typed.trim())
         }}
       >
-        <label for="submission-status">{t.status}</label>
-        <select id="submission-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          <option value="">{t.all_statuses}</option>
-          {SUBMISSION_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {submissionStatus(t, s)}
-            </option>
-          ))}
-        </select>
-        <label for="submission-email">{t.signer_email}</label>
-        <input
-          id="submission-email"
-          type="search"
-          placeholder="name@example.com"
-          value={typed}
-          onInput={(e) => setTyped(e.currentTarget.value)}
-        />
+        <span class="filter">
+          <label for="submission-status">{t.status}</label>
+          <select id="submission-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">{t.all_statuses}</option>
+            {SUBMISSION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {submissionStatus(t, s)}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="filter">
+          <label for="submission-email">{t.signer_email}</label>
+          <input
+            id="submission-email"
+            type="search"
+            size={28}
+            placeholder="name@example.com"
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </span>
         <button type="submit" class="button">
           {t.search}
         </button>
@@ -121,7 +126,7 @@ export function Submissions(_props: PageProps) {
                   <td>
                     <SignersProgress submitters={s.submitters} />
                   </td>
-                  <td>{formatDateTime(language, s.created_at)}</td>
+                  <td class="nowrap">{formatDateTime(language, s.created_at)}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,7 +14,7 @@ const EXAMPLE = `curl ${location.origin}/v1/templates \\
     "slug": "employment-contract",
     "documents": [{
       "name": "contract.pdf",
-      "file": "<base64 of the PDF>",
+      "pdf_base64": "<the PDF, base64>",
       "fields": [{
         "name": "Signature", "type": "signature", "role": "Employee",
         "areas": [{ "page": 1, "x": 0.1, "y": 0.8, "w": 0.3, "h": 0.06 }]

@@ -33,7 +33,9 @@ export function Templates(_props: PageProps) {
         </Link>
       </PageHeader>
       <div class="filters">
-        <label for="template-status">{t.status}</label>
+        <label class="inline-label" for="template-status">
+          {t.status}
+        </label>
         <select
           id="template-status"
           value={status}

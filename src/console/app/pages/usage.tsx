@@ -19,7 +19,9 @@ export function UsagePage({ session }: PageProps) {
     <>
       <PageHeader title={t.nav_usage} />
       <div class="filters">
-        <label for="usage-month">{t.month}</label>
+        <label class="inline-label" for="usage-month">
+          {t.month}
+        </label>
         <input
           id="usage-month"
           type="month"
@@ -78,6 +80,7 @@ function DayChart({ usage }: { usage: Usage }) {
   return (
     <section class="panel" aria-labelledby="chart-title">
       <h2 id="chart-title">{t.per_day}</h2>
+      {total === 0 ? <p class="chart-empty">{t.usage_none}</p> : null}
       <svg
         class="chart"
         viewBox={`0 0 ${width} ${height + 20}`}
