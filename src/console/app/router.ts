@@ -2,6 +2,8 @@
 // location; pages read them with usePath() and match(), links go through navigate().
 import { useEffect, useState } from 'preact/hooks'
 
+export { match } from './route-match.ts'
+
 export const BASE = '/console'
 const listeners = new Set<() => void>()
 
@@ -35,20 +37,6 @@ export function usePath(): string {
     }
   }, [])
   return currentPath()
-}
-
-/** `/submissions/:id` against `/submissions/sub_1` → `{ id: 'sub_1' }`; null when it does not match. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/')
-  const got = path.split('/')
-  if (want.length !== got.length) return null
-  const params: Record<string, string> = {}
-  for (let i = 0; i < want.length; i++) {
-    const part = want[i]!
-    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(got[i]!)
-    else if (part !== got[i]) return null
-  }
-  return params
 }
 
 /** A click on a console link without modifier keys stays in the page. */
