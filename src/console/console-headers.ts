@@ -1,0 +1,30 @@
+// Security headers of every /console answer (console contract): the console loads nothing from a
+// third party, runs no inline script or style, and may not be framed.
+import type { FastifyReply } from 'fastify'
+
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': CONSOLE_CSP,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+})
+
+/** Anything with Fastify's `header(name, value)`: a FastifyReply, or a route handler's `reply`. */
+type HeaderSink = Pick<FastifyReply, 'header'> | { header(name: string, value: string): unknown }
+
+/** Sets the console's security headers on an answer (pages, assets and /console/api alike). */
+export function consoleSecurityHeaders(reply: HeaderSink): void {
+  for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) reply.header(name, value)
+}
