@@ -5,6 +5,7 @@ import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { getHealth } from './accounts/get-health.ts'
 import { routeName } from './accounts/key-activity.ts'
+import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
@@ -152,7 +153,11 @@ function unknownRoute(deps: Deps) {
   }
 }
 
-export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): FastifyInstance {
+export function buildApp(
+  deps: Deps,
+  apiRoutes: AnyRoute[] = API_ROUTES,
+  consoleRoutes: AnyRoute[] = CONSOLE_API_ROUTES,
+): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -213,5 +218,7 @@ export function buildApp(deps: Deps, apiRoutes: AnyRoute[] = API_ROUTES): Fastif
   const all: AnyRoute[] = []
   all.push(...apiRoutes, ...operationalRoutes(() => all, deps))
   for (const route of all) registerRoute(app, route, deps)
+  // The console's own routes (docs/console.md): not part of the public API, nor of its OpenAPI.
+  for (const route of consoleRoutes) registerRoute(app, route, deps)
   return app
 }

@@ -122,6 +122,19 @@ const CATALOGUE = {
   submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
   invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
   invalid_file_url: { status: 403, description: 'A signed file URL that was edited or has expired.' },
+  // operations.md §8: the console (docs/console.md)
+  console_session_required: {
+    status: 401,
+    description: 'No console session cookie, or it has expired or ended; sign in again.',
+  },
+  csrf_token_invalid: {
+    status: 403,
+    description:
+      "A console write without the session's `X-CSRF-Token`, with a wrong one, or from a foreign `Origin`.",
+  },
+  console_role_forbidden: { status: 403, description: "The console member's role may not do this." },
+  last_admin: { status: 409, description: "Removing or demoting the account's last admin." },
+  member_already_exists: { status: 409, description: 'This address is already a member of the account.' },
   // §7.3 server errors
   storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
   template_create_failed: { status: 500, description: 'Internal template could not be created.' },

@@ -1,3 +1,4 @@
+import { insertMember } from '../console/member-store.ts'
 import type { Db, Tx } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
@@ -27,6 +28,8 @@ async function insertAccountWithKeys(
   input: AccountInput,
 ): Promise<CreatedAccount> {
   const accountId = await insertAccount(tx, ctx, input)
+  // The owner signs in to the console as the account's first admin (issue #23).
+  if (input.ownerEmail) await insertMember(tx, ctx, { accountId, email: input.ownerEmail, role: 'admin' })
   const test = await insertApiKey(tx, ctx, accountId, 'test')
   const live = await insertApiKey(tx, ctx, accountId, 'live')
   return { account_id: accountId, test_key: test.key, live_key: live.key }

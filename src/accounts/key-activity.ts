@@ -49,6 +49,8 @@ export class KeyActivity {
 
   /** Records one call of `route` (`GET /v1/submissions/:id`) by `key`; synchronous, usually a no-op. */
   seen(key: AuthenticatedKey, route: string): void {
+    // A console session is a member, not a key: nothing to record (console contract).
+    if (key.via === 'console') return
     const now = this.clock.epochMs()
     const minute = Math.floor(now / MINUTE_MS)
     if (this.#minuteWritten.get(key.keyId) !== minute) {

@@ -1,8 +1,8 @@
-// Headers of every /console answer (console contract): nothing from a third party, no inline
-// script or style, never framed, no referrer (a sign-in link's token must not leak).
+// Security headers of every /console answer (console contract): the console loads nothing from a
+// third party, runs no inline script or style, and may not be framed.
 import type { FastifyReply } from 'fastify'
 
-const CSP = [
+export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -14,9 +14,17 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-export function consoleSecurityHeaders(reply: FastifyReply): void {
-  reply.header('content-security-policy', CSP)
-  reply.header('x-frame-options', 'DENY')
-  reply.header('referrer-policy', 'no-referrer')
-  reply.header('x-content-type-options', 'nosniff')
+export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': CONSOLE_CSP,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+})
+
+/** Anything with Fastify's `header(name, value)`: a FastifyReply, or a route handler's `reply`. */
+type HeaderSink = Pick<FastifyReply, 'header'> | { header(name: string, value: string): unknown }
+
+/** Sets the console's security headers on an answer (pages, assets and /console/api alike). */
+export function consoleSecurityHeaders(reply: HeaderSink): void {
+  for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) reply.header(name, value)
 }

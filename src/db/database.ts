@@ -18,6 +18,7 @@ import * as signatureLedger from './migrations/0008-signature-ledger.ts'
 import * as requestLogs from './migrations/0009-request-logs.ts'
 import * as keyActivity from './migrations/0010-key-activity.ts'
 import * as requestLogBatches from './migrations/0011-request-log-batches.ts'
+import * as consoleTables from './migrations/0012-console.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-request-logs': requestLogs,
   '0010-key-activity': keyActivity,
   '0011-request-log-batches': requestLogBatches,
+  '0012-console': consoleTables,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

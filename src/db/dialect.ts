@@ -270,6 +270,15 @@ export function lockForClaim<Q extends SelectQueryBuilder<any, any, any>>(engine
   return engine === 'postgres' ? (query.forUpdate().skipLocked() as Q) : query
 }
 
+/**
+ * Rows a transaction reads to decide a write (the last admin of an account): PostgreSQL locks them
+ * until commit; SQLite needs nothing, its transactions begin immediate (one writer at a time).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over any select query
+export function lockForUpdate<Q extends SelectQueryBuilder<any, any, any>>(engine: Engine, query: Q): Q {
+  return engine === 'postgres' ? (query.forUpdate() as Q) : query
+}
+
 /** Error raised by a unique-constraint violation, on either engine. */
 export function isUniqueViolation(engine: Engine, error: unknown): boolean {
   const e = error as { code?: string }

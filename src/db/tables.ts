@@ -326,6 +326,57 @@ export interface RequestLogBatchesTable {
   records: string
 }
 
+export type MemberRole = 'admin' | 'editor'
+
+/** A person of an account who signs in to the console (issue #23); the address is lower-cased. */
+export interface MembersTable {
+  id: string
+  account_id: string
+  email: string
+  role: MemberRole
+  created_at: string
+  last_sign_in_at: string | null
+  /** Set when removed: the row stays, the address may be added again. */
+  removed_at: string | null
+}
+
+/** A console sign-in link, stored by the SHA-256 of its token; valid 15 minutes, used once. */
+export interface ConsoleSignInLinksTable {
+  token_hash: string
+  member_id: string
+  account_id: string
+  created_at: string
+  expires_at: string
+  used_at: string | null
+  /** The address that asked for the link. */
+  ip: string | null
+}
+
+/** A console session, stored by the SHA-256 of its cookie's token. */
+export interface ConsoleSessionsTable {
+  id: string
+  token_hash: string
+  member_id: string
+  account_id: string
+  /** The environment the console shows now (switchable). */
+  environment: Environment
+  csrf_token: string
+  created_at: string
+  /** Slides with use (written at most once a minute): idle expiry is 12 hours after it. */
+  last_seen_at: string
+  /** Absolute expiry, 7 days after creation. */
+  expires_at: string
+  ended_at: string | null
+}
+
+/** One request for sign-in links, for its limits (per address, per client address). */
+export interface ConsoleSignInRequestsTable {
+  /** SHA-256 of the lower-cased address: the limit needs no readable address. */
+  email_hash: string
+  ip: string
+  created_at: string
+}
+
 export interface Tables {
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -344,6 +395,10 @@ export interface Tables {
   key_route_days: KeyRouteDaysTable
   deprecation_notices: DeprecationNoticesTable
   request_log_batches: RequestLogBatchesTable
+  members: MembersTable
+  console_sign_in_links: ConsoleSignInLinksTable
+  console_sessions: ConsoleSessionsTable
+  console_sign_in_requests: ConsoleSignInRequestsTable
 }
 
 export type Db = Kysely<Tables>

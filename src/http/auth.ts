@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import { parseApiKey } from '../accounts/api-keys.ts'
+import { checkConsoleRequest, consoleCaller, readSessionCookie } from '../console/console-auth.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { type RateLimitDecision, retryAfterSeconds, setRateLimitHeaders } from './rate-limit.ts'
@@ -56,6 +57,38 @@ async function authenticateSlowly(
   admit(deps, key, await deps.rateLimiter.consume(key.keyId, key.environment), request, reply)
 }
 
+/**
+ * The console's session cookie (console contract): the member's scope, counted per member with the
+ * environment's limit, then the CSRF token and Origin of a write and the route's role.
+ */
+async function authenticateConsole(deps: Deps, token: string, request: FastifyRequest, reply: FastifyReply) {
+  const caller = await consoleCaller(deps, token)
+  admit(
+    deps,
+    caller.scope,
+    await deps.rateLimiter.consume(caller.scope.keyId, caller.scope.environment),
+    request,
+    reply,
+  )
+  checkConsoleRequest(deps, request, caller, request.route)
+}
+
+/** A /console/api route: the session cookie only (an API key does not open the console's own routes). */
+export function authenticateConsoleOnly(deps: Deps) {
+  return function authenticateConsoleRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) {
+    const token = readSessionCookie(request.headers.cookie)
+    if (token === undefined) {
+      done(new ApiError('console_session_required', 'Sign in to the console first (/console/sign-in).'))
+      return
+    }
+    authenticateConsole(deps, token, request, reply).then(() => done(), done)
+  }
+}
+
 /** `Bearer ` as clients send it: the key follows at this offset. */
 const BEARER_PREFIX = 'Bearer '
 
@@ -77,6 +110,12 @@ export function authenticate(deps: Deps) {
         ? deps.keyCache.peek(header.slice(BEARER_PREFIX.length))
         : undefined
       if (!key) {
+        // No key at all: the console's cookie, if any (an Authorization header always wins).
+        const token = header === undefined ? readSessionCookie(request.headers.cookie) : undefined
+        if (token !== undefined) {
+          authenticateConsole(deps, token, request, reply).then(() => done(), done)
+          return
+        }
         const presented = readBearerKey(header)
         key = deps.keyCache.peek(presented)
         if (!key) {

@@ -21,6 +21,9 @@ const ID_NAMES: Record<IdPrefix, string> = {
   dlv: 'delivery',
   job: 'job',
   req: 'request',
+  mem: 'console member',
+  cses: 'console session',
+  csil: 'console sign-in link',
 }
 
 export function idName(prefix: IdPrefix): string {

@@ -63,8 +63,14 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   summary: string
   description?: string
   tag: string
-  /** `api_key` (default): Bearer key, rate limit, scope. `none`: operational routes only. */
-  auth?: 'api_key' | 'none'
+  /**
+   * `api_key` (default): Bearer key (or, without one, the console's session cookie), rate limit,
+   * scope. `console`: the console's session cookie only (/console/api, docs/console.md). `none`:
+   * operational routes, signer pages, console sign-in.
+   */
+  auth?: 'api_key' | 'console' | 'none'
+  /** The console role a session needs to call this route (API keys are not concerned): admin. */
+  consoleRole?: 'admin'
   /** api-v1 §7.4: the Idempotency-Key header is mandatory and responses replay for 24 h. */
   idempotent?: boolean
   /**
@@ -113,7 +119,7 @@ export function successSchema(route: AnyRoute): TSchema {
 }
 
 export function usesApiKey(route: AnyRoute): boolean {
-  return route.auth !== 'none'
+  return route.auth === undefined || route.auth === 'api_key'
 }
 
 /** Every error a route can answer with: its own plus those its layers add (auth, validation, idempotency). */
@@ -122,6 +128,11 @@ export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
   if (route.perIpLimit) codes.add('rate_limit_exceeded')
   if (usesApiKey(route)) {
     for (const c of ['missing_api_key', 'invalid_api_key', 'rate_limit_exceeded'] as const) codes.add(c)
+  }
+  if (route.auth === 'console') {
+    for (const c of ['console_session_required', 'rate_limit_exceeded'] as const) codes.add(c)
+    if (route.method !== 'GET') codes.add('csrf_token_invalid')
+    if (route.consoleRole) codes.add('console_role_forbidden')
   }
   if (route.schema.params) codes.add('invalid_id')
   if (route.schema.querystring) {

@@ -3,10 +3,11 @@
 // handler with its transaction helper.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
+import { CONSOLE_SECURITY_HEADERS } from '../console/console-headers.ts'
 import type { Deps } from '../deps.ts'
 import { limitByAddress } from './address-limit.ts'
-import { authenticate } from './auth.ts'
-import { type AnyRoute, type HandlerInput, successSchema, successStatus, usesApiKey } from './define-route.ts'
+import { authenticate, authenticateConsoleOnly } from './auth.ts'
+import { type AnyRoute, type HandlerInput, successSchema, successStatus } from './define-route.ts'
 import {
   type Claim,
   claimIdempotencyKey,
@@ -50,29 +51,46 @@ export function deprecationHeaders(deprecated: NonNullable<AnyRoute['deprecated'
   return headers
 }
 
+/**
+ * The console's own routes (console contract): its security headers on every answer, and no
+ * caching of its API or sign-in pages (a session's data, a one-time link).
+ */
+function consoleHeaders(route: AnyRoute): Record<string, string> {
+  if (route.url !== '/console' && !route.url.startsWith('/console/')) return {}
+  const private_ =
+    route.auth === 'console' ||
+    route.url.startsWith('/console/api/') ||
+    route.url.startsWith('/console/sign-in/')
+  return { ...CONSOLE_SECURITY_HEADERS, ...(private_ ? { 'cache-control': 'no-store' } : {}) }
+}
+
 function onRequestHook(route: AnyRoute, deps: Deps) {
-  const fixed = { ...COMMON_HEADERS, ...(route.deprecated ? deprecationHeaders(route.deprecated) : {}) }
+  const fixed = {
+    ...COMMON_HEADERS,
+    ...(route.deprecated ? deprecationHeaders(route.deprecated) : {}),
+    ...consoleHeaders(route),
+  }
   // First, so every answer of the route (refusals included) names its request.
   const identify = (request: FastifyRequest, reply: FastifyReply) => {
     request.route = route
     reply.header('request-id', request.id)
     reply.headers(fixed)
   }
-  if (!usesApiKey(route) && route.perIpLimit) {
+  if (route.auth === 'none' && route.perIpLimit) {
     const limitRequest = limitByAddress(deps)
     return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       identify(request, reply)
       limitRequest(request, reply, done)
     }
   }
-  if (!usesApiKey(route)) {
+  if (route.auth === 'none') {
     return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       identify(request, reply)
       done()
     }
   }
   // One hook rather than two: each hook Fastify runs costs a little on every request.
-  const authenticateRequest = authenticate(deps)
+  const authenticateRequest = route.auth === 'console' ? authenticateConsoleOnly(deps) : authenticate(deps)
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     identify(request, reply)
     authenticateRequest(request, reply, done)

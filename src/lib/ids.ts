@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto'
 
 // api-v1 §2.1: identifiers are prefix + "_" + 24 base62 characters.
-export const ID_PREFIXES = ['acct', 'key', 'tpl', 'sub', 'sbm', 'evt', 'whk', 'dlv', 'job', 'req'] as const
+export const ID_PREFIXES = [
+  'acct',
+  'key',
+  'tpl',
+  'sub',
+  'sbm',
+  'evt',
+  'whk',
+  'dlv',
+  'job',
+  'req',
+  'mem',
+  'cses',
+  'csil',
+] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

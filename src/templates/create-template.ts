@@ -15,7 +15,7 @@ export const createTemplate = defineRoute({
   url: '/v1/templates',
   summary: 'Create a template',
   description:
-    'A PDF (or several) with fields placed as in POST /v1/submissions/from_pdf (api-v1 §4.3). The body is limited to 4.5 MB: pass larger PDFs (up to 50 MB) by HTTPS URL. `created_via` is `api`.',
+    'A PDF (or several) with fields placed as in POST /v1/submissions/from_pdf (api-v1 §4.3). The body is limited to 4.5 MB: pass larger PDFs (up to 50 MB) by HTTPS URL. `created_via` is `api` (`ui` when made in the console).',
   tag: 'Templates',
   idempotent: true,
   bodyLimit: INLINE_PDF_BODY_LIMIT,
@@ -29,13 +29,15 @@ export const createTemplate = defineRoute({
   ],
   handler: async ({ body, scope, transaction }, deps) => {
     const { documents, ...draft } = body
-    const template = await buildTemplate(
+    const built = await buildTemplate(
       deps,
       scope,
       { ...draft, internal: false },
       documents,
       documentDeclarations(documents),
     )
+    // api-v1 §4.4: made in the console (its session cookie) or through the API.
+    const template = { ...built, created_via: scope.via === 'console' ? ('ui' as const) : ('api' as const) }
     try {
       return await transaction(async (tx) => {
         await insertTemplate(tx, template)

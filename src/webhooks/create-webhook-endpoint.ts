@@ -53,6 +53,8 @@ export const createWebhookEndpoint = defineRoute({
   description:
     'Subscribes a URL to submission events. The answer carries the signing `secret` (`whsec_` + 32 base62 characters) once: it is never returned again. No Idempotency-Key.',
   tag: 'Webhooks',
+  // Console: webhook endpoints are an admin's (console contract); editors read them only.
+  consoleRole: 'admin',
   schema: { body: CreateWebhookEndpointRequest, response: { 201: CreatedWebhookEndpoint } },
   errors: ['invalid_events', 'webhook_url_rejected', 'webhook_endpoint_limit_reached'],
   handler: async ({ body, scope }, deps) => {

@@ -31,6 +31,8 @@ export const deleteWebhookEndpoint = defineRoute({
   url: '/v1/webhook_endpoints/:id',
   summary: 'Deactivate a webhook endpoint',
   tag: 'Webhooks',
+  // Console: webhook endpoints are an admin's (console contract); editors read them only.
+  consoleRole: 'admin',
   schema: { params: IdParams('whk'), response: { 200: DeletedWebhookEndpoint } },
   errors: ['resource_not_found'],
   handler: ({ params, scope }, { db, clock }) =>

@@ -21,6 +21,8 @@ export const retryWebhookDelivery = defineRoute({
   url: '/v1/webhook_endpoints/:id/deliveries/:delivery_id/retry',
   summary: 'Redeliver one delivery now',
   tag: 'Webhooks',
+  // Console: webhook endpoints are an admin's (console contract); editors read them only.
+  consoleRole: 'admin',
   schema: { params: RetryParams, response: { 200: WebhookDelivery } },
   errors: ['resource_not_found', 'webhook_endpoint_deleted', 'webhook_delivery_in_flight'],
   handler: async ({ params, scope }, deps) => {

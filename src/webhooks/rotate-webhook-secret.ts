@@ -36,6 +36,8 @@ export const rotateWebhookSecret = defineRoute({
   description:
     'Answers the endpoint with its new `secret`, shown once. Until `previous_secret_expires_at`, deliveries are signed with both secrets (one `v1=` each). Send `{}` for the default 24-hour overlap.',
   tag: 'Webhooks',
+  // Console: webhook endpoints are an admin's (console contract); editors read them only.
+  consoleRole: 'admin',
   schema: { params: IdParams('whk'), body: RotateSecretRequest, response: { 200: CreatedWebhookEndpoint } },
   errors: ['resource_not_found', 'webhook_endpoint_deleted'],
   handler: async ({ params, body, scope }, deps) => {

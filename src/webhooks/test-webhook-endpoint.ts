@@ -41,6 +41,8 @@ export const testWebhookEndpoint = defineRoute({
   description:
     'Sends a signed `webhook.test` event at once and answers the receiving server’s raw answer. A 2xx re-enables a failing or disabled endpoint.',
   tag: 'Webhooks',
+  // Console: webhook endpoints are an admin's (console contract); editors read them only.
+  consoleRole: 'admin',
   schema: { params: IdParams('whk'), response: { 200: WebhookTestResult } },
   errors: ['resource_not_found', 'webhook_endpoint_deleted'],
   handler: async ({ params, scope }, deps) => {

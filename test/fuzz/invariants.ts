@@ -27,6 +27,10 @@ const COUNTED = {
   key_route_days: true,
   deprecation_notices: true,
   request_log_batches: true,
+  members: true,
+  console_sign_in_links: true,
+  console_sessions: true,
+  console_sign_in_requests: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**

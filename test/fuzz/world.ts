@@ -2,6 +2,7 @@
 // submitters, signing slugs, embed and file tokens) so that some generated requests find them.
 import fc from 'fast-check'
 import { API_ROUTES } from '../../src/app.ts'
+import { CONSOLE_API_ROUTES } from '../../src/console/console-routes.ts'
 import type { AnyRoute } from '../../src/http/define-route.ts'
 import { getLiveness, getReadiness } from '../../src/http/health.ts'
 import { openApiRoute } from '../../src/http/openapi.ts'
@@ -33,7 +34,13 @@ export interface World {
 /** API_ROUTES and the operational routes buildApp adds (app.ts operationalRoutes). */
 export function fuzzedRoutes(): AnyRoute[] {
   // Only the definition is read (method, url, schemas, codes); the app serves its own instance.
-  return [...API_ROUTES, getLiveness, getReadiness, openApiRoute(() => API_ROUTES, 'http://127.0.0.1')]
+  return [
+    ...API_ROUTES,
+    getLiveness,
+    getReadiness,
+    openApiRoute(() => API_ROUTES, 'http://127.0.0.1'),
+    ...CONSOLE_API_ROUTES,
+  ]
 }
 
 type Created = { id: string; submitters: Array<{ id: string; signing_url: string; embed_src: string }> }
