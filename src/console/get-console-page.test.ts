@@ -3,17 +3,11 @@
 // of a first load (docs/decisions/console-framework.md: ≤ 300 KB brotli).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startTestApp, type TestApp } from '../../test/harness.ts'
-import { API_ROUTES } from '../app.ts'
-import { CONSOLE_PAGE_ROUTES } from './get-console-page.ts'
+import type { TestApp } from '../../test/harness.ts'
+import { startConsoleApp } from './console-test-app.ts'
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-
-/** Until app.ts registers them (the back end's branch), the test adds the console's page routes. */
-const routes = API_ROUTES.includes(CONSOLE_PAGE_ROUTES[0]!)
-  ? API_ROUTES
-  : [...API_ROUTES, ...CONSOLE_PAGE_ROUTES]
 
 function assertSecurityHeaders(headers: Record<string, unknown>): void {
   assert.equal(headers['content-security-policy'], CSP)
@@ -25,7 +19,7 @@ function assertSecurityHeaders(headers: Record<string, unknown>): void {
 describe('the console shell and assets', () => {
   let t: TestApp
   before(async () => {
-    t = await startTestApp({ routes })
+    t = await startConsoleApp()
   })
   after(() => t.close())
 

@@ -122,36 +122,38 @@ export function Shell(props: {
       <a class="skip-link" href="#main">
         {t.skip_to_content}
       </a>
-      <header class="topbar">
-        <div class="topbar-account">
-          <span class="brand-mark" aria-hidden="true">
-            P
-          </span>
-          <span class="account-name">{session.account.name}</span>
+      <header class="masthead">
+        <div class="topbar">
+          <div class="topbar-account">
+            <span class="brand-mark" aria-hidden="true">
+              P
+            </span>
+            <span class="account-name">{session.account.name}</span>
+          </div>
+          <EnvironmentSwitch environment={session.environment} onEnvironment={props.onEnvironment} />
+          <div class="topbar-member">
+            <LanguagePicker language={props.language} onLanguage={props.onLanguage} />
+            <span class="member-email" title={t[`role_${session.member.role}`]}>
+              {session.member.email}
+            </span>
+            <button
+              type="button"
+              class="button small ghost"
+              disabled={signOut.busy}
+              onClick={() => signOut.run()}
+            >
+              {t.sign_out}
+            </button>
+          </div>
         </div>
-        <EnvironmentSwitch environment={session.environment} onEnvironment={props.onEnvironment} />
-        <div class="topbar-member">
-          <LanguagePicker language={props.language} onLanguage={props.onLanguage} />
-          <span class="member-email" title={t[`role_${session.member.role}`]}>
-            {session.member.email}
-          </span>
-          <button
-            type="button"
-            class="button small ghost"
-            disabled={signOut.busy}
-            onClick={() => signOut.run()}
-          >
-            {t.sign_out}
-          </button>
-        </div>
+        {live ? (
+          <p class="live-banner">
+            <strong>{t.env_live_banner_title}</strong> {t.env_live_banner}
+          </p>
+        ) : (
+          <p class="test-banner">{t.env_test_banner}</p>
+        )}
       </header>
-      {live ? (
-        <p class="live-banner">
-          <strong>{t.env_live_banner_title}</strong> {t.env_live_banner}
-        </p>
-      ) : (
-        <p class="test-banner">{t.env_test_banner}</p>
-      )}
       <div class="body">
         <nav class="sidenav" aria-label={t.nav_label}>
           {NAV.map((section, i) => {
