@@ -11,8 +11,8 @@ export interface RouteSchemas {
   params?: TSchema
   querystring?: TSchema
   body?: TSchema
-  /** Exactly one success status (200 or 201) and its body. */
-  response: { 200: TSchema } | { 201: TSchema }
+  /** Exactly one success status (200, 201, or 202 for work accepted to be done later) and its body. */
+  response: { 200: TSchema } | { 201: TSchema } | { 202: TSchema }
 }
 
 type Part<S> = S extends TSchema ? Static<S> : undefined
@@ -20,7 +20,9 @@ type SuccessSchema<S extends RouteSchemas> = S['response'] extends { 200: infer 
   ? R
   : S['response'] extends { 201: infer R extends TSchema }
     ? R
-    : never
+    : S['response'] extends { 202: infer R extends TSchema }
+      ? R
+      : never
 export type SuccessBody<S extends RouteSchemas> = Static<SuccessSchema<S>>
 
 export interface HandlerInput<S extends RouteSchemas> {
@@ -109,8 +111,9 @@ export function defineRoute<S extends RouteSchemas>(route: RouteDefinition<S>): 
 // biome-ignore lint/suspicious/noExplicitAny: a list holds routes of every schema
 export type AnyRoute = RouteDefinition<any>
 
-export function successStatus(route: AnyRoute): 200 | 201 {
-  return 201 in route.schema.response ? 201 : 200
+export function successStatus(route: AnyRoute): 200 | 201 | 202 {
+  if (201 in route.schema.response) return 201
+  return 202 in route.schema.response ? 202 : 200
 }
 
 export function successSchema(route: AnyRoute): TSchema {

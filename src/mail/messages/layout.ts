@@ -30,6 +30,8 @@ export interface MailContent {
    * behalf, so the footer says why this address receives it instead.
    */
   ownerNoticeFor?: string
+  /** A mail to a person about their own request (a console sign-in link): the footer says only this. */
+  footerNote?: string
 }
 
 export interface RenderedMail {
@@ -83,6 +85,7 @@ function button(label: string, url: string): string {
 function footerLines(content: MailContent): string[] {
   const { footer } = content.texts
   if (content.ownerNoticeFor !== undefined) return [footer.ownerNotice(content.ownerNoticeFor)]
+  if (content.footerNote !== undefined) return [content.footerNote]
   const account = content.onBehalfOf === undefined ? undefined : unbroken(content.onBehalfOf)
   const sentBy = account ? footer.sentFor(account) : footer.sentBy
   const replyTo = account ? footer.replyTo(account) : footer.replyToSender

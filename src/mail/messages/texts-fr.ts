@@ -65,6 +65,17 @@ export const FRENCH: MailTexts = {
     details: `Ce qui change et ce qui la remplace${NBSP}:`,
     once: 'Cet avis n’est envoyé qu’une fois par route. Les appels faits avec des clés de test ne sont pas comptés.',
   },
+  consoleSignIn: {
+    subject: 'Votre lien de connexion à la console Paraph',
+    heading: 'Connexion à Paraph',
+    one: (account) =>
+      `Quelqu’un, sans doute vous, a demandé à se connecter à la console Paraph du compte ${account} avec cette adresse.`,
+    several: `Quelqu’un, sans doute vous, a demandé à se connecter à la console Paraph avec cette adresse, qui appartient à plusieurs comptes. Ouvrez le lien du compte voulu${NBSP}:`,
+    button: 'Se connecter',
+    expiry: 'Un lien de connexion reste valable 15 minutes et ne sert qu’une fois.',
+    notAsked: `Si vous ne l’avez pas demandé, ignorez cet e-mail${NBSP}: personne ne peut se connecter sans le lien.`,
+    footer: 'Envoyé par Paraph, car cette adresse a demandé à se connecter à sa console.',
+  },
   linkIntro: `Si le bouton ne fonctionne pas, ouvrez ce lien${NBSP}:`,
   footer: {
     sentBy: 'Envoyé par Paraph, un service de signature électronique, au nom de l’expéditeur.',

@@ -62,6 +62,23 @@ export interface MailTexts {
     details: string
     once: string
   }
+  /**
+   * To a console member who asked to sign in (issue #23): one link per account of the address,
+   * each valid 15 minutes and once.
+   */
+  consoleSignIn: {
+    subject: string
+    heading: string
+    /** The address is a member of one account. */
+    one(account: string): string
+    /** The address is a member of several accounts: one link each follows. */
+    several: string
+    button: string
+    expiry: string
+    notAsked: string
+    /** The footer: why this address receives the mail. */
+    footer: string
+  }
   /** Above the plain link, under the button: for clients that do not show buttons. */
   linkIntro: string
   footer: {
@@ -133,6 +150,18 @@ export const ENGLISH: MailTexts = {
     usage: (lastDay, keys) => `Last call: ${lastDay}, with the keys ${keys}.`,
     details: 'What changes and what to use instead:',
     once: 'This notice is sent once per route. Calls with test keys are not counted.',
+  },
+  consoleSignIn: {
+    subject: 'Your sign-in link to the Paraph console',
+    heading: 'Sign in to Paraph',
+    one: (account) =>
+      `Someone, probably you, asked to sign in to the Paraph console of ${account} with this address.`,
+    several:
+      'Someone, probably you, asked to sign in to the Paraph console with this address, which belongs to several accounts. Open the link of the account you want:',
+    button: 'Sign in',
+    expiry: 'A sign-in link is valid for 15 minutes and works once.',
+    notAsked: 'If you did not ask for it, ignore this e-mail: nobody can sign in without the link.',
+    footer: 'Sent by Paraph because this address asked to sign in to its console.',
   },
   linkIntro: 'If the button does not work, open this link:',
   footer: {

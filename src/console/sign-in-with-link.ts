@@ -1,0 +1,93 @@
+// GET and POST /console/sign-in/{token} — a mailed sign-in link. GET shows a page with one button
+// and consumes nothing (mail scanners follow links); POST consumes the link, opens a session in
+// the test environment, sets the cookie and sends the browser to the console (docs/console.md).
+import { Type } from 'typebox'
+import { ApiError } from '../errors.ts'
+import { defineRoute, type HandlerInput } from '../http/define-route.ts'
+import { toIso } from '../lib/clock.ts'
+import { checkOrigin, sessionCookie } from './console-auth.ts'
+import { insertSession, SESSION_MAX_MS } from './console-session-store.ts'
+import { consumeSignInLink, findSignInLink } from './sign-in-link-store.ts'
+import { pageLanguage, type SignInProblem, signInPage, signInProblemPage } from './sign-in-page.ts'
+
+const TOKEN = /^[0-9A-Za-z]{43}$/
+const STATUS: Record<SignInProblem, number> = { spent: 410, unknown: 404, refused: 403 }
+
+const schema = {
+  params: Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+  response: { 200: Type.String() },
+}
+
+type Input = HandlerInput<typeof schema>
+
+function problem(input: Input, kind: SignInProblem): string {
+  input.reply.code(STATUS[kind])
+  return signInProblemPage(pageLanguage(input.headers['accept-language']), kind)
+}
+
+export const getSignInPage = defineRoute({
+  operationId: 'getSignInPage',
+  method: 'GET',
+  url: '/console/sign-in/:token',
+  summary: 'The page of a console sign-in link',
+  tag: 'Console',
+  auth: 'none',
+  produces: 'text/html; charset=utf-8',
+  schema,
+  errors: [],
+  handler: async (input, { db, clock }) => {
+    const token = input.params.token
+    const found = TOKEN.test(token) ? await findSignInLink(db, clock, token) : { state: 'unknown' as const }
+    if (found.state !== 'usable') return problem(input, found.state)
+    return signInPage(
+      pageLanguage(input.headers['accept-language']),
+      found.link.account_name,
+      `/console/sign-in/${token}`,
+    )
+  },
+})
+
+export const signInWithLink = defineRoute({
+  operationId: 'signInWithLink',
+  method: 'POST',
+  url: '/console/sign-in/:token',
+  summary: 'Sign in to the console with a link',
+  tag: 'Console',
+  auth: 'none',
+  produces: 'text/html; charset=utf-8',
+  schema,
+  errors: [],
+  handler: async (input, deps) => {
+    const token = input.params.token
+    try {
+      // A foreign page must not sign a browser in to someone else's account (login CSRF).
+      checkOrigin(deps, input.headers)
+    } catch (error) {
+      if (error instanceof ApiError) return problem(input, 'refused')
+      throw error
+    }
+    const found = TOKEN.test(token)
+      ? await findSignInLink(deps.db, deps.clock, token)
+      : { state: 'unknown' as const }
+    if (found.state !== 'usable') return problem(input, found.state)
+    const link = found.link
+    const created = await deps.db.transaction().execute(async (tx) => {
+      if (!(await consumeSignInLink(tx, deps.clock, link.token_hash))) return undefined
+      await tx
+        .updateTable('members')
+        .set({ last_sign_in_at: toIso(deps.clock.now()) })
+        .where('account_id', '=', link.account_id)
+        .where('id', '=', link.member_id)
+        .execute()
+      return insertSession(tx, deps, { id: link.member_id, account_id: link.account_id })
+    })
+    if (!created) return problem(input, 'spent')
+    input.reply.header(
+      'set-cookie',
+      sessionCookie(created.token, deps.config.publicUrl, SESSION_MAX_MS / 1000),
+    )
+    input.reply.header('location', '/console/')
+    input.reply.code(303)
+    return ''
+  },
+})
