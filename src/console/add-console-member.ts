@@ -27,12 +27,18 @@ export const addConsoleMember = defineRoute({
     response: { 201: Member },
   },
   errors: ['member_already_exists'],
-  handler: ({ body, scope }, deps) =>
-    deps.db
-      .transaction()
-      .execute(async (tx) =>
-        toApiMember(
-          await insertMember(tx, deps, { accountId: scope.accountId, email: body.email, role: body.role }),
-        ),
-      ),
+  handler: async ({ body, scope }, deps) => {
+    try {
+      return await deps.db.transaction().execute(async (tx) => {
+        const input = { accountId: scope.accountId, email: body.email, role: body.role }
+        return toApiMember(await insertMember(tx, deps, input))
+      })
+    } catch (error) {
+      // Two admins adding the same address at once: the unique index decides.
+      if (isUniqueViolation(deps.engine, error)) {
+        throw new ApiError('member_already_exists', `${body.email} is already a member of this account.`)
+      }
+      throw error
+    }
+  },
 })
