@@ -1,8 +1,15 @@
 // Every route of the console's own API (/console/api, docs/console.md) and its sign-in pages: what
 // the public API has no route for. Kept out of the public OpenAPI document; registered by app.ts.
 import type { AnyRoute } from '../http/define-route.ts'
+import { addConsoleMember } from './add-console-member.ts'
+import { changeConsoleMemberRole } from './change-console-member-role.ts'
+import { createConsoleKey } from './create-console-key.ts'
 import { createSignInLinks } from './create-sign-in-links.ts'
+import { listConsoleKeys } from './list-console-keys.ts'
+import { listConsoleMembers } from './list-console-members.ts'
 import { readConsoleSession } from './read-console-session.ts'
+import { removeConsoleMember } from './remove-console-member.ts'
+import { revokeConsoleKey } from './revoke-console-key.ts'
 import { getSignInPage, signInWithLink } from './sign-in-with-link.ts'
 import { signOutConsole } from './sign-out-console.ts'
 import { switchConsoleEnvironment } from './switch-console-environment.ts'
@@ -14,4 +21,11 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   readConsoleSession,
   switchConsoleEnvironment,
   signOutConsole,
+  listConsoleKeys,
+  createConsoleKey,
+  revokeConsoleKey,
+  listConsoleMembers,
+  addConsoleMember,
+  changeConsoleMemberRole,
+  removeConsoleMember,
 ]

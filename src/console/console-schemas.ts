@@ -45,3 +45,15 @@ export const ConsoleApiKey = Type.Object({
   revoked_at: Type.Union([Timestamp, Type.Null()]),
 })
 export type ConsoleApiKey = Static<typeof ConsoleApiKey>
+
+export const ConsoleApiKeyList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(ConsoleApiKey),
+})
+
+/** The one answer that carries a key's secret: its creation. */
+export const CreatedConsoleApiKey = Type.Object({
+  ...ConsoleApiKey.properties,
+  /** The whole key (`sk_test_…`): shown once. */
+  secret: Type.String(),
+})
