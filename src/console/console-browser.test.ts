@@ -8,7 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { freePort, launchBrowser } from '../../test/browser.ts'
+import { freePort, launchBrowser, tabTo } from '../../test/browser.ts'
 import { type ConsoleClient, signedInMember } from '../../test/console.ts'
 import { createTemplateFor } from '../../test/documents.ts'
 import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
@@ -75,14 +75,17 @@ describe('the console in a browser', () => {
     await t?.close()
   })
 
-  /** A browser context, signed in with the member's cookie unless `signedIn` is false. */
-  async function open(signedIn = true): Promise<{ context: BrowserContext; page: Page }> {
+  /** A browser context, signed in with the member's cookie (`admin` unless another is given) unless `signedIn` is false. */
+  async function open(
+    signedIn = true,
+    member?: ConsoleClient,
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' })
     if (signedIn) {
       await context.addCookies([
         {
           name: 'paraph_console',
-          value: admin.cookie.split('=')[1]!,
+          value: (member ?? admin).cookie.split('=')[1]!,
           url: base,
           httpOnly: true,
           sameSite: 'Lax',
@@ -343,6 +346,44 @@ describe('the console in a browser', () => {
     await page.getByRole('heading', { name: 'Modèles' }).waitFor()
     assert.equal(await page.evaluate('document.documentElement.lang'), 'fr')
     await check(page, 'templates-fr')
+    await context.close()
+  })
+
+  it('an editor: no API keys or members in the menu, webhooks read-only, admin pages refused', async () => {
+    const editor = await signedInMember(t, keys.accountId, { role: 'editor', email: 'eve@example.eu' })
+    const { context, page } = await open(true, editor)
+    await go(page, '/developers/webhooks')
+    const nav = page.getByRole('navigation', { name: 'Console' })
+    await nav.getByRole('link', { name: 'Webhooks' }).waitFor()
+    assert.equal(await nav.getByRole('link', { name: 'API keys' }).count(), 0)
+    assert.equal(await nav.getByRole('link', { name: 'Members' }).count(), 0)
+    await page.getByText('You can look but not change').waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Add an endpoint' }).count(), 0)
+    await check(page, 'webhooks-editor')
+    await go(page, '/members')
+    await page.getByRole('heading', { name: 'Admins only' }).waitFor()
+    await context.close()
+  })
+
+  it('keyboard: the skip link leads to the content; a dialog closes on Escape and gives focus back', async () => {
+    const { context, page } = await open()
+    await go(page, '/developers/webhooks')
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content')
+    await page.keyboard.press('Enter')
+    assert.equal(await page.evaluate('document.activeElement.id'), 'main')
+    await tabTo(page, 'button.primary')
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog', { name: 'Add an endpoint' })
+    await dialog.waitFor()
+    assert.equal(
+      await page.evaluate('document.activeElement.id'),
+      'endpoint-url',
+      'focus moves into the dialog',
+    )
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Add an endpoint')
     await context.close()
   })
 })
