@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { getHealth } from './accounts/get-health.ts'
 import { routeName } from './accounts/key-activity.ts'
 import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
+import { CONSOLE_PAGE_ROUTES } from './console/get-console-page.ts'
+import { signInWithLink } from './console/sign-in-with-link.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
@@ -153,10 +155,27 @@ function unknownRoute(deps: Deps) {
   }
 }
 
+/**
+ * The console's sign-in page posts a plain HTML form (no script): its body (empty, or
+ * form-encoded) is accepted there and nowhere else, where it stays 415 as every non-JSON body.
+ */
+const FORM_ROUTES = new Set([signInWithLink.url])
+
+/** A body type that only the given routes accept (their handlers read the raw bytes, or nothing). */
+function onlyOnRoutes(app: FastifyInstance, contentType: string, urls: Set<string>): void {
+  app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
+    if (urls.has(request.routeOptions.url ?? '')) return done(null, body)
+    const error = Object.assign(new Error(`Unsupported media type ${contentType}`), {
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+    })
+    done(error, undefined)
+  })
+}
+
 export function buildApp(
   deps: Deps,
   apiRoutes: AnyRoute[] = API_ROUTES,
-  consoleRoutes: AnyRoute[] = CONSOLE_API_ROUTES,
+  consoleRoutes: AnyRoute[] = [...CONSOLE_API_ROUTES, ...CONSOLE_PAGE_ROUTES],
 ): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -193,6 +212,7 @@ export function buildApp(
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, parseJsonBody(body as Buffer)),
   )
+  onlyOnRoutes(app, 'application/x-www-form-urlencoded', FORM_ROUTES)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 

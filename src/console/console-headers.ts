@@ -17,7 +17,9 @@ export const CONSOLE_CSP = [
 export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy': CONSOLE_CSP,
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser's form POST (the sign-in link's button) carries `Origin: null`,
+  // which the login-CSRF check must refuse. same-origin still tells no third party anything.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 })
 

@@ -54,7 +54,7 @@ describe('console sessions (cookie on /v1 and /console/api/session)', () => {
       assert.equal(res.headers['cache-control'], 'no-store')
       assert.equal(res.headers['content-security-policy'], CONSOLE_CSP)
       assert.equal(res.headers['x-frame-options'], 'DENY')
-      assert.equal(res.headers['referrer-policy'], 'no-referrer')
+      assert.equal(res.headers['referrer-policy'], 'same-origin')
       assert.equal(res.headers['x-content-type-options'], 'nosniff')
     })
 

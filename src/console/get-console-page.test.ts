@@ -12,7 +12,7 @@ const CSP =
 function assertSecurityHeaders(headers: Record<string, unknown>): void {
   assert.equal(headers['content-security-policy'], CSP)
   assert.equal(headers['x-frame-options'], 'DENY')
-  assert.equal(headers['referrer-policy'], 'no-referrer')
+  assert.equal(headers['referrer-policy'], 'same-origin')
   assert.equal(headers['x-content-type-options'], 'nosniff')
 }
 
