@@ -193,6 +193,11 @@ export function buildApp(
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, parseJsonBody(body as Buffer)),
   )
+  // The console's template editor uploads the PDF itself (POST /console/api/template_drafts); every
+  // other route's body schema refuses a buffer, so this parser opens nothing else.
+  app.addContentTypeParser('application/pdf', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  )
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 
