@@ -219,6 +219,78 @@ describe('the template editor in a browser', () => {
     await page.context().close()
   })
 
+  it('keyboard Add field, corner resize, alignment guide while moving, copy onto every page, preview as a role', async () => {
+    const page = await open()
+    await upload(page, await pdfOfPages([PageSizes.A4, PageSizes.A4, PageSizes.A4]), 'initials.pdf')
+    await page.locator('.editor-page[data-page="3"]').waitFor()
+
+    // Keyboard only: the button places a default-sized field on the visible page and focuses it.
+    await page.getByLabel('Initials', { exact: true }).check()
+    await page.getByRole('button', { name: 'Add field' }).press('Enter')
+    const initials = page.locator('[data-field="Initials 1"]')
+    await page.locator('[data-field="Initials 1"]:focus').waitFor()
+    assert.equal(await initials.evaluate((el) => el.closest('.editor-page')?.getAttribute('data-page')), '1')
+
+    // A corner dragged 40 px right makes the field 40 px wider.
+    const before = (await initials.boundingBox())!
+    const handle = (await page.locator('[data-field="Initials 1"] .editor-handle.se').boundingBox())!
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(handle.x + handle.width / 2 + 40, handle.y + handle.height / 2, { steps: 4 })
+    await page.mouse.up()
+    const wider = (await initials.boundingBox())!
+    assert.ok(Math.abs(wider.width - before.width - 40) < 1.5, `${before.width} → ${wider.width}`)
+    assert.ok(Math.abs(wider.x - before.x) < 0.5, 'the left edge stays')
+
+    // Moved to 2 px from the other's left edge: the guide shows, and the edges end aligned.
+    await page.getByLabel('Signature', { exact: true }).check()
+    await draw(page, { page: 1, x: 0.1, y: 0.6, w: 0.3, h: 0.06 })
+    const signature = page.locator('[data-field="Signature 1"]')
+    const s = (await signature.boundingBox())!
+    await page.mouse.move(s.x + 20, s.y + 10)
+    await page.mouse.down()
+    await page.mouse.move(s.x + 20 + (wider.x - s.x) / 2, s.y + 10, { steps: 3 })
+    await page.mouse.move(s.x + 20 + (wider.x - s.x) + 2, s.y + 10, { steps: 3 })
+    assert.equal(await page.locator('.editor-guide.vertical').count(), 1, 'the guide is shown while moving')
+    await page.mouse.up()
+    assert.equal(await page.locator('.editor-guide').count(), 0)
+    assert.equal(await leftFraction(page, 'Signature 1'), await leftFraction(page, 'Initials 1'))
+
+    // The initials copied onto pages 2 and 3, at the same place.
+    await initials.click()
+    await page.getByRole('button', { name: 'Copy onto every page' }).click()
+    await page.getByText('4 fields').waitFor()
+    for (const n of [2, 3]) {
+      const copy = page.locator(`.editor-page[data-page="${n}"] [data-field="Initials 1 (p. ${n})"]`)
+      assert.equal(await copy.count(), 1)
+      assert.equal(await leftFraction(page, `Initials 1 (p. ${n})`), await leftFraction(page, 'Initials 1'))
+    }
+
+    // A witness's field; preview as the first party shows only the first party's fields.
+    await page.getByRole('button', { name: 'Add a role' }).click()
+    await page.getByLabel('Draw fields for Party 2').check()
+    await draw(page, { page: 1, x: 0.6, y: 0.8, w: 0.3, h: 0.06 })
+    await page.getByText('5 fields').waitFor()
+    await page.getByLabel('Preview as').selectOption('First party')
+    assert.equal(
+      await page.locator('[data-field="Signature 2"]').count(),
+      0,
+      "the other role's field is hidden",
+    )
+    assert.equal(await page.locator('.editor-page[data-page="1"] .editor-field').count(), 2)
+    await page.getByText('Preview: only the fields of this role').waitFor()
+    await axe(page, 'editor-preview')
+    await page.getByLabel('Preview as').selectOption('')
+    assert.equal(await page.locator('[data-field="Signature 2"]').count(), 1)
+
+    // The API panel shows the same fields, ready to copy.
+    await page.getByText('The same with the API').click()
+    const body = JSON.parse(await page.locator('.editor-api pre').first().innerText())
+    assert.equal(body.documents[0].fields.length, 5)
+    assert.equal(body.documents[0].pdf_base64, '<the PDF, base64>')
+    await page.context().close()
+  })
+
   it('a 100-page PDF: page 1 shows soon after the upload answers, later pages load only when near', async (test) => {
     const page = await open()
     const images: string[] = []
