@@ -135,6 +135,11 @@ const CATALOGUE = {
   console_role_forbidden: { status: 403, description: "The console member's role may not do this." },
   last_admin: { status: 409, description: "Removing or demoting the account's last admin." },
   member_already_exists: { status: 409, description: 'This address is already a member of the account.' },
+  sign_in_link_expired: {
+    status: 410,
+    description:
+      'Console sign-in link past its 15 minutes, already used, or its member was removed; ask for a new one.',
+  },
   // §7.3 server errors
   storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
   template_create_failed: { status: 500, description: 'Internal template could not be created.' },

@@ -10,6 +10,7 @@ import {
 } from './admin.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
+import { consoleLink, membersAdd, membersList } from './members.ts'
 import { serve } from './serve.ts'
 import { usageCommand } from './usage.ts'
 import { worker } from './worker.ts'
@@ -62,6 +63,34 @@ keys
   .requiredOption('--account <id>', 'account id (acct_…)')
   .option('--json', 'print JSON')
   .action((options) => keysList(options))
+
+const members = program
+  .command('members')
+  .description("manage an account's console members (docs/console.md)")
+members
+  .command('add')
+  .description("let an address sign in to the account's console")
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .requiredOption('--email <address>', "the member's address")
+  .option('--role <role>', 'admin or editor', 'admin')
+  .option('--json', 'print the member as JSON')
+  .action((options) => membersAdd(options))
+members
+  .command('list')
+  .description('list the console members of an account: id, role, address, added, last sign-in')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .option('--json', 'print JSON')
+  .action((options) => membersList(options))
+
+program
+  .command('console-link')
+  .description(
+    'print a console sign-in link (valid 15 minutes, once) for each account of a member, without mail',
+  )
+  .requiredOption('--email <address>', "the member's address")
+  .option('--account <id>', 'only this account (acct_…)')
+  .option('--json', 'print a JSON array, one object per account')
+  .action((options) => consoleLink(options))
 
 program
   .command('deprecations')

@@ -67,10 +67,15 @@ function publicOrigin(deps: Deps): string {
   return origin
 }
 
+/** No Origin header, or PUBLIC_URL's. */
+export function originAllowed(deps: Deps, headers: FastifyRequest['headers']): boolean {
+  return headers.origin === undefined || headers.origin === publicOrigin(deps)
+}
+
 /** A foreign Origin (when the browser sends one) is refused on every console write. */
 export function checkOrigin(deps: Deps, headers: FastifyRequest['headers']): void {
   const origin = headers.origin
-  if (origin !== undefined && origin !== publicOrigin(deps)) {
+  if (!originAllowed(deps, headers)) {
     throw new ApiError(
       'csrf_token_invalid',
       `Requests from ${origin} are refused: the console is served at ${publicOrigin(deps)}.`,

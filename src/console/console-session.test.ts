@@ -126,6 +126,29 @@ describe('console sessions (cookie on /v1 and /console/api/session)', () => {
       assert.equal(res.json().account_id, b.accountId)
     })
 
+    it("request logs record console calls under the member's id", async () => {
+      const call = await admin.request({ method: 'GET', url: '/v1/health' })
+      await t.deps.requestLogs.flush()
+      const logs = await admin.request({
+        method: 'GET',
+        url: `/v1/request_logs?request_id=${call.headers['request-id']}`,
+      })
+      assert.equal(logs.statusCode, 200, logs.body)
+      const [log] = logs.json().data
+      assert.equal(log.key_id, admin.memberId)
+      assert.equal(log.environment, 'test')
+      assert.equal(log.status, 200)
+      const byKey = await t.request(a.testKey, {
+        method: 'GET',
+        url: `/v1/request_logs?request_id=${call.headers['request-id']}`,
+      })
+      assert.equal(
+        byKey.json().data[0].key_id,
+        admin.memberId,
+        'the same log, read with a key of the account',
+      )
+    })
+
     it('console calls leave no key activity (no route-day row under the member id)', async () => {
       await admin.request({ method: 'GET', url: '/v1/health' })
       await t.deps.keyActivity.flush()

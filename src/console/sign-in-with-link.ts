@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { defineRoute, type HandlerInput } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
-import { checkOrigin, sessionCookie } from './console-auth.ts'
+import { originAllowed, sessionCookie } from './console-auth.ts'
 import { insertSession, SESSION_MAX_MS } from './console-session-store.ts'
 import { consumeSignInLink, findSignInLink } from './sign-in-link-store.ts'
 import { pageLanguage, type SignInProblem, signInPage, signInProblemPage } from './sign-in-page.ts'
@@ -20,7 +20,17 @@ const schema = {
 
 type Input = HandlerInput<typeof schema>
 
+const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
+
+const PROGRAM_ERRORS: Record<SignInProblem, () => ApiError> = {
+  spent: () => new ApiError('sign_in_link_expired', 'This sign-in link has expired or was already used.'),
+  unknown: () => new ApiError('resource_not_found', 'No such sign-in link.'),
+  refused: () => new ApiError('csrf_token_invalid', 'Sign-in forms are accepted from the console only.'),
+}
+
+/** A person (Accept: text/html) gets a page with the status; a program, the usual envelope. */
 function problem(input: Input, kind: SignInProblem): string {
+  if (!wantsHtml(input.headers.accept)) throw PROGRAM_ERRORS[kind]()
   input.reply.code(STATUS[kind])
   return signInProblemPage(pageLanguage(input.headers['accept-language']), kind)
 }
@@ -34,7 +44,7 @@ export const getSignInPage = defineRoute({
   auth: 'none',
   produces: 'text/html; charset=utf-8',
   schema,
-  errors: [],
+  errors: ['resource_not_found', 'sign_in_link_expired'],
   handler: async (input, { db, clock }) => {
     const token = input.params.token
     const found = TOKEN.test(token) ? await findSignInLink(db, clock, token) : { state: 'unknown' as const }
@@ -56,16 +66,11 @@ export const signInWithLink = defineRoute({
   auth: 'none',
   produces: 'text/html; charset=utf-8',
   schema,
-  errors: [],
+  errors: ['resource_not_found', 'sign_in_link_expired', 'csrf_token_invalid'],
   handler: async (input, deps) => {
     const token = input.params.token
-    try {
-      // A foreign page must not sign a browser in to someone else's account (login CSRF).
-      checkOrigin(deps, input.headers)
-    } catch (error) {
-      if (error instanceof ApiError) return problem(input, 'refused')
-      throw error
-    }
+    // A foreign page must not sign a browser in to someone else's account (login CSRF).
+    if (!originAllowed(deps, input.headers)) return problem(input, 'refused')
     const found = TOKEN.test(token)
       ? await findSignInLink(deps.db, deps.clock, token)
       : { state: 'unknown' as const }

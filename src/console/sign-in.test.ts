@@ -28,6 +28,13 @@ describe('console sign-in links', () => {
     assert.ok(mail, `a mail to ${email}`)
     return { mail, paths: [...new Set([...mail.text.matchAll(LINK)].map((x) => x[1]!))] }
   }
+  /** As a browser opens the link or submits the page's form (Accept: text/html). */
+  const browse = (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) =>
+    m.t.app.inject({
+      method,
+      url,
+      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', ...headers },
+    })
   const cookieOf = (res: LightMyRequestResponse) =>
     /^paraph_console=([0-9A-Za-z]{43});/.exec(String(res.headers['set-cookie']))?.[1]
 
@@ -55,7 +62,7 @@ describe('console sign-in links', () => {
       const path = paths[0]!
 
       for (let i = 0; i < 2; i++) {
-        const page = await m.t.app.inject({ method: 'GET', url: path })
+        const page = await browse('GET', path)
         assert.equal(page.statusCode, 200)
         assert.match(String(page.headers['content-type']), /^text\/html/)
         assert.match(page.body, /<form method="post" action="\/console\/sign-in\/[0-9A-Za-z]{43}">/)
@@ -95,11 +102,15 @@ describe('console sign-in links', () => {
         .execute()
       assert.deepEqual(members, [{ last_sign_in_at: m.t.clock.now().toISOString() }])
 
-      const reused = await m.t.app.inject({ method: 'POST', url: path })
+      const reused = await browse('POST', path)
       assert.equal(reused.statusCode, 410)
       assert.match(reused.body, /expired or was already used/)
       assert.match(reused.body, /href="\/console\/sign-in"/)
-      assert.equal((await m.t.app.inject({ method: 'GET', url: path })).statusCode, 410)
+      assert.equal((await browse('GET', path)).statusCode, 410)
+      // A program (no Accept: text/html) gets the usual envelope.
+      const program = await m.t.app.inject({ method: 'POST', url: path })
+      assert.equal(program.statusCode, 410)
+      assert.equal(errorOf(program).code, 'sign_in_link_expired')
     })
 
     it('one mail with one link per account, each named, each opening its own account', async () => {
@@ -137,10 +148,8 @@ describe('console sign-in links', () => {
     })
 
     it('the pages speak French to a French browser', async () => {
-      const res = await m.t.app.inject({
-        method: 'GET',
-        url: `/console/sign-in/${'a'.repeat(43)}`,
-        headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' },
+      const res = await browse('GET', `/console/sign-in/${'a'.repeat(43)}`, {
+        'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5',
       })
       assert.equal(res.statusCode, 404)
       assert.match(res.body, /<html lang="fr">/)
@@ -154,17 +163,19 @@ describe('console sign-in links', () => {
       await m.work()
       const path = linksIn('ada@example.eu').paths[0]!
       m.t.clock.advance(LINK_TTL_MS)
-      assert.equal((await m.t.app.inject({ method: 'GET', url: path })).statusCode, 410)
-      const res = await m.t.app.inject({ method: 'POST', url: path })
+      assert.equal((await browse('GET', path)).statusCode, 410)
+      const res = await browse('POST', path)
       assert.equal(res.statusCode, 410)
       assert.equal(res.headers['set-cookie'], undefined)
     })
 
     it('404 for an unknown or malformed token', async () => {
       for (const token of ['b'.repeat(43), 'short']) {
-        const res = await m.t.app.inject({ method: 'POST', url: `/console/sign-in/${token}` })
+        const res = await browse('POST', `/console/sign-in/${token}`)
         assert.equal(res.statusCode, 404)
         assert.match(res.body, /Unknown sign-in link/)
+        const program = await m.t.app.inject({ method: 'GET', url: `/console/sign-in/${token}` })
+        assert.equal(errorOf(program).code, 'resource_not_found')
       }
     })
 

@@ -57,11 +57,11 @@ export function deprecationHeaders(deprecated: NonNullable<AnyRoute['deprecated'
  */
 function consoleHeaders(route: AnyRoute): Record<string, string> {
   if (route.url !== '/console' && !route.url.startsWith('/console/')) return {}
-  const private_ =
+  const noStore =
     route.auth === 'console' ||
     route.url.startsWith('/console/api/') ||
     route.url.startsWith('/console/sign-in/')
-  return { ...CONSOLE_SECURITY_HEADERS, ...(private_ ? { 'cache-control': 'no-store' } : {}) }
+  return { ...CONSOLE_SECURITY_HEADERS, ...(noStore ? { 'cache-control': 'no-store' } : {}) }
 }
 
 function onRequestHook(route: AnyRoute, deps: Deps) {

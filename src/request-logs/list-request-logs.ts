@@ -42,7 +42,13 @@ export const RequestLog = Type.Object(
     path: Type.String({ description: 'The path requested, without its query string' }),
     status: Type.Integer({ description: 'HTTP status answered' }),
     error_code: Type.Union([Type.String(), Type.Null()], { description: '`error.code` of a failed request' }),
-    key_id: Id('key', 'The API key used'),
+    // A console request (docs/console.md) is made by a member, not a key: its member id.
+    key_id: Type.String({
+      pattern: '^(key|mem)_[0-9A-Za-z]{24}$',
+      description:
+        'The API key used (`key_…`), or the console member (`mem_…`) for a request made in the web console',
+      examples: ['key_4f9XqK2mR8sT1vW3yZ5bC7dE'],
+    }),
     environment: Environment,
     idempotency_key: Type.Union([Type.String(), Type.Null()]),
     replayed: Type.Boolean({

@@ -63,7 +63,7 @@ describe('every mail in a browser (HTML part)', () => {
         assert.ok(phone.cardWidth <= PHONE.width - 20, `${kind}: card ${phone.cardWidth} px`)
         const desktop = await draw(mail.html, DESKTOP, `mail-${kind}-${language}-desktop`)
         assert.equal(desktop.cardWidth, 600, kind)
-        const hasButton = kind === 'signing_request' || kind === 'completed'
+        const hasButton = kind === 'signing_request' || kind === 'completed' || kind === 'console_sign_in'
         assert.equal(phone.button !== null, hasButton, `${kind}: a button only where there is a link`)
         if (phone.button)
           assert.ok(

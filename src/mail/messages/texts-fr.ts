@@ -71,7 +71,7 @@ export const FRENCH: MailTexts = {
     one: (account) =>
       `Quelqu’un, sans doute vous, a demandé à se connecter à la console Paraph du compte ${account} avec cette adresse.`,
     several: `Quelqu’un, sans doute vous, a demandé à se connecter à la console Paraph avec cette adresse, qui appartient à plusieurs comptes. Ouvrez le lien du compte voulu${NBSP}:`,
-    button: 'Se connecter',
+    button: 'Se connecter à Paraph',
     expiry: 'Un lien de connexion reste valable 15 minutes et ne sert qu’une fois.',
     notAsked: `Si vous ne l’avez pas demandé, ignorez cet e-mail${NBSP}: personne ne peut se connecter sans le lien.`,
     footer: 'Envoyé par Paraph, car cette adresse a demandé à se connecter à sa console.',

@@ -158,7 +158,7 @@ export const ENGLISH: MailTexts = {
       `Someone, probably you, asked to sign in to the Paraph console of ${account} with this address.`,
     several:
       'Someone, probably you, asked to sign in to the Paraph console with this address, which belongs to several accounts. Open the link of the account you want:',
-    button: 'Sign in',
+    button: 'Sign in to Paraph',
     expiry: 'A sign-in link is valid for 15 minutes and works once.',
     notAsked: 'If you did not ask for it, ignore this e-mail: nobody can sign in without the link.',
     footer: 'Sent by Paraph because this address asked to sign in to its console.',

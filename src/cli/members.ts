@@ -1,0 +1,109 @@
+// `paraph members add|list`, `paraph console-link` (docs/console.md): the console's people, and a
+// sign-in link printed for an operator instead of mailed.
+import { findAccount } from '../accounts/account-store.ts'
+import {
+  insertMember,
+  listMembers,
+  membershipsOf,
+  normalizeEmail,
+  toApiMember,
+} from '../console/member-store.ts'
+import { insertSignInLink, LINK_TTL_MS } from '../console/sign-in-link-store.ts'
+import { ApiError } from '../errors.ts'
+import { toIso } from '../lib/clock.ts'
+import { isId } from '../lib/ids.ts'
+import { CliError, withDeps } from './context.ts'
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+function checkAccount(account: string): void {
+  if (!isId('acct', account)) throw new CliError(`--account must be an account id (acct_…): ${account}`)
+}
+
+function checkEmail(email: string): void {
+  if (!EMAIL.test(email) || email.length > 320)
+    throw new CliError(`--email is not an e-mail address: ${email}`)
+}
+
+export async function membersAdd(options: { account: string; email: string; role?: string; json?: boolean }) {
+  checkAccount(options.account)
+  checkEmail(options.email)
+  const role = options.role ?? 'admin'
+  if (role !== 'admin' && role !== 'editor') throw new CliError('--role must be admin or editor')
+  const member = await withDeps(async (deps) => {
+    if (!(await findAccount(deps.db, options.account)))
+      throw new CliError(`No such account: ${options.account}`)
+    try {
+      return await deps.db
+        .transaction()
+        .execute((tx) => insertMember(tx, deps, { accountId: options.account, email: options.email, role }))
+    } catch (error) {
+      if (error instanceof ApiError) throw new CliError(error.message)
+      throw error
+    }
+  })
+  if (options.json) {
+    console.log(JSON.stringify({ ...toApiMember(member), account_id: options.account }))
+    return
+  }
+  console.log(`Member ${member.id} (${member.email}, ${member.role}) added to ${options.account}.`)
+}
+
+export async function membersList(options: { account: string; json?: boolean }) {
+  checkAccount(options.account)
+  const members = await withDeps(async (deps) => {
+    if (!(await findAccount(deps.db, options.account)))
+      throw new CliError(`No such account: ${options.account}`)
+    return listMembers(deps.db, options.account)
+  })
+  if (options.json) {
+    console.log(JSON.stringify(members.map(toApiMember)))
+    return
+  }
+  for (const m of members) {
+    const signedIn = m.last_sign_in_at ? `last sign-in ${m.last_sign_in_at}` : 'never signed in'
+    console.log(`${m.id}  ${m.role.padEnd(6)}  ${m.email}  added ${m.created_at}  ${signedIn}`)
+  }
+}
+
+/** One link per account of the address (or only `--account`'s), valid 15 minutes and once. */
+export async function consoleLink(options: { email: string; account?: string; json?: boolean }) {
+  checkEmail(options.email)
+  if (options.account !== undefined) checkAccount(options.account)
+  const links = await withDeps(async (deps) => {
+    const memberships = (await membershipsOf(deps.db, options.email)).filter(
+      (m) => options.account === undefined || m.account_id === options.account,
+    )
+    if (memberships.length === 0) {
+      const where = options.account ? ` of ${options.account}` : ''
+      throw new CliError(
+        `${normalizeEmail(options.email)} is not a console member${where} (see \`paraph members add\`)`,
+      )
+    }
+    const base = deps.config.publicUrl.replace(/\/+$/, '')
+    const expiresAt = toIso(new Date(deps.clock.epochMs() + LINK_TTL_MS))
+    return deps.db.transaction().execute(async (tx) => {
+      const out = []
+      for (const m of memberships) {
+        const token = await insertSignInLink(tx, deps.clock, m, 'cli')
+        out.push({
+          account_id: m.account_id,
+          account_name: m.account_name,
+          member_id: m.id,
+          url: `${base}/console/sign-in/${token}`,
+          expires_at: expiresAt,
+        })
+      }
+      return out
+    })
+  })
+  if (options.json) {
+    console.log(JSON.stringify(links))
+    return
+  }
+  for (const link of links) {
+    console.log(
+      `${link.url}  (${link.account_name}, ${link.account_id}; valid until ${link.expires_at}, once)`,
+    )
+  }
+}
