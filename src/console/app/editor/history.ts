@@ -20,15 +20,17 @@ export interface History<T> {
 export function useHistory<T>(initial: T): History<T> {
   const [state, setState] = useState({ value: initial, past: [] as T[], future: [] as T[] })
   const before = useRef<T | undefined>(undefined)
-  const commit = useCallback(
-    (next: T) => setState((s) => ({ value: next, past: [...s.past, s.value].slice(-LIMIT), future: [] })),
-    [],
-  )
+  // The value as of the last call, known at once (a state update lands at the next render).
+  const current = useRef(state.value)
+  current.current = state.value
+  const commit = useCallback((next: T) => {
+    current.current = next
+    setState((s) => ({ value: next, past: [...s.past, s.value].slice(-LIMIT), future: [] }))
+  }, [])
   const preview = useCallback((next: T) => {
-    setState((s) => {
-      if (before.current === undefined) before.current = s.value
-      return { ...s, value: next }
-    })
+    if (before.current === undefined) before.current = current.current
+    current.current = next
+    setState((s) => ({ ...s, value: next }))
   }, [])
   const settle = useCallback(() => {
     const start = before.current
