@@ -138,7 +138,7 @@ function Workspace({ draft }: { draft: Draft }) {
         <div class="editor-actions">
           <button
             type="button"
-            class="button"
+            class="button small"
             onClick={() => {
               const page = visiblePage()
               const added = add(page, defaultRect(type, draft.pages[page - 1]!))
@@ -150,10 +150,10 @@ function Workspace({ draft }: { draft: Draft }) {
           >
             {t.editor_add_field}
           </button>
-          <button type="button" class="button" disabled={!history.canUndo} onClick={history.undo}>
+          <button type="button" class="button small" disabled={!history.canUndo} onClick={history.undo}>
             {t.editor_undo}
           </button>
-          <button type="button" class="button" disabled={!history.canRedo} onClick={history.redo}>
+          <button type="button" class="button small" disabled={!history.canRedo} onClick={history.redo}>
             {t.editor_redo}
           </button>
         </div>
