@@ -7,6 +7,7 @@ import { getHealth } from './accounts/get-health.ts'
 import { routeName } from './accounts/key-activity.ts'
 import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
 import { CONSOLE_PAGE_ROUTES } from './console/get-console-page.ts'
+import { createTemplateDraft } from './console/create-template-draft.ts'
 import { signInWithLink } from './console/sign-in-with-link.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
@@ -160,6 +161,8 @@ function unknownRoute(deps: Deps) {
  * form-encoded) is accepted there and nowhere else, where it stays 415 as every non-JSON body.
  */
 const FORM_ROUTES = new Set([signInWithLink.url])
+/** The console's template editor uploads the PDF itself, as the raw body. */
+const PDF_ROUTES = new Set([createTemplateDraft.url])
 
 /** A body type that only the given routes accept (their handlers read the raw bytes, or nothing). */
 function onlyOnRoutes(app: FastifyInstance, contentType: string, urls: Set<string>): void {
@@ -213,6 +216,7 @@ export function buildApp(
     done(null, parseJsonBody(body as Buffer)),
   )
   onlyOnRoutes(app, 'application/x-www-form-urlencoded', FORM_ROUTES)
+  onlyOnRoutes(app, 'application/pdf', PDF_ROUTES)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 

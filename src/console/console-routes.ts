@@ -5,6 +5,9 @@ import { addConsoleMember } from './add-console-member.ts'
 import { changeConsoleMemberRole } from './change-console-member-role.ts'
 import { createConsoleKey } from './create-console-key.ts'
 import { createSignInLinks } from './create-sign-in-links.ts'
+import { createTemplateDraft } from './create-template-draft.ts'
+import { createTemplateFromDraft } from './create-template-from-draft.ts'
+import { getTemplateDraftPage } from './get-template-draft-page.ts'
 import { listConsoleKeys } from './list-console-keys.ts'
 import { listConsoleMembers } from './list-console-members.ts'
 import { readConsoleSession } from './read-console-session.ts'
@@ -28,4 +31,7 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   addConsoleMember,
   changeConsoleMemberRole,
   removeConsoleMember,
+  createTemplateDraft,
+  getTemplateDraftPage,
+  createTemplateFromDraft,
 ]

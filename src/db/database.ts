@@ -19,6 +19,7 @@ import * as requestLogs from './migrations/0009-request-logs.ts'
 import * as keyActivity from './migrations/0010-key-activity.ts'
 import * as requestLogBatches from './migrations/0011-request-log-batches.ts'
 import * as consoleTables from './migrations/0012-console.ts'
+import * as templateDrafts from './migrations/0013-template-drafts.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-key-activity': keyActivity,
   '0011-request-log-batches': requestLogBatches,
   '0012-console': consoleTables,
+  '0013-template-drafts': templateDrafts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

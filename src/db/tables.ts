@@ -377,6 +377,20 @@ export interface ConsoleSignInRequestsTable {
   created_at: string
 }
 
+/** A PDF uploaded in the console's template editor, before it becomes a template (kept 24 h). */
+export interface TemplateDraftsTable {
+  id: string
+  account_id: string
+  environment: Environment
+  member_id: string
+  name: string
+  blob_key: string
+  /** JSON: `[{ width, height }]` in points, one per page. */
+  pages: string
+  created_at: string
+  expires_at: string
+}
+
 export interface Tables {
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -399,6 +413,7 @@ export interface Tables {
   console_sign_in_links: ConsoleSignInLinksTable
   console_sessions: ConsoleSessionsTable
   console_sign_in_requests: ConsoleSignInRequestsTable
+  template_drafts: TemplateDraftsTable
 }
 
 export type Db = Kysely<Tables>

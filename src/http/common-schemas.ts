@@ -24,6 +24,7 @@ const ID_NAMES: Record<IdPrefix, string> = {
   mem: 'console member',
   cses: 'console session',
   csil: 'console sign-in link',
+  tdr: 'template draft',
 }
 
 export function idName(prefix: IdPrefix): string {

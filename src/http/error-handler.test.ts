@@ -117,6 +117,14 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     assert.equal(errorOf(res).code, 'unsupported_content_type')
   })
 
+  it('415 for the body types only console routes take (a form, a raw PDF) on any other route', async () => {
+    for (const contentType of ['application/x-www-form-urlencoded', 'application/pdf']) {
+      const res = await post('%PDF-1.7 name=a', { 'content-type': contentType })
+      assert.equal(res.statusCode, 415, contentType)
+      assert.equal(errorOf(res).code, 'unsupported_content_type')
+    }
+  })
+
   it('422 invalid_request naming the first violation by path, with rate-limit headers', async () => {
     const res = await post(JSON.stringify({ name: 'a', tags: [{ label: 'ok' }, { label: 'too long' }] }))
     assert.equal(res.statusCode, 422)

@@ -15,6 +15,7 @@ export const ID_PREFIXES = [
   'mem',
   'cses',
   'csil',
+  'tdr',
 ] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 

@@ -31,6 +31,7 @@ const COUNTED = {
   console_sign_in_links: true,
   console_sessions: true,
   console_sign_in_requests: true,
+  template_drafts: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**

@@ -32,7 +32,7 @@ export function whenSessionLost(handler: () => void): void {
   onSessionLost = handler
 }
 
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   // randomUUID exists only in secure contexts; a console served over plain HTTP still works.
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
@@ -44,18 +44,22 @@ export async function call<T>(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
+  options: { idempotencyKey?: string; contentType?: string } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  if (method === 'POST' && path.startsWith('/v1/')) headers['idempotency-key'] = newIdempotencyKey()
+  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json'
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey
+  else if (method === 'POST' && path.startsWith('/v1/')) headers['idempotency-key'] = newIdempotencyKey()
   let response: Response
   try {
+    // A file (the editor's PDF upload) goes as it is; anything else as JSON.
+    const payload = body instanceof Blob ? body : JSON.stringify(body)
     response = await fetch(path, {
       method,
       headers,
       credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: payload }),
     })
   } catch {
     throw new ApiFailure(0, 'network_error', 'The server could not be reached. Check your connection.')

@@ -1,4 +1,4 @@
-// Path → page. The template editor of part 2 lands in `/templates/new` (and `/templates/:id`),
+// Path → page. The template editor (editor/) is `/templates/new`,
 // loaded lazily so its weight never counts in the first load.
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
@@ -32,7 +32,7 @@ const ROUTES: {
   { pattern: '/templates', page: Templates },
   {
     pattern: '/templates/new',
-    page: () => import('./pages/template-new.tsx').then((m) => m.TemplateNew),
+    page: () => import('./editor/editor.tsx').then((m) => m.TemplateEditor),
     lazy: true,
   },
   { pattern: '/submissions', page: Submissions },

@@ -1,0 +1,158 @@
+// The template editor's data: fields with one area each, kept as page fractions with a top-left
+// origin (api-v1 §4.3), so the drawing never depends on the size the page is shown at. Pure
+// functions only: the components call them and keep the results.
+
+export const FIELD_TYPES = [
+  'signature',
+  'initials',
+  'date',
+  'text',
+  'checkbox',
+  'number',
+  'radio',
+  'select',
+] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export interface PageSize {
+  width: number
+  height: number
+}
+
+export interface Rect {
+  x: number
+  y: number
+  w: number
+  h: number
+}
+
+export interface EditorField extends Rect {
+  /** Local id for the list and the keyboard focus; never sent. */
+  key: string
+  page: number
+  name: string
+  type: FieldType
+  role: string
+  required: boolean
+  readonly: boolean
+  options: string[]
+}
+
+export const hasOptions = (type: FieldType) => type === 'radio' || type === 'select'
+
+/** A default size in points, for "Add field" and a click without a drag. */
+const DEFAULT_SIZE: Record<FieldType, [number, number]> = {
+  signature: [160, 44],
+  initials: [60, 36],
+  date: [110, 22],
+  text: [180, 22],
+  checkbox: [16, 16],
+  number: [90, 22],
+  radio: [120, 60],
+  select: [150, 22],
+}
+
+let counter = 0
+export const newKey = () => `f${++counter}`
+
+/** `Signature 3`: the type's label and the first number no field of the list uses. */
+export function nextName(fields: EditorField[], label: string): string {
+  const taken = new Set(fields.map((f) => f.name))
+  let n = 1
+  while (taken.has(`${label} ${n}`)) n++
+  return `${label} ${n}`
+}
+
+export function clamp(rect: Rect): Rect {
+  const w = Math.min(Math.max(rect.w, 0.001), 1)
+  const h = Math.min(Math.max(rect.h, 0.001), 1)
+  return { x: Math.min(Math.max(rect.x, 0), 1 - w), y: Math.min(Math.max(rect.y, 0), 1 - h), w, h }
+}
+
+/** The rectangle between two points of a drag, in fractions. */
+export function spanning(a: { x: number; y: number }, b: { x: number; y: number }): Rect {
+  return clamp({
+    x: Math.min(a.x, b.x),
+    y: Math.min(a.y, b.y),
+    w: Math.abs(a.x - b.x),
+    h: Math.abs(a.y - b.y),
+  })
+}
+
+/** A default-sized rectangle of the type, centred on the page's upper third. */
+export function defaultRect(type: FieldType, size: PageSize): Rect {
+  const [w, h] = DEFAULT_SIZE[type]
+  return clamp({ x: 0.5 - w / size.width / 2, y: 0.3, w: w / size.width, h: h / size.height })
+}
+
+/** Moved by points (the arrow keys: 1 pt, with Shift 10 pt). */
+export function nudge(rect: Rect, size: PageSize, dxPt: number, dyPt: number): Rect {
+  return clamp({ ...rect, x: rect.x + dxPt / size.width, y: rect.y + dyPt / size.height })
+}
+
+export type Handle = 'nw' | 'ne' | 'sw' | 'se'
+
+/** A corner dragged by (dx, dy) fractions; the opposite corner stays. */
+export function resized(rect: Rect, handle: Handle, dx: number, dy: number): Rect {
+  const left = handle === 'nw' || handle === 'sw' ? rect.x + dx : rect.x
+  const right = handle === 'ne' || handle === 'se' ? rect.x + rect.w + dx : rect.x + rect.w
+  const top = handle === 'nw' || handle === 'ne' ? rect.y + dy : rect.y
+  const bottom = handle === 'sw' || handle === 'se' ? rect.y + rect.h + dy : rect.y + rect.h
+  return spanning({ x: left, y: top }, { x: right, y: bottom })
+}
+
+export interface Guides {
+  x: number[]
+  y: number[]
+}
+
+/**
+ * Alignment while moving: an edge or the centre of the moved rectangle within `tx`/`ty` (4 px in
+ * fractions) of another field's edge or centre snaps onto it, and the line is shown.
+ */
+export function snapped(rect: Rect, others: Rect[], tx: number, ty: number): { rect: Rect; guides: Guides } {
+  const axis = (start: number, size: number, lines: number[], threshold: number) => {
+    let best: { shift: number; line: number } | undefined
+    for (const line of lines) {
+      for (const point of [start, start + size / 2, start + size]) {
+        const shift = line - point
+        if (Math.abs(shift) <= threshold && (!best || Math.abs(shift) < Math.abs(best.shift)))
+          best = { shift, line }
+      }
+    }
+    return best
+  }
+  const xs = others.flatMap((o) => [o.x, o.x + o.w / 2, o.x + o.w])
+  const ys = others.flatMap((o) => [o.y, o.y + o.h / 2, o.y + o.h])
+  const sx = axis(rect.x, rect.w, xs, tx)
+  const sy = axis(rect.y, rect.h, ys, ty)
+  return {
+    rect: clamp({ ...rect, x: rect.x + (sx?.shift ?? 0), y: rect.y + (sy?.shift ?? 0) }),
+    guides: { x: sx ? [sx.line] : [], y: sy ? [sy.line] : [] },
+  }
+}
+
+/** The field copied at the same place onto every other page (initials on each page). */
+export function onEveryPage(fields: EditorField[], field: EditorField, pageCount: number): EditorField[] {
+  const copies: EditorField[] = []
+  for (let page = 1; page <= pageCount; page++) {
+    if (page === field.page) continue
+    copies.push({ ...field, key: newKey(), page, name: `${field.name} (p. ${page})` })
+  }
+  return [...fields, ...copies]
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6
+
+/** The fields as POST /v1/templates and the console's save take them (documents[].fields). */
+export function toDeclarations(fields: EditorField[]) {
+  return fields.map((f) => ({
+    name: f.name,
+    type: f.type,
+    role: f.role,
+    required: f.required,
+    readonly: f.readonly,
+    ...(hasOptions(f.type) ? { options: f.options.filter((o) => o.trim() !== '') } : {}),
+    areas: [{ page: f.page, x: round(f.x), y: round(f.y), w: round(f.w), h: round(f.h) }],
+  }))
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import {
+  type EditorField,
+  nextName,
+  nudge,
+  onEveryPage,
+  resized,
+  snapped,
+  spanning,
+  toDeclarations,
+} from './app/editor/model.ts'
+
+const A4 = { width: 595.28, height: 841.89 }
+const field = (over: Partial<EditorField> = {}): EditorField => ({
+  key: 'k',
+  page: 1,
+  x: 0.1,
+  y: 0.2,
+  w: 0.3,
+  h: 0.05,
+  name: 'Signature 1',
+  type: 'signature',
+  role: 'Tenant',
+  required: true,
+  readonly: false,
+  options: [],
+  ...over,
+})
+
+describe('template editor model', () => {
+  it('a drag in any direction spans the rectangle between its ends, kept on the page', () => {
+    assert.deepEqual(spanning({ x: 0.5, y: 0.6 }, { x: 0.2, y: 0.4 }), {
+      x: 0.2,
+      y: 0.4,
+      w: 0.3,
+      h: 0.19999999999999996,
+    })
+    const off = spanning({ x: 0.9, y: 0.9 }, { x: 1.4, y: 1.2 })
+    assert.ok(off.x + off.w <= 1 && off.y + off.h <= 1)
+  })
+
+  it('nudges by points of the page (1 pt, 10 pt) and never off the page', () => {
+    const moved = nudge(field(), A4, 1, 0)
+    assert.ok(Math.abs(moved.x - (0.1 + 1 / A4.width)) < 1e-12)
+    assert.ok(Math.abs(nudge(field(), A4, 0, 10).y - (0.2 + 10 / A4.height)) < 1e-12)
+    assert.equal(nudge(field({ x: 0 }), A4, -10, 0).x, 0)
+  })
+
+  it('resizes from a corner, the opposite corner staying', () => {
+    const r = resized(field(), 'nw', -0.05, -0.01)
+    assert.ok(Math.abs(r.x - 0.05) < 1e-12 && Math.abs(r.y - 0.19) < 1e-12)
+    assert.ok(Math.abs(r.x + r.w - 0.4) < 1e-12 && Math.abs(r.y + r.h - 0.25) < 1e-12)
+    const se = resized(field(), 'se', 0.1, 0)
+    assert.ok(Math.abs(se.w - 0.4) < 1e-12 && se.x === 0.1)
+  })
+
+  it('snaps an edge or centre within the threshold onto another field and shows the line', () => {
+    const other = { x: 0.5, y: 0.5, w: 0.2, h: 0.1 }
+    const near = snapped({ x: 0.503, y: 0.1, w: 0.1, h: 0.05 }, [other], 0.005, 0.005)
+    assert.equal(near.rect.x, 0.5)
+    assert.deepEqual(near.guides, { x: [0.5], y: [] })
+    const far = snapped({ x: 0.52, y: 0.1, w: 0.1, h: 0.05 }, [other], 0.005, 0.005)
+    assert.equal(far.rect.x, 0.52)
+    assert.deepEqual(far.guides, { x: [], y: [] })
+  })
+
+  it('copies a field onto every other page with its own name', () => {
+    const fields = onEveryPage([field()], field(), 3)
+    assert.deepEqual(
+      fields.map((f) => [f.page, f.name, f.x]),
+      [
+        [1, 'Signature 1', 0.1],
+        [2, 'Signature 1 (p. 2)', 0.1],
+        [3, 'Signature 1 (p. 3)', 0.1],
+      ],
+    )
+    assert.equal(new Set(fields.map((f) => f.key)).size, 3)
+  })
+
+  it('names a new field with the first free number', () => {
+    assert.equal(nextName([field(), field({ name: 'Signature 3' })], 'Signature'), 'Signature 2')
+  })
+
+  it('declares the fields as POST /v1/templates takes them: options only for radio and select', () => {
+    const [signature, radio] = toDeclarations([
+      field({ options: ['ignored'] }),
+      field({ type: 'radio', name: 'Choice', options: ['Yes', '', 'No'] }),
+    ])
+    assert.deepEqual(signature, {
+      name: 'Signature 1',
+      type: 'signature',
+      role: 'Tenant',
+      required: true,
+      readonly: false,
+      areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.3, h: 0.05 }],
+    })
+    assert.deepEqual(radio?.options, ['Yes', 'No'])
+  })
+})
