@@ -14,12 +14,12 @@ import { createTemplateFor } from '../../test/documents.ts'
 import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
 import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import type { TestApp } from '../../test/harness.ts'
+import { startTestApp } from '../../test/harness.ts'
 import { createSubmission, everyTypeBody } from '../../test/signing.ts'
 import { RETRY_SCHEDULE } from '../../test/webhooks.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { startConsoleApp } from './console-test-app.ts'
 
 const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
 const WIDTHS = [1280, 768]
@@ -46,7 +46,7 @@ describe('the console in a browser', () => {
     smtp = await SmtpTestServer.start()
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
-    t = await startConsoleApp({
+    t = await startTestApp({
       env: {
         PUBLIC_URL: base,
         SMTP_URL: smtp.url,

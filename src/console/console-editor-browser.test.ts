@@ -14,7 +14,7 @@ import { type ConsoleClient, signedInMember } from '../../test/console.ts'
 import { createTemplateFor } from '../../test/documents.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import type { TestApp } from '../../test/harness.ts'
-import { startConsoleApp } from './console-test-app.ts'
+import { startTestApp } from '../../test/harness.ts'
 
 const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
 const AXE = readFile(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8')
@@ -38,7 +38,7 @@ describe('the template editor in a browser', () => {
   before(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
-    t = await startConsoleApp({ env: { PUBLIC_URL: base, RATE_LIMIT_TEST: '100000' } })
+    t = await startTestApp({ env: { PUBLIC_URL: base, RATE_LIMIT_TEST: '100000' } })
     keys = await t.account('Acme Legal')
     await createTemplateFor(t, keys.testKey, { name: 'Existing lease', slug: 'lease' })
     // An editor (not an admin) may make templates.

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../test/harness.ts'
-import { startConsoleApp } from './console-test-app.ts'
+import { startTestApp } from '../../test/harness.ts'
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -19,7 +19,7 @@ function assertSecurityHeaders(headers: Record<string, unknown>): void {
 describe('the console shell and assets', () => {
   let t: TestApp
   before(async () => {
-    t = await startConsoleApp()
+    t = await startTestApp()
   })
   after(() => t.close())
 
