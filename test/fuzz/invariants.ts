@@ -93,8 +93,14 @@ export function responseProblem(
 ): string | undefined {
   const status = response.statusCode
   if (status >= 500) return `answered ${status}`
-  if (status < 200 || (status >= 300 && status < 400))
-    return `answered ${status}: neither a success nor a 4xx`
+  if (status >= 300 && status < 400) {
+    // A redirect (GET /console → /console/) may only lead to a path of this server: never an open
+    // redirect, whatever the request carried.
+    const location = String(response.headers.location ?? '')
+    if (/^\/(?![/\\])/.test(location)) return undefined
+    return `answered ${status} to "${location}": a redirect off this server`
+  }
+  if (status < 200) return `answered ${status}: neither a success nor a 4xx`
   // HEAD answers carry no body to check.
   if (status < 400 || request.method === 'HEAD') return undefined
   return envelopeProblem(response, allowed)
