@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { chooseEncoding } from '../signing-page/page-assets.ts'
+import { chooseEncoding } from '../lib/web-bundle.ts'
 import { consoleAssets } from './console-assets.ts'
 import { consoleSecurityHeaders } from './console-headers.ts'
 

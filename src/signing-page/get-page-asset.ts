@@ -3,7 +3,8 @@
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { chooseEncoding, pageAssets } from './page-assets.ts'
+import { chooseEncoding } from '../lib/web-bundle.ts'
+import { pageAssets } from './page-assets.ts'
 
 export const getPageAsset = defineRoute({
   operationId: 'getPageAsset',

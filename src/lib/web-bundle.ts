@@ -1,0 +1,88 @@
+// What the signing page's and the console's front ends share once esbuild has bundled them
+// (src/signing-page/page-assets.ts, src/console/console-assets.ts): the checkout they are read from,
+// one bundle per process made on first use, and the files kept in memory precompressed with brotli
+// and gzip under their content-hashed names.
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { OutputFile } from 'esbuild'
+
+export interface WebAsset {
+  contentType: string
+  raw: Buffer
+  gzip: Buffer
+  brotli: Buffer
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+}
+
+/** The checkout's root: the nearest directory above this module holding package.json. */
+export function checkoutRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error('the front-end sources are not beside this build')
+    dir = parent
+  }
+  return dir
+}
+
+/** `make` run once per process on first call; a failure is forgotten so the next call retries. */
+export function bundledOnce<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined
+      throw error
+    })
+    return made
+  }
+}
+
+/** esbuild's output files by name, precompressed. */
+export function webAssets(outputs: OutputFile[]): Map<string, WebAsset> {
+  const files = new Map<string, WebAsset>()
+  for (const file of outputs) {
+    const name = file.path.slice(file.path.lastIndexOf('/') + 1)
+    const raw = Buffer.from(file.contents)
+    files.set(name, {
+      contentType: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
+      raw,
+      gzip: gzipSync(raw, { level: 9 }),
+      brotli: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    })
+  }
+  return files
+}
+
+/** URL paths of the entry's script and style sheet (`<entry>.<hash>.js|css`) under `prefix`. */
+export function entryPaths(
+  files: Map<string, WebAsset>,
+  prefix: string,
+  entry: string,
+): { script: string; stylesheet: string } {
+  const names = [...files.keys()]
+  const script = names.find((n) => n.startsWith(`${entry}.`) && n.endsWith('.js'))
+  const stylesheet = names.find((n) => n.startsWith(`${entry}.`) && n.endsWith('.css'))
+  if (!script || !stylesheet) throw new Error(`the ${entry} bundle lacks its script or style sheet`)
+  return { script: prefix + script, stylesheet: prefix + stylesheet }
+}
+
+/** The encoding to send for an Accept-Encoding header: brotli, else gzip, else none. */
+export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  const offered = new Map<string, number>()
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean)
+    offered.set(name.trim(), q === undefined ? 1 : Number(q))
+  }
+  if ((offered.get('br') ?? 0) > 0) return 'br'
+  if ((offered.get('gzip') ?? 0) > 0) return 'gzip'
+  return null
+}
