@@ -366,14 +366,13 @@ describe('the console in a browser', () => {
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('dialog', { name: 'Add an endpoint' })
     await dialog.waitFor()
-    assert.equal(
-      await page.evaluate('document.activeElement.id'),
-      'endpoint-url',
-      'focus moves into the dialog',
-    )
+    // Focus moves in and back after the dialog's own events: waited for (5 s at most), not read once.
+    await page.waitForFunction("document.activeElement?.id === 'endpoint-url'", undefined, { timeout: 5000 })
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
-    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Add an endpoint')
+    await page.waitForFunction("document.activeElement?.textContent === 'Add an endpoint'", undefined, {
+      timeout: 5000,
+    })
     await context.close()
   })
 })
