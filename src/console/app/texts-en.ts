@@ -279,4 +279,6 @@ export const EN = {
   editor_slug_taken: 'Another template already uses this slug: choose another.',
   editor_no_fields: 'Draw at least one field to save the template.',
   editor_api_title: 'The same with the API',
+  // — narrow screens (helper C)
+  menu: 'Menu',
 }

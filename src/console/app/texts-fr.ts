@@ -284,4 +284,6 @@ export const FR: typeof EN = {
   editor_slug_taken: 'Un autre modèle utilise déjà ce slug : choisissez-en un autre.',
   editor_no_fields: 'Dessinez au moins un champ pour enregistrer le modèle.',
   editor_api_title: 'La même chose avec l’API',
+  // — narrow screens (helper C)
+  menu: 'Menu',
 }
