@@ -194,7 +194,8 @@ describe('the console’s actions in a browser', () => {
       'signed with the new secret',
     )
 
-    // Delete: gone from the list, and 404 through the API.
+    // Delete: api-v1 §4.5 deactivates the endpoint (GET then answers it with `active: false`, not
+    // 404); it receives nothing more.
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
     const confirmDelete = page.getByRole('dialog', { name: 'Delete this endpoint?' })
     await axe(page, 'actions-webhook-delete-confirm')
@@ -202,10 +203,13 @@ describe('the console’s actions in a browser', () => {
     await page.waitForURL(`${base}/console/developers/webhooks`)
     await settled(page)
     await page.getByText('Endpoint deleted.').waitFor()
-    assert.equal((await api('GET', `/v1/webhook_endpoints/${endpoint.id}`)).statusCode, 404)
-    const listed = (await api('GET', '/v1/webhook_endpoints?limit=100')).json().data
-    assert.equal(listed.find((e: { id: string }) => e.id === endpoint.id)?.active, false)
+    const deleted = await api('GET', `/v1/webhook_endpoints/${endpoint.id}`)
+    assert.equal(deleted.statusCode, 200)
+    assert.equal(deleted.json().active, false)
     await check(page, 'actions-webhooks-after-delete')
+    await createSubmission(t, keys.testKey, await everyTypeBody())
+    await work()
+    assert.equal(receiver.received.length, 3, 'a deleted endpoint receives nothing')
     await context.close()
   })
 
