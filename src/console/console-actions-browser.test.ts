@@ -323,7 +323,9 @@ describe('the console’s actions in a browser', () => {
     const submission = await createSubmission(t, keys.testKey, await everyTypeBody())
     const hooks = await post(t, keys.testKey, '/v1/webhook_endpoints', {
       url: receiver.url('/every-page-with-a-rather-long-path/to-see-how-it-wraps'),
+      events: ['submission.created', 'submission.completed'],
     })
+    assert.equal(hooks.statusCode, 201, hooks.body)
     await work()
     const { context, page } = await openConsole(browser, base, admin)
     for (const [name, path] of [
