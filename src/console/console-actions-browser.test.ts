@@ -235,6 +235,7 @@ describe('the console’s actions in a browser', () => {
     try {
       const { context, page } = await openConsole(browser, base, admin)
       await go(page, '/templates')
+      await axe(page, 'csrf-templates')
       const templatesBefore = (await api('GET', '/v1/templates?limit=100')).json().data.length
       const keysBefore = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data.length
       const refusals = ['/v1/templates', '/console/api/keys'].map((path) =>
@@ -316,6 +317,7 @@ describe('the console’s actions in a browser', () => {
     // A test submission's page opened in live is not found.
     await go(page, `/submissions/${test.id}`)
     await page.getByRole('alert').waitFor()
+    await axe(page, 'actions-submission-other-environment')
     await context.close()
   })
 
