@@ -155,8 +155,24 @@ describe('the console’s actions in a browser', () => {
     await go(page, `/developers/webhooks/${endpoint.id}`)
     const delivery = page.locator('details.delivery', { hasText: 'submission.created' }).first()
     await delivery.getByText('Failed', { exact: true }).waitFor()
-    await delivery.locator('summary').click()
+    await delivery.locator(':scope > summary').click()
     await delivery.getByRole('cell', { name: /HTTP 500/ }).waitFor()
+    // The status once: the attempt's error says no more than it.
+    assert.equal(
+      (await delivery.getByRole('cell', { name: /HTTP 500/ }).innerText()).match(/HTTP 500/g)?.length,
+      1,
+    )
+    // The request as POSTed (the bytes the receiver got), and the receiver's answer.
+    await delivery.getByText('Request sent').click()
+    const request = await delivery.locator('.delivery-request pre').innerText()
+    assert.ok(request.startsWith(`POST ${receiver.url('/actions')}`), request)
+    assert.deepEqual(JSON.parse(request.slice(request.indexOf('{'))), JSON.parse(receiver.received[0]!.body))
+    await delivery.locator('.attempt-answer summary').first().click()
+    await delivery.locator('.attempt-answer pre', { hasText: 'receiver down' }).waitFor()
+    await go(page, '/developers/webhooks')
+    await page.getByText('Last attempt failed (1 in a row)').waitFor()
+    await go(page, `/developers/webhooks/${endpoint.id}`)
+    await delivery.locator(':scope > summary').click()
     await check(page, 'actions-webhook-failed')
 
     // Redeliver: a new attempt, which the receiver (answering 200 again) gets.
@@ -168,7 +184,7 @@ describe('the console’s actions in a browser', () => {
     await settled(page)
     const again = page.locator('details.delivery', { hasText: 'submission.created' }).first()
     await again.getByText('Delivered', { exact: true }).waitFor()
-    await again.getByText('2 attempt(s)').waitFor()
+    await again.getByText('2 attempts').waitFor()
 
     // Rotate: the new secret shown once, and the next delivery's signature verifies with it.
     await page.getByRole('button', { name: 'Rotate secret' }).click()
@@ -206,6 +222,10 @@ describe('the console’s actions in a browser', () => {
     const deleted = await api('GET', `/v1/webhook_endpoints/${endpoint.id}`)
     assert.equal(deleted.statusCode, 200)
     assert.equal(deleted.json().active, false)
+    await page
+      .getByRole('row', { name: /actions/ })
+      .getByText('Deactivated')
+      .waitFor()
     await check(page, 'actions-webhooks-after-delete')
     await createSubmission(t, keys.testKey, await everyTypeBody())
     await work()

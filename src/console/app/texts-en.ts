@@ -190,7 +190,6 @@ export const EN = {
   delivery_delivered: 'Delivered',
   delivery_failed: 'Failed',
   delivery_dropped: 'Dropped',
-  attempts_count: '{n} attempt(s)',
   next_attempt: 'next attempt {date}',
   redeliver: 'Redeliver',
   redelivery_queued: 'Redelivery queued.',
@@ -281,4 +280,13 @@ export const EN = {
   editor_api_title: 'The same with the API',
   // — narrow screens (helper C)
   menu: 'Menu',
+  // — webhook history (integration)
+  health_deactivated: 'Deactivated',
+  health_last_failed: 'Last attempt failed ({n} in a row)',
+  health_no_delivery: 'No delivery yet',
+  attempts_one: '{n} attempt',
+  attempts_other: '{n} attempts',
+  request_sent: 'Request sent',
+  show_answer: 'Body',
+  empty_answer: 'The answer had no body.',
 }

@@ -193,7 +193,6 @@ export const FR: typeof EN = {
   delivery_delivered: 'Livrée',
   delivery_failed: 'Échouée',
   delivery_dropped: 'Abandonnée',
-  attempts_count: '{n} tentative(s)',
   next_attempt: 'prochaine tentative {date}',
   redeliver: 'Relivrer',
   redelivery_queued: 'Nouvelle livraison programmée.',
@@ -286,4 +285,13 @@ export const FR: typeof EN = {
   editor_api_title: 'La même chose avec l’API',
   // — narrow screens (helper C)
   menu: 'Menu',
+  // — webhook history (integration)
+  health_deactivated: 'Supprimé',
+  health_last_failed: 'Dernière tentative en échec ({n} d’affilée)',
+  health_no_delivery: 'Aucun envoi pour l’instant',
+  attempts_one: '{n} tentative',
+  attempts_other: '{n} tentatives',
+  request_sent: 'Requête envoyée',
+  show_answer: 'Corps',
+  empty_answer: 'La réponse n’avait pas de corps.',
 }

@@ -95,6 +95,7 @@ export interface WebhookAttempt {
   error: string | null
   duration_ms: number
   succeeded: boolean
+  response_body: string | null
 }
 
 export interface WebhookDelivery {
@@ -105,6 +106,7 @@ export interface WebhookDelivery {
   next_attempt_at: string | null
   last_error: string | null
   created_at: string
+  request_body: string
   attempts: WebhookAttempt[]
 }
 

@@ -91,7 +91,7 @@ export function WebhookDetail({ params, session }: PageProps) {
           <div>
             <dt>{t.health}</dt>
             <dd>
-              <HealthBadge health={e.health} />
+              <HealthBadge endpoint={e} />
             </dd>
           </div>
           <div>
@@ -130,6 +130,7 @@ export function WebhookDetail({ params, session }: PageProps) {
             key={delivery.id}
             delivery={delivery}
             endpointId={id}
+            endpointUrl={e?.url ?? ''}
             canRetry={admin && Boolean(e?.active)}
             onRetried={() => {
               toast(t.redelivery_queued)
@@ -203,9 +204,19 @@ function TestResult({ result }: { result: WebhookTestResult }) {
   )
 }
 
+/** A JSON body indented for reading; any other text as it came. */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2)
+  } catch {
+    return body
+  }
+}
+
 function Delivery(props: {
   delivery: WebhookDelivery
   endpointId: string
+  endpointUrl: string
   canRetry: boolean
   onRetried: () => void
 }) {
@@ -221,7 +232,12 @@ function Delivery(props: {
         <Badge tone={DELIVERY_TONES[delivery.status]}>{t[`delivery_${delivery.status}`]}</Badge>
         <span class="muted">
           {formatDateTime(language, delivery.created_at)} ·{' '}
-          {fill(t.attempts_count, { n: delivery.attempts.length })}
+          {fill(
+            new Intl.PluralRules(language).select(delivery.attempts.length) === 'one'
+              ? t.attempts_one
+              : t.attempts_other,
+            { n: delivery.attempts.length },
+          )}
         </span>
       </summary>
       <div class="delivery-body">
@@ -232,6 +248,10 @@ function Delivery(props: {
             : ''}
         </p>
         {delivery.last_error ? <p class="error-note">{delivery.last_error}</p> : null}
+        <details class="delivery-request">
+          <summary>{t.request_sent}</summary>
+          <pre class="raw">{`POST ${props.endpointUrl}\n\n${pretty(delivery.request_body)}`}</pre>
+        </details>
         <table class="compact">
           <thead>
             <tr>
@@ -248,7 +268,20 @@ function Delivery(props: {
                 <td>{formatDateTime(language, a.at)}</td>
                 <td>
                   {a.status === null ? <span class="muted">{t.no_answer}</span> : `HTTP ${a.status}`}
-                  {a.error ? <span class="error-text"> · {a.error}</span> : null}
+                  {/* The error repeats the status for a non-2xx answer: shown only when it says more. */}
+                  {a.error && a.error !== `HTTP ${a.status}` ? (
+                    <span class="error-text"> · {a.error}</span>
+                  ) : null}
+                  {a.response_body !== null ? (
+                    <details class="attempt-answer">
+                      <summary>{t.show_answer}</summary>
+                      {a.response_body ? (
+                        <pre class="raw">{a.response_body}</pre>
+                      ) : (
+                        <p class="muted small">{t.empty_answer}</p>
+                      )}
+                    </details>
+                  ) : null}
                 </td>
                 <td>{a.duration_ms} ms</td>
               </tr>

@@ -57,7 +57,7 @@ export function Webhooks({ session }: PageProps) {
                       : endpoint.events.join(', ')}
                   </td>
                   <td>
-                    <HealthBadge health={endpoint.health} />
+                    <HealthBadge endpoint={endpoint} />
                   </td>
                   <td>{formatDateTime(language, endpoint.created_at)}</td>
                 </tr>
