@@ -279,4 +279,28 @@ export const EN = {
   editor_slug_taken: 'Another template already uses this slug: choose another.',
   editor_no_fields: 'Draw at least one field to save the template.',
   editor_api_title: 'The same with the API',
+  // — template editor: HTML and DOCX, tag report, duplicate (helper B)
+  editor_upload_any_title: 'Upload a document',
+  editor_drop_any_hint:
+    'Drop a PDF, an HTML page or a Word document (.docx) here, or choose one. Its pages appear; then draw the fields on them. In HTML and Word, {{…}} tags become fields.',
+  editor_choose_file: 'Choose a file',
+  editor_upload_any_limits:
+    'PDF up to 50 MB, HTML up to 4 MB, Word up to 3 MB. The upload is kept 24 hours until you save it as a template.',
+  editor_unsupported_file: 'Choose a PDF (.pdf), an HTML page (.html) or a Word document (.docx).',
+  editor_page_size: 'Page size for HTML and Word',
+  editor_size_a4: 'A4',
+  editor_size_letter: 'Letter',
+  editor_tags_title: 'Tag report',
+  editor_tags_found: '{n} fields found from tags',
+  editor_tags_found_one: '1 field found from tags',
+  editor_tags_none: 'No {{…}} tag was found in this document. Draw the fields on its pages.',
+  editor_tags_hint: 'They are on the pages: move, resize or change them like fields you draw.',
+  editor_tag_line: '({type}, {role}): {pages}',
+  editor_tag_page: 'page {n}',
+  editor_tag_pages: 'pages {n}',
+  editor_tags_dismiss: 'Hide',
+  editor_duplicate: 'Duplicate and edit',
+  editor_duplicate_label: 'Duplicate and edit {name}',
+  editor_duplicate_title: 'New template from a copy',
+  editor_start_blank: 'Start from a new document instead',
 }
