@@ -95,6 +95,10 @@ export function Templates(_props: PageProps) {
                   </td>
                   <td>{formatDateTime(language, template.created_at)}</td>
                   <td class="actions">
+                    <Link to={`/templates/new?from=${template.id}`} class="button small">
+                      {t.editor_duplicate}
+                      <span class="visually-hidden"> {template.name}</span>
+                    </Link>{' '}
                     {template.status === 'active' ? (
                       <button
                         type="button"
