@@ -367,6 +367,7 @@ describe('the template editor in a browser', () => {
     assert.equal(await page.getByLabel('Name of role 2').inputValue(), 'Landlord')
     await page.getByText('2 pages · 4 fields').waitFor()
     await imageShown(page, 1)
+    await imageShown(page, 2)
     await axe(page, 'editor-tag-report')
 
     // Editable like a drawn field: the arrow moves the tag's field by 10 pt.
