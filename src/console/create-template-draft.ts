@@ -45,29 +45,17 @@ async function renderTagged(
   name: string,
   size: PageFormat,
 ): Promise<{ pdf: Buffer; fields: FieldDeclaration[] }> {
-  if (type === DOCX_TYPE) {
-    const html = await docxToHtml(body, { title: name, logger: deps.logger })
-    const done = await renderTaggedDocument(
-      deps,
-      scope,
-      { html, size, source: { path: 'file', lines: false } },
-      tagsOwnRoles,
-    )
-    return { pdf: Buffer.from(done.pdf), fields: done.fields }
-  }
-  // api-v1 §8: from_html's 4 MB body; here the body is the HTML alone.
-  if (body.length > LIMITS.htmlBodyBytes)
+  const docx = type === DOCX_TYPE
+  // api-v1 §8: from_html's 4 MB body; here the body is the HTML alone (docxToHtml caps a DOCX).
+  if (!docx && body.length > LIMITS.htmlBodyBytes)
     throw new ApiError(
       'request_too_large',
       `The HTML is ${body.length} bytes; at most ${LIMITS.htmlBodyBytes} (4 MiB).`,
     )
-  const html = body.toString('utf8')
-  const done = await renderTaggedDocument(
-    deps,
-    scope,
-    { html, size, source: { path: 'file', lines: true } },
-    tagsOwnRoles,
-  )
+  const html = docx ? await docxToHtml(body, { title: name, logger: deps.logger }) : body.toString('utf8')
+  // A DOCX's HTML is the converter's: its line numbers would point nowhere the author can see.
+  const source = { path: 'file' as const, lines: !docx }
+  const done = await renderTaggedDocument(deps, scope, { html, size, source }, tagsOwnRoles)
   return { pdf: Buffer.from(done.pdf), fields: done.fields }
 }
 
