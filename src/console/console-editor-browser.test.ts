@@ -77,7 +77,8 @@ describe('the template editor in a browser', () => {
       if (/Content Security Policy/i.test(message.text())) assert.fail(message.text())
     })
     await page.goto(`${base}/console${options.path ?? '/templates/new'}`)
-    if (!options.path) await page.getByRole('heading', { name: 'Upload a document' }).waitFor()
+    if (!options.path)
+      await page.getByRole('heading', { name: 'Upload a PDF, an HTML page or a Word document' }).waitFor()
     return page
   }
 

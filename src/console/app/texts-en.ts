@@ -280,7 +280,7 @@ export const EN = {
   editor_no_fields: 'Draw at least one field to save the template.',
   editor_api_title: 'The same with the API',
   // — template editor: HTML and DOCX, tag report, duplicate (helper B)
-  editor_upload_any_title: 'Upload a document',
+  editor_upload_any_title: 'Upload a PDF, an HTML page or a Word document',
   editor_drop_any_hint:
     'Drop a PDF, an HTML page or a Word document (.docx) here, or choose one. Its pages appear; then draw the fields on them. In HTML and Word, {{…}} tags become fields.',
   editor_choose_file: 'Choose a file',

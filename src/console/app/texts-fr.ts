@@ -285,7 +285,7 @@ export const FR: typeof EN = {
   editor_no_fields: 'Dessinez au moins un champ pour enregistrer le modèle.',
   editor_api_title: 'La même chose avec l’API',
   // — template editor: HTML and DOCX, tag report, duplicate (helper B)
-  editor_upload_any_title: 'Importer un document',
+  editor_upload_any_title: 'Importer un PDF, une page HTML ou un document Word',
   editor_drop_any_hint:
     'Déposez ici un PDF, une page HTML ou un document Word (.docx), ou choisissez-en un. Ses pages s’affichent ; dessinez-y ensuite les champs. En HTML et Word, les balises {{…}} deviennent des champs.',
   editor_choose_file: 'Choisir un fichier',
