@@ -300,6 +300,7 @@ export const EN = {
   editor_tag_pages: 'pages {n}',
   editor_tags_dismiss: 'Hide',
   editor_duplicate: 'Duplicate and edit',
+  editor_duplicate_label: 'Duplicate and edit {name}',
   editor_duplicate_title: 'New template from a copy',
   editor_start_blank: 'Start from a new document instead',
 }

@@ -307,6 +307,7 @@ export const FR: typeof EN = {
   editor_tag_pages: 'pages {n}',
   editor_tags_dismiss: 'Masquer',
   editor_duplicate: 'Dupliquer et modifier',
+  editor_duplicate_label: 'Dupliquer et modifier {name}',
   editor_duplicate_title: 'Nouveau modèle à partir d’une copie',
   editor_start_blank: 'Partir plutôt d’un nouveau document',
 }
