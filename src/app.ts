@@ -9,6 +9,7 @@ import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
 import { createTemplateDraft } from './console/create-template-draft.ts'
 import { CONSOLE_PAGE_ROUTES } from './console/get-console-page.ts'
 import { signInWithLink } from './console/sign-in-with-link.ts'
+import { DRAFT_BODY_TYPES } from './console/template-draft-schemas.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
@@ -161,14 +162,14 @@ function unknownRoute(deps: Deps) {
  * form-encoded) is accepted there and nowhere else, where it stays 415 as every non-JSON body.
  */
 const FORM_ROUTES = new Set([signInWithLink.url])
-/** The console's template editor uploads the PDF itself, as the raw body. */
-const PDF_ROUTES = new Set([createTemplateDraft.url])
+/** The console's template editor uploads the file itself (PDF, HTML or DOCX), as the raw body. */
+const DRAFT_ROUTES = new Set([createTemplateDraft.url])
 
-/** A body type that only the given routes accept (their handlers read the raw bytes, or nothing). */
-function onlyOnRoutes(app: FastifyInstance, contentType: string, urls: Set<string>): void {
-  app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
+/** Body types that only the given routes accept (their handlers read the raw bytes, or nothing). */
+function onlyOnRoutes(app: FastifyInstance, contentTypes: string[], urls: Set<string>): void {
+  app.addContentTypeParser(contentTypes, { parseAs: 'buffer' }, (request, body, done) => {
     if (urls.has(request.routeOptions.url ?? '')) return done(null, body)
-    const error = Object.assign(new Error(`Unsupported media type ${contentType}`), {
+    const error = Object.assign(new Error(`Unsupported media type ${request.headers['content-type']}`), {
       code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
     })
     done(error, undefined)
@@ -215,8 +216,8 @@ export function buildApp(
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, parseJsonBody(body as Buffer)),
   )
-  onlyOnRoutes(app, 'application/x-www-form-urlencoded', FORM_ROUTES)
-  onlyOnRoutes(app, 'application/pdf', PDF_ROUTES)
+  onlyOnRoutes(app, ['application/x-www-form-urlencoded'], FORM_ROUTES)
+  onlyOnRoutes(app, DRAFT_BODY_TYPES, DRAFT_ROUTES)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(unknownRoute(deps))
 

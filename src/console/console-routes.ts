@@ -6,6 +6,7 @@ import { changeConsoleMemberRole } from './change-console-member-role.ts'
 import { createConsoleKey } from './create-console-key.ts'
 import { createSignInLinks } from './create-sign-in-links.ts'
 import { createTemplateDraft } from './create-template-draft.ts'
+import { createTemplateDraftFromTemplate } from './create-template-draft-from-template.ts'
 import { createTemplateFromDraft } from './create-template-from-draft.ts'
 import { getTemplateDraftPage } from './get-template-draft-page.ts'
 import { listConsoleKeys } from './list-console-keys.ts'
@@ -34,4 +35,6 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   createTemplateDraft,
   getTemplateDraftPage,
   createTemplateFromDraft,
+  // — template editor: a draft from a saved template (helper B)
+  createTemplateDraftFromTemplate,
 ]

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
   type EditorField,
+  fromDeclarations,
   nextName,
   nudge,
   onEveryPage,
   resized,
+  rolesOf,
   snapped,
   spanning,
   toDeclarations,
@@ -96,5 +98,33 @@ describe('template editor model', () => {
       areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.3, h: 0.05 }],
     })
     assert.deepEqual(radio?.options, ['Yes', 'No'])
+  })
+
+  it('declared fields (from tags) become one editor field per area, saved back under the same name', () => {
+    const fields = fromDeclarations(
+      [
+        {
+          name: 'Initials',
+          type: 'initials',
+          role: 'B',
+          areas: [
+            { page: 1, x: 0.8, y: 0.9, w: 0.1, h: 0.04 },
+            { page: 2, x: 0.8, y: 0.9, w: 0.1, h: 0.04 },
+          ],
+        },
+        { name: 'Signature', areas: [{ page: 2, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] },
+      ],
+      'Signer',
+    )
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.type, f.role, f.page, f.required]),
+      [
+        ['Initials', 'initials', 'B', 1, true],
+        ['Initials', 'initials', 'B', 2, true],
+        ['Signature', 'signature', 'Signer', 2, true],
+      ],
+    )
+    assert.deepEqual(rolesOf(fields), ['B', 'Signer'])
+    assert.deepEqual(toDeclarations(fields)[1]!.areas, [{ page: 2, x: 0.8, y: 0.9, w: 0.1, h: 0.04 }])
   })
 })

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
+import { DOCX_TYPE } from '../console/template-draft-schemas.ts'
 import { deprecationHeaders } from './register-route.ts'
 
 describe('errors: every 4xx/5xx is the spec envelope', () => {
@@ -120,6 +121,15 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
   it('415 for the body types only console routes take (a form, a raw PDF) on any other route', async () => {
     for (const contentType of ['application/x-www-form-urlencoded', 'application/pdf']) {
       const res = await post('%PDF-1.7 name=a', { 'content-type': contentType })
+      assert.equal(res.statusCode, 415, contentType)
+      assert.equal(errorOf(res).code, 'unsupported_content_type')
+    }
+  })
+
+  it("415 for the editor's HTML and DOCX uploads on any route but the template draft's", async () => {
+    const types = ['text/html; charset=utf-8', DOCX_TYPE]
+    for (const contentType of types) {
+      const res = await post('<p>{{Name;role=A}}</p>', { 'content-type': contentType })
       assert.equal(res.statusCode, 415, contentType)
       assert.equal(errorOf(res).code, 'unsupported_content_type')
     }

@@ -3,7 +3,8 @@
 // document and reports each marker's box (render/chromium-renderer.ts), and the PDF with the
 // fields placed on those boxes then goes the way of from_pdf: an internal archived template and
 // the submission pointing to it, in one transaction. The answer adds the tag report: each field
-// with the page and box where its tags landed.
+// with the page and box where its tags landed. The tags → fields step (renderTaggedDocument) is
+// also the console's: a template draft from HTML or DOCX (console/create-template-draft.ts).
 // Order of the checks, cheapest first: the options and submitters, the tags and their roles (no
 // rendering for a document that would be refused anyway), then the rendering.
 import type { Scope, Tx } from '../db/tables.ts'
@@ -23,11 +24,14 @@ import type { CommonOptions, CreatedSubmission, InlineSubmitter } from './creati
 import { recordNewSubmission } from './record-submission.ts'
 import { inlineRequests, toNewSubmitters } from './submitter-input.ts'
 
-export interface TaggedDocument {
-  name: string
+export interface TagInput {
   html: string
   size: PageFormat
   source: TagSource
+}
+
+export interface TaggedDocument extends TagInput {
+  name: string
   submitters: InlineSubmitter[]
   options: CommonOptions
 }
@@ -150,6 +154,46 @@ export function checkTaggedRequest(
   }
 }
 
+/**
+ * The tags → fields step of every tagged document (from_html, from_docx, the console's drafts):
+ * the tags found, their roles settled by `settleRoles` (which may refuse, before anything is
+ * rendered), grouped by name, the document printed and each field placed where its tags landed.
+ */
+export async function renderTaggedDocument(
+  deps: Pick<Deps, 'renderer'>,
+  scope: Scope,
+  input: TagInput,
+  settleRoles: (tags: FoundTag[]) => FoundTag[],
+): Promise<{ pdf: Uint8Array; fields: FieldDeclaration[] }> {
+  const path = input.source.path
+  const prefix = `${MARK_HOST}${randomBase62(20)}/`
+  const found = await findTags(input.html, prefix, input.source, { account: scope.accountId })
+  const groups = groupByName(settleRoles(found.tags), path)
+  // Issue #20: Chromium's slots are shared fairly between accounts.
+  const rendered = await deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId })
+  return { pdf: rendered.pdf, fields: declarations(groups, rendered.marks, input.size, path) }
+}
+
+/** A submission's roles: a tag without one is the first submitter's; every submitter needs a tag. */
+function submittersRoles(submitters: InlineSubmitter[], path: string) {
+  return (tags: FoundTag[]): FoundTag[] => {
+    if (tags.length === 0)
+      throw new ApiError(
+        'no_tags_found',
+        `${path}: no {{…}} tag found; mark where each party signs, e.g. {{Signature;role=${submitters[0]!.role}}}.`,
+      )
+    const resolved = resolveRoles(tags, submitters, path)
+    const roles = new Set(resolved.map((tag) => tag.spec.role!))
+    const unplaced = submitters.findIndex((s) => !roles.has(s.role))
+    if (unplaced >= 0)
+      throw new ApiError(
+        'submitter_role_not_in_template',
+        `submitters[${unplaced}].role: no tag of the document is for role "${submitters[unplaced]!.role}" (roles of the tags: ${quote([...roles])}).`,
+      )
+    return resolved
+  }
+}
+
 /** Creates the submission; the answer of §2.2 plus `fields`, the tag report. */
 export async function createFromTaggedHtml(
   deps: Deps,
@@ -159,30 +203,18 @@ export async function createFromTaggedHtml(
   ) => Promise<T>,
   input: TaggedDocument,
 ): Promise<CreatedSubmission & { fields: ReportedField[] }> {
-  const path = input.source.path
   checkTaggedRequest(deps, input)
-  const prefix = `${MARK_HOST}${randomBase62(20)}/`
-  const found = await findTags(input.html, prefix, input.source, { account: scope.accountId })
-  if (found.tags.length === 0)
-    throw new ApiError(
-      'no_tags_found',
-      `${path}: no {{…}} tag found; mark where each party signs, e.g. {{Signature;role=${input.submitters[0]!.role}}}.`,
-    )
-  const groups = groupByName(resolveRoles(found.tags, input.submitters, path), path)
-  const unplaced = input.submitters.findIndex((s) => !groups.some((g) => g[0]!.spec.role === s.role))
-  if (unplaced >= 0)
-    throw new ApiError(
-      'submitter_role_not_in_template',
-      `submitters[${unplaced}].role: no tag of the document is for role "${input.submitters[unplaced]!.role}" (roles of the tags: ${quote([...new Set(groups.map((g) => g[0]!.spec.role!))])}).`,
-    )
-
-  // Issue #20: Chromium's slots are shared fairly between accounts.
-  const rendered = await deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId })
+  const rendered = await renderTaggedDocument(
+    deps,
+    scope,
+    input,
+    submittersRoles(input.submitters, input.source.path),
+  )
   const documents: DocumentInput[] = [
     {
       name: input.name,
       pdf_base64: Buffer.from(rendered.pdf).toString('base64'),
-      fields: declarations(groups, rendered.marks, input.size, path),
+      fields: rendered.fields,
     },
   ]
   const template = await buildTemplate(

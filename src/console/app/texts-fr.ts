@@ -233,12 +233,7 @@ export const FR: typeof EN = {
   remove_member_title: 'Retirer ce membre ?',
   remove_member_body: '{email} sera déconnecté et ne pourra plus se connecter à ce compte.',
   // L’éditeur de modèles (editor/)
-  editor_upload_title: 'Téléverser un PDF',
-  editor_drop_hint:
-    'Déposez un PDF ici, ou choisissez-en un. Ses pages s’affichent ; dessinez-y ensuite les champs.',
-  editor_choose_pdf: 'Choisir un PDF',
   editor_uploading: 'Téléversement…',
-  editor_upload_limits: 'PDF jusqu’à 50 Mo. Le fichier est gardé 24 heures, le temps d’en faire un modèle.',
   editor_tools: 'Outils de l’éditeur',
   editor_field_type: 'Type de champ',
   type_signature: 'Signature',
@@ -294,4 +289,30 @@ export const FR: typeof EN = {
   request_sent: 'Requête envoyée',
   show_answer: 'Corps',
   empty_answer: 'La réponse n’avait pas de corps.',
+  // — template editor: HTML and DOCX, tag report, duplicate (helper B)
+  editor_upload_any_title: 'Importer un PDF, une page HTML ou un document Word',
+  editor_drop_any_hint:
+    'Déposez ici un PDF, une page HTML ou un document Word (.docx), ou choisissez-en un. Ses pages s’affichent ; dessinez-y ensuite les champs. En HTML et Word, les balises {{…}} deviennent des champs.',
+  editor_choose_file: 'Choisir un fichier',
+  editor_upload_any_limits:
+    'PDF jusqu’à 50 Mo, HTML jusqu’à 4 Mo, Word jusqu’à 3 Mo. Le fichier est gardé 24 heures, le temps d’en faire un modèle.',
+  editor_unsupported_file: 'Choisissez un PDF (.pdf), une page HTML (.html) ou un document Word (.docx).',
+  editor_page_size: 'Format des pages (HTML et Word)',
+  editor_size_a4: 'A4',
+  editor_size_letter: 'Lettre US',
+  editor_tags_title: 'Rapport des balises',
+  editor_tags_found: '{n} champs trouvés dans les balises',
+  editor_tags_found_one: '1 champ trouvé dans les balises',
+  editor_tags_none:
+    'Aucune balise {{…}} n’a été trouvée dans ce document. Dessinez les champs sur ses pages.',
+  editor_tags_hint:
+    'Ils sont sur les pages : déplacez-les, redimensionnez-les ou modifiez-les comme les champs que vous dessinez.',
+  editor_tag_line: '({type}, {role}) : {pages}',
+  editor_tag_page: 'page {n}',
+  editor_tag_pages: 'pages {n}',
+  editor_tags_dismiss: 'Masquer',
+  editor_duplicate: 'Dupliquer et modifier',
+  editor_duplicate_label: 'Dupliquer et modifier {name}',
+  editor_duplicate_title: 'Nouveau modèle à partir d’une copie',
+  editor_start_blank: 'Partir plutôt d’un nouveau document',
 }

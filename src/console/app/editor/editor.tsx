@@ -1,37 +1,51 @@
-// The template editor (/templates/new, issue #23 item 3): upload a PDF, draw fields on its pages,
-// set their properties and roles, save as a template. Loaded lazily: none of it is in the first load.
+// The template editor (/templates/new, issue #23 item 3): upload a PDF (or an HTML or Word document
+// whose tags become fields), draw fields on its pages, set their properties and roles, save as a
+// template. `/templates/new?from=tpl_…` starts from a copy of a saved template instead of an upload.
+// Loaded lazily: none of it is in the first load.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { PageProps } from '../pages.tsx'
 import { Link } from '../shell.tsx'
 import { useTexts } from '../texts.ts'
 import { PageHeader } from '../ui.tsx'
 import { ApiCall } from './api-call.tsx'
+import { FromTemplate } from './from-template.tsx'
 import { useHistory } from './history.ts'
 import {
   defaultRect,
   type EditorField,
   type FieldType,
+  fromDeclarations,
   hasOptions,
   newKey,
   nextName,
   onEveryPage,
   type Rect,
+  rolesOf,
 } from './model.ts'
 import { PageView } from './page-view.tsx'
 import { Properties, Roles, TypePicker } from './panel.tsx'
 import { SaveForm } from './save-form.tsx'
-import { type Draft, Upload } from './upload.tsx'
+import { TagReport } from './tag-report.tsx'
+import { type Draft, type DraftSource, Upload } from './upload.tsx'
 
 export function TemplateEditor(_props: PageProps) {
   const { t } = useTexts()
-  const [draft, setDraft] = useState<Draft>()
+  const [opened, setOpened] = useState<{ draft: Draft; source: DraftSource }>()
+  const from = new URLSearchParams(location.search).get('from')
+  const onOpened = (draft: Draft, source: DraftSource) => setOpened({ draft, source })
   return (
     <>
       <p class="breadcrumb">
         <Link to="/templates">← {t.back_to_templates}</Link>
       </p>
-      <PageHeader title={t.new_template} />
-      {draft ? <Workspace draft={draft} /> : <Upload onUploaded={setDraft} />}
+      <PageHeader title={from ? t.editor_duplicate_title : t.new_template} />
+      {opened ? (
+        <Workspace draft={opened.draft} source={opened.source} />
+      ) : from ? (
+        <FromTemplate templateId={from} onOpened={onOpened} />
+      ) : (
+        <Upload onUploaded={onOpened} />
+      )}
     </>
   )
 }
@@ -51,11 +65,15 @@ function visiblePage(): number {
   return best
 }
 
-function Workspace({ draft }: { draft: Draft }) {
+function Workspace({ draft, source }: { draft: Draft; source: DraftSource }) {
   const { t } = useTexts()
-  const history = useHistory<EditorField[]>([])
+  // The fields of the tags or of the copied template are the starting point, as if drawn (not undone).
+  const history = useHistory<EditorField[]>(fromDeclarations(draft.fields, t.editor_first_party))
   const fields = history.value
-  const [roles, setRoles] = useState<string[]>([t.editor_first_party])
+  const [roles, setRoles] = useState<string[]>(() => {
+    const named = rolesOf(history.value)
+    return named.length > 0 ? named : [t.editor_first_party]
+  })
   const [role, setRole] = useState(roles[0]!)
   const [type, setType] = useState<FieldType>('signature')
   const [selected, setSelected] = useState<string | null>(null)
@@ -192,6 +210,7 @@ function Workspace({ draft }: { draft: Draft }) {
           onSlug={setSlug}
           fields={fields}
         />
+        {source === 'tags' ? <TagReport report={draft.tag_report} /> : null}
         <p class="muted small">
           {t.editor_pages_count.replace('{n}', String(draft.pages.length))} ·{' '}
           {t.editor_fields_count.replace('{n}', String(fields.length))}

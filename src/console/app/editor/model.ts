@@ -156,3 +156,46 @@ export function toDeclarations(fields: EditorField[]) {
     areas: [{ page: f.page, x: round(f.x), y: round(f.y), w: round(f.w), h: round(f.h) }],
   }))
 }
+
+/** A field as the server declares it (the tags' fields, a copied template's): one or more areas. */
+export interface Declaration {
+  name: string
+  type?: FieldType
+  role?: string
+  required?: boolean
+  readonly?: boolean
+  options?: string[]
+  areas: ({ page: number } & Rect)[]
+}
+
+/** One field of the tag report (the answer of from_html): where its tags landed. */
+export interface ReportedField {
+  name: string
+  type: FieldType
+  role: string
+  areas: { page: number }[]
+}
+
+/**
+ * Declared fields as the editor holds them: one editor field per area. A tag repeated in the
+ * document gives areas of one name; they are saved under that name again, which the API reads as
+ * one field with several areas.
+ */
+export function fromDeclarations(declarations: Declaration[], defaultRole: string): EditorField[] {
+  return declarations.flatMap((d) =>
+    d.areas.map((area) => ({
+      key: newKey(),
+      ...clamp(area),
+      page: area.page,
+      name: d.name,
+      type: d.type ?? 'signature',
+      role: d.role ?? defaultRole,
+      required: d.required ?? true,
+      readonly: d.readonly ?? false,
+      options: d.options ?? [],
+    })),
+  )
+}
+
+/** The roles of the fields, in the order their first field appears. */
+export const rolesOf = (fields: { role: string }[]): string[] => [...new Set(fields.map((f) => f.role))]

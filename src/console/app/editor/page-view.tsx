@@ -1,7 +1,9 @@
 // One page of the draft: its image (loaded lazily, at the width the screen needs) in a box of the
 // page's aspect ratio, the fields over it, and the pointer gestures (mouse, pen, touch): drag on
 // the page to draw, drag a field to move it (snapping to the others' edges and centres), drag a
-// corner to resize. The arrow keys nudge the focused field by 1 pt (Shift: 10 pt); Delete removes.
+// corner to resize. On a touch screen a finger over the page's empty space scrolls (styles.css:
+// touch-action), so there a tap deselects and drawing is for mouse and pen. The arrow keys nudge
+// the focused field by 1 pt (Shift: 10 pt); Delete removes.
 import { useRef, useState } from 'preact/hooks'
 import { useTexts } from '../texts.ts'
 import {
@@ -112,6 +114,19 @@ export function PageView(props: PageViewProps) {
     if (field) props.onChange(g.key, field, true)
   }
 
+  // The browser took the pointer (a finger over the page's empty space began scrolling it): a
+  // drawing under way is dropped; a move or resize keeps where it got to, as one undo step.
+  const onPointerCancel = () => {
+    const g = gesture.current
+    if (!g) return
+    gesture.current = undefined
+    setGuides({ x: [], y: [] })
+    setDrawing(undefined)
+    if (g.kind === 'draw') return
+    const field = props.fields.find((f) => f.key === g.key)
+    if (field) props.onChange(g.key, field, true)
+  }
+
   const onKeyDown = (event: KeyboardEvent, field: EditorField) => {
     if (props.previewRole !== null) return
     const step = event.shiftKey ? 10 : 1
@@ -145,7 +160,7 @@ export function PageView(props: PageViewProps) {
         }
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
-        onPointerCancel={onPointerUp}
+        onPointerCancel={onPointerCancel}
       >
         <img
           class="editor-page-image"

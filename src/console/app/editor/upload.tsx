@@ -1,9 +1,11 @@
-// The editor's first step: a PDF chosen with the file input or dropped on the zone, uploaded once
-// as a draft (POST /console/api/template_drafts); its page sizes come back with it.
+// The editor's first step: a PDF, an HTML page or a Word document chosen with the file input or
+// dropped on the zone, uploaded once as a draft (POST /console/api/template_drafts) with its own
+// content type; its page sizes come back with it and, for HTML and Word, the fields of its tags.
 import { useState } from 'preact/hooks'
-import { call } from '../api.ts'
+import { ApiFailure, call } from '../api.ts'
 import { useTexts } from '../texts.ts'
 import { ErrorNote, useAction } from '../ui.tsx'
+import type { Declaration, ReportedField } from './model.ts'
 
 export interface Draft {
   object: 'template_draft'
@@ -11,27 +13,46 @@ export interface Draft {
   name: string
   pages: { width: number; height: number }[]
   expires_at: string
+  fields: Declaration[]
+  tag_report: ReportedField[]
 }
 
-export function Upload({ onUploaded }: { onUploaded: (draft: Draft) => void }) {
+/** What the editor was given: a PDF as it is, a tagged document, or a template to start from. */
+export type DraftSource = 'pdf' | 'tags' | 'template'
+
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+
+/** The body's content type by the file's extension (browsers give no type for some of them). */
+const KINDS: { pattern: RegExp; type: string; source: DraftSource }[] = [
+  { pattern: /\.pdf$/i, type: 'application/pdf', source: 'pdf' },
+  { pattern: /\.html?$/i, type: 'text/html; charset=utf-8', source: 'tags' },
+  { pattern: /\.docx$/i, type: DOCX_TYPE, source: 'tags' },
+]
+
+type PageFormat = 'A4' | 'Letter'
+
+export function Upload({ onUploaded }: { onUploaded: (draft: Draft, source: DraftSource) => void }) {
   const { t } = useTexts()
   const [over, setOver] = useState(false)
-  const upload = useAction((file: File) =>
-    call<Draft>(
-      'POST',
-      `/console/api/template_drafts?name=${encodeURIComponent(file.name.replace(/\.pdf$/i, '') || 'Untitled')}`,
-      file,
-      { contentType: 'application/pdf' },
-    ),
-  )
+  const [size, setSize] = useState<PageFormat>('A4')
+  const upload = useAction(async (file: File) => {
+    const kind = KINDS.find((k) => k.pattern.test(file.name))
+    if (!kind) throw new ApiFailure(0, 'unsupported_file', t.editor_unsupported_file)
+    const name = file.name.replace(/\.(pdf|html?|docx)$/i, '') || 'Untitled'
+    const query = `name=${encodeURIComponent(name)}${kind.source === 'tags' ? `&size=${size}` : ''}`
+    const draft = await call<Draft>('POST', `/console/api/template_drafts?${query}`, file, {
+      contentType: kind.type,
+    })
+    return { draft, source: kind.source }
+  })
   const take = async (file: File | undefined) => {
     if (!file) return
     const done = await upload.run(file)
-    if (done) onUploaded(done.value)
+    if (done) onUploaded(done.value.draft, done.value.source)
   }
   return (
     <section class="panel editor-upload" aria-labelledby="upload-title">
-      <h2 id="upload-title">{t.editor_upload_title}</h2>
+      <h2 id="upload-title">{t.editor_upload_any_title}</h2>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the file input inside is the way for keyboards */}
       <div
         class={over ? 'drop-zone over' : 'drop-zone'}
@@ -46,19 +67,34 @@ export function Upload({ onUploaded }: { onUploaded: (draft: Draft) => void }) {
           take(event.dataTransfer?.files[0])
         }}
       >
-        <p>{t.editor_drop_hint}</p>
+        <p>{t.editor_drop_any_hint}</p>
         <label class="button primary" for="editor-file">
-          {upload.busy ? t.editor_uploading : t.editor_choose_pdf}
+          {upload.busy ? t.editor_uploading : t.editor_choose_file}
         </label>
         <input
           id="editor-file"
           class="visually-hidden"
           type="file"
-          accept="application/pdf,.pdf"
+          accept={`application/pdf,.pdf,text/html,.html,.htm,${DOCX_TYPE},.docx`}
           disabled={upload.busy}
           onChange={(event) => take((event.currentTarget as HTMLInputElement).files?.[0])}
         />
-        <p class="muted small">{t.editor_upload_limits}</p>
+        <fieldset class="editor-size">
+          <legend>{t.editor_page_size}</legend>
+          {(['A4', 'Letter'] as const).map((format) => (
+            <label key={format} class="check">
+              <input
+                type="radio"
+                name="editor-size"
+                value={format}
+                checked={size === format}
+                onChange={() => setSize(format)}
+              />
+              {format === 'A4' ? t.editor_size_a4 : t.editor_size_letter}
+            </label>
+          ))}
+        </fieldset>
+        <p class="muted small">{t.editor_upload_any_limits}</p>
       </div>
       <ErrorNote error={upload.error} />
     </section>

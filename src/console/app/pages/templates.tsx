@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import { call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
 import type { PageProps } from '../pages.tsx'
+import { BASE, onLinkClick } from '../router.ts'
 import { Link } from '../shell.tsx'
 import { fill, useTexts } from '../texts.ts'
 import type { Template } from '../types.ts'
@@ -95,6 +96,15 @@ export function Templates(_props: PageProps) {
                   </td>
                   <td>{formatDateTime(language, template.created_at)}</td>
                   <td class="actions">
+                    {/* Link takes no aria-label; this one's name says which template it copies. */}
+                    <a
+                      href={`${BASE}/templates/new?from=${template.id}`}
+                      class="button small"
+                      aria-label={fill(t.editor_duplicate_label, { name: template.name })}
+                      onClick={(e) => onLinkClick(e, `/templates/new?from=${template.id}`)}
+                    >
+                      {t.editor_duplicate}
+                    </a>{' '}
                     {template.status === 'active' ? (
                       <button
                         type="button"
