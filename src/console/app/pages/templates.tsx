@@ -96,6 +96,12 @@ export function Templates(_props: PageProps) {
                   <td>{formatDateTime(language, template.created_at)}</td>
                   <td class="actions">
                     {template.status === 'active' ? (
+                      <Link to={`/templates/${template.id}/send`} class="button small primary">
+                        {t.send}
+                        <span class="visually-hidden"> {template.name}</span>
+                      </Link>
+                    ) : null}
+                    {template.status === 'active' ? (
                       <button
                         type="button"
                         class="button small"
