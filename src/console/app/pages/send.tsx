@@ -123,6 +123,7 @@ function SendForm({ template }: { template: SendableTemplate }) {
     const end = input?.selectionEnd ?? value.length
     const next = value.slice(0, start) + token + value.slice(end)
     ;(which === 'subject' ? setSubject : setBody)(next)
+    if (field === `message.${which}`) send.clear()
     requestAnimationFrame(() => {
       input?.focus()
       input?.setSelectionRange(start + token.length, start + token.length)
@@ -222,7 +223,10 @@ function SendForm({ template }: { template: SendableTemplate }) {
               aria-invalid={errorAt('message.subject') ? 'true' : undefined}
               aria-describedby={errorAt('message.subject') ? 'send-subject-error' : undefined}
               onFocus={() => (lastText.current = 'subject')}
-              onInput={(e) => setSubject(e.currentTarget.value)}
+              onInput={(e) => {
+                setSubject(e.currentTarget.value)
+                if (field === 'message.subject') send.clear()
+              }}
             />
             <FieldError id="send-subject-error" text={errorAt('message.subject')} />
             <label for="send-body">{t.send_body}</label>
@@ -234,7 +238,10 @@ function SendForm({ template }: { template: SendableTemplate }) {
               aria-invalid={errorAt('message.body') ? 'true' : undefined}
               aria-describedby={errorAt('message.body') ? 'send-body-error' : undefined}
               onFocus={() => (lastText.current = 'body')}
-              onInput={(e) => setBody(e.currentTarget.value)}
+              onInput={(e) => {
+                setBody(e.currentTarget.value)
+                if (field === 'message.body') send.clear()
+              }}
             />
             <FieldError id="send-body-error" text={errorAt('message.body')} />
           </div>
@@ -311,20 +318,20 @@ function SignerBlock(props: {
               class="button small"
               id={`move-up-${i}`}
               disabled={i === 0}
-              aria-label={fill(t.send_move_up_label, { role: signer.role })}
               onClick={() => props.onMove('up')}
             >
-              ↑ {t.send_move_up}
+              <span aria-hidden="true">↑</span> {t.send_move_up}
+              <span class="visually-hidden"> — {signer.role}</span>
             </button>
             <button
               type="button"
               class="button small"
               id={`move-down-${i}`}
               disabled={i === props.count - 1}
-              aria-label={fill(t.send_move_down_label, { role: signer.role })}
               onClick={() => props.onMove('down')}
             >
-              ↓ {t.send_move_down}
+              <span aria-hidden="true">↓</span> {t.send_move_down}
+              <span class="visually-hidden"> — {signer.role}</span>
             </button>
           </div>
         ) : null}
