@@ -110,7 +110,7 @@ describe('sending a template from the console, in a browser', () => {
 
   it('sends once on a double click, resends, and follows the submission to its sealed PDF', async () => {
     const page = await consolePage('/templates')
-    await page.getByRole('link', { name: 'Send Lease' }).click()
+    await page.getByRole('link', { name: 'Send “Lease”' }).click()
     await page.getByRole('heading', { name: 'Send “Lease”' }).waitFor()
     assert.deepEqual(await shownOrder(page), ['1first', '2second'])
     await checkAndShoot(page, 'send')

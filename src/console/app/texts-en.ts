@@ -281,6 +281,7 @@ export const EN = {
   editor_api_title: 'The same with the API',
   // — sending (helper A)
   send: 'Send',
+  send_quoted: '“{name}”',
   send_title: 'Send “{name}”',
   send_intro: 'Who signs, in which order, and what they receive.',
   send_archived: 'This template is archived: it can no longer be sent.',

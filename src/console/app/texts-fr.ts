@@ -286,6 +286,7 @@ export const FR: typeof EN = {
   editor_api_title: 'La même chose avec l’API',
   // — sending (helper A)
   send: 'Envoyer',
+  send_quoted: '« {name} »',
   send_title: 'Envoyer « {name} »',
   send_intro: 'Qui signe, dans quel ordre, et ce que chacun reçoit.',
   send_archived: 'Ce modèle est archivé : il ne peut plus être envoyé.',

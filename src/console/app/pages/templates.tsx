@@ -98,7 +98,7 @@ export function Templates(_props: PageProps) {
                     {template.status === 'active' ? (
                       <Link to={`/templates/${template.id}/send`} class="button small primary">
                         {t.send}
-                        <span class="visually-hidden"> {template.name}</span>
+                        <span class="visually-hidden"> {fill(t.send_quoted, { name: template.name })}</span>
                       </Link>
                     ) : null}
                     {template.status === 'active' ? (
