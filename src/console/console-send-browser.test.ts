@@ -181,6 +181,7 @@ describe('sending a template from the console, in a browser', () => {
     await page.getByText('Signing request sent again to first@example.eu.').waitFor()
     await resend.click()
     await page.getByText('You can resend again in 5 minutes.').waitFor()
+    await checkAndShoot(page, 'submission-resend')
     await m.work()
     const firstMails = await m.smtp.waitFor((mail) => mail.envelope.to.includes('first@example.eu'), 2)
     assert.equal(linkIn(firstMails[1]!.text), linkIn(firstMail!.text), 'the same link, sent again')
