@@ -41,6 +41,14 @@ function isoOf(local: string): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString()
 }
 
+/** An input's aria-invalid and aria-describedby: its error when it has one, else its hint. */
+function described(id: string, error: string | null, hint?: string) {
+  return {
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': error ? `${id}-error` : hint,
+  }
+}
+
 function FieldError({ id, text }: { id: string; text: string | null }) {
   return text ? (
     <p class="field-error" id={id} role="alert">
@@ -91,6 +99,7 @@ function SendForm({ template }: { template: SendableTemplate }) {
   })
   const field = fieldOf(send.error)
   const errorAt = (path: string) => (field === path ? send.error!.message : null)
+  const expiresError = expiresPast ? t.send_expires_past : errorAt('expires_at')
 
   useEffect(() => {
     // A moved block keeps the keyboard on its button (the other one once it reached an end).
@@ -114,6 +123,10 @@ function SendForm({ template }: { template: SendableTemplate }) {
     })
     setMoved({ role: signers[index]!.role, to })
   }
+  const setText = (which: 'subject' | 'body', value: string) => {
+    ;(which === 'subject' ? setSubject : setBody)(value)
+    if (field === `message.${which}`) send.clear()
+  }
   const insert = (variable: MailVariable) => {
     const which = lastText.current
     const input = document.getElementById(`send-${which}`) as HTMLInputElement | HTMLTextAreaElement | null
@@ -121,9 +134,7 @@ function SendForm({ template }: { template: SendableTemplate }) {
     const token = `{{${variable}}}`
     const start = input?.selectionStart ?? value.length
     const end = input?.selectionEnd ?? value.length
-    const next = value.slice(0, start) + token + value.slice(end)
-    ;(which === 'subject' ? setSubject : setBody)(next)
-    if (field === `message.${which}`) send.clear()
+    setText(which, value.slice(0, start) + token + value.slice(end))
     requestAnimationFrame(() => {
       input?.focus()
       input?.setSelectionRange(start + token.length, start + token.length)
@@ -220,13 +231,9 @@ function SendForm({ template }: { template: SendableTemplate }) {
               id="send-subject"
               maxLength={200}
               value={subject}
-              aria-invalid={errorAt('message.subject') ? 'true' : undefined}
-              aria-describedby={errorAt('message.subject') ? 'send-subject-error' : undefined}
+              {...described('send-subject', errorAt('message.subject'))}
               onFocus={() => (lastText.current = 'subject')}
-              onInput={(e) => {
-                setSubject(e.currentTarget.value)
-                if (field === 'message.subject') send.clear()
-              }}
+              onInput={(e) => setText('subject', e.currentTarget.value)}
             />
             <FieldError id="send-subject-error" text={errorAt('message.subject')} />
             <label for="send-body">{t.send_body}</label>
@@ -235,13 +242,9 @@ function SendForm({ template }: { template: SendableTemplate }) {
               rows={6}
               maxLength={5000}
               value={body}
-              aria-invalid={errorAt('message.body') ? 'true' : undefined}
-              aria-describedby={errorAt('message.body') ? 'send-body-error' : undefined}
+              {...described('send-body', errorAt('message.body'))}
               onFocus={() => (lastText.current = 'body')}
-              onInput={(e) => {
-                setBody(e.currentTarget.value)
-                if (field === 'message.body') send.clear()
-              }}
+              onInput={(e) => setText('body', e.currentTarget.value)}
             />
             <FieldError id="send-body-error" text={errorAt('message.body')} />
           </div>
@@ -255,19 +258,15 @@ function SendForm({ template }: { template: SendableTemplate }) {
           id="send-expires"
           type="datetime-local"
           value={expires}
-          aria-invalid={expiresPast || errorAt('expires_at') ? 'true' : undefined}
-          aria-describedby={expiresPast || errorAt('expires_at') ? 'send-expires-error' : 'send-expires-hint'}
+          {...described('send-expires', expiresError, 'send-expires-hint')}
           onInput={(e) => {
             setExpires(e.currentTarget.value)
             setExpiresPast(false)
             if (field === 'expires_at') send.clear()
           }}
         />
-        {expiresPast || errorAt('expires_at') ? (
-          <FieldError
-            id="send-expires-error"
-            text={expiresPast ? t.send_expires_past : errorAt('expires_at')}
-          />
+        {expiresError ? (
+          <FieldError id="send-expires-error" text={expiresError} />
         ) : (
           <p class="muted small" id="send-expires-hint">
             {t.send_expires_hint}
@@ -313,26 +312,20 @@ function SignerBlock(props: {
         </legend>
         {props.ordered && props.count > 1 ? (
           <div class="send-move">
-            <button
-              type="button"
-              class="button small"
-              id={`move-up-${i}`}
-              disabled={i === 0}
-              onClick={() => props.onMove('up')}
-            >
-              <span aria-hidden="true">↑</span> {t.send_move_up}
-              <span class="visually-hidden"> — {signer.role}</span>
-            </button>
-            <button
-              type="button"
-              class="button small"
-              id={`move-down-${i}`}
-              disabled={i === props.count - 1}
-              onClick={() => props.onMove('down')}
-            >
-              <span aria-hidden="true">↓</span> {t.send_move_down}
-              <span class="visually-hidden"> — {signer.role}</span>
-            </button>
+            {(['up', 'down'] as const).map((to) => (
+              <button
+                type="button"
+                class="button small"
+                key={to}
+                id={`move-${to}-${i}`}
+                disabled={to === 'up' ? i === 0 : i === props.count - 1}
+                onClick={() => props.onMove(to)}
+              >
+                <span aria-hidden="true">{to === 'up' ? '↑' : '↓'}</span>{' '}
+                {to === 'up' ? t.send_move_up : t.send_move_down}
+                <span class="visually-hidden"> — {signer.role}</span>
+              </button>
+            ))}
           </div>
         ) : null}
         <div class="send-signer-fields">
@@ -345,8 +338,7 @@ function SignerBlock(props: {
               maxLength={320}
               autoComplete="off"
               value={signer.email}
-              aria-invalid={errors.email ? 'true' : undefined}
-              aria-describedby={errors.email ? `signer-${i}-email-error` : undefined}
+              {...described(`signer-${i}-email`, errors.email)}
               onInput={(e) => props.onChange({ email: e.currentTarget.value })}
             />
             <FieldError id={`signer-${i}-email-error`} text={errors.email} />
@@ -358,8 +350,7 @@ function SignerBlock(props: {
               maxLength={255}
               autoComplete="off"
               value={signer.name}
-              aria-invalid={errors.name ? 'true' : undefined}
-              aria-describedby={errors.name ? `signer-${i}-name-error` : undefined}
+              {...described(`signer-${i}-name`, errors.name)}
               onInput={(e) => props.onChange({ name: e.currentTarget.value })}
             />
             <FieldError id={`signer-${i}-name-error`} text={errors.name} />
