@@ -17,6 +17,7 @@ import type {
   SkippedRow,
   Target,
 } from './scenario.ts'
+import { consoleScenario } from './scenarios/console.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { finalizationScenario } from './scenarios/finalization.ts'
 import { finalizeMemoryScenario } from './scenarios/finalize-memory.ts'
@@ -54,6 +55,7 @@ const SCENARIOS: Scenario[] = [
   finalizeMemoryScenario,
   // Issue #12
   signingPageScenario,
+  consoleScenario,
   mailScenario,
   // Issue #13
   webhooksScenario,

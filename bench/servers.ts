@@ -23,6 +23,8 @@ export interface RunningServer {
   bearer: string | null
   /** Paraph's DATABASE_URL, for a server that reads the same data (floor-server.ts). */
   databaseUrl?: string
+  /** The environment the server runs with, for a CLI command against the same data (console.ts). */
+  env?: Record<string, string>
   stop(): Promise<void>
 }
 
@@ -31,14 +33,15 @@ async function started(
   args: string[],
   env: (dir: string, port: number) => Record<string, string>,
   readyPath: string,
-): Promise<{ server: ServerProcess; dir: string; stop: () => Promise<void> }> {
+): Promise<{ server: ServerProcess; dir: string; env: Record<string, string>; stop: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `paraph-bench-${name}-`))
   const port = await freePort()
   // Only what the server needs: a developer's DATABASE_URL or REDIS_URL must not leak into the run.
   const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir }
+  const fullEnv = { ...baseEnv, ...env(dir, port), PORT: String(port) }
   const server = spawnServer(name, args, {
     cwd: REPO_ROOT,
-    env: { ...baseEnv, ...env(dir, port), PORT: String(port) },
+    env: fullEnv,
     port,
     logFile: join(dir, 'server.log'),
   })
@@ -54,7 +57,7 @@ async function started(
     await stop()
     throw error
   }
-  return { server, dir, stop }
+  return { server, dir, env: fullEnv, stop }
 }
 
 export async function startBaseline(): Promise<RunningServer> {
@@ -79,7 +82,7 @@ export async function startParaph(
   nodeFlags: string[] = [],
   { worker = false }: { worker?: boolean } = {},
 ): Promise<RunningServer> {
-  const { server, dir, stop } = await started(
+  const { server, dir, env, stop } = await started(
     'paraph',
     [...nodeFlags, 'bin/paraph.mjs', 'serve', ...(worker ? [] : ['--no-worker'])],
     (dir, port) => ({
@@ -105,7 +108,7 @@ export async function startParaph(
     throw new Error('paraph serve printed no "  test key  sk_test_…" line: was the database not empty?')
   }
   const url = databaseUrl ?? `sqlite:${join(dir, 'paraph.db')}`
-  return { process: server, bearer: `Bearer ${key}`, databaseUrl: url, stop }
+  return { process: server, bearer: `Bearer ${key}`, databaseUrl: url, env, stop }
 }
 
 /** floor-server.ts reading the database of a running Paraph, as the account `accountId`. */

@@ -3,6 +3,7 @@
 // dispatcher (webhooks/dispatcher.ts), which runs beside every worker, sends them.
 
 import { purgeOldRouteDays } from './accounts/key-activity.ts'
+import { purgeConsole } from './console/purge-console.ts'
 import type { Deps } from './deps.ts'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts'
 import type { Housekeeping, JobCatalogue } from './jobs/worker.ts'
@@ -65,6 +66,14 @@ export function housekeeping(deps: Deps): Housekeeping[] {
       run: async () => {
         const purged = await purgeOldRouteDays(deps.db, deps.clock)
         if (purged > 0) deps.logger.info({ purged }, "API keys' route days past 35 days purged")
+      },
+    },
+    // Issue #23: the console's spent drafts (with their blobs), links, sessions and sign-in requests.
+    {
+      everyMs: 10 * 60 * 1000,
+      run: async () => {
+        const purged = await purgeConsole(deps)
+        if (Object.values(purged).some((n) => n > 0)) deps.logger.info(purged, 'console rows purged')
       },
     },
   ]

@@ -69,6 +69,12 @@ describe('paraph CLI', () => {
       const res = await fetch(`${base}/v1/health`, { headers: { authorization: `Bearer ${testKey}` } })
       assert.equal(res.status, 200)
       assert.equal(((await res.json()) as { environment: string }).environment, 'test')
+      // The banner's way into the console, run as printed: the address let in gets a sign-in link.
+      const add = /npx paraph (members add --account acct_\w+ --email you@example\.com)/.exec(child.output)?.[1]
+      assert.ok(add && child.output.includes('npx paraph console-link --email you@example.com'), child.output)
+      assert.equal((await run(add.split(' '))).code, 0)
+      const link = await run(['console-link', '--email', 'you@example.com'])
+      assert.match(link.stdout, /\/console\/sign-in\/\S+/, link.stderr)
       const warning = child.output.split('\n').find((l) => l.includes('ALLOW_PRIVATE_NETWORK_URLS=true'))
       assert.ok(warning, 'the private-network switch is logged')
       assert.equal(JSON.parse(warning).level, 40, 'as a warning')

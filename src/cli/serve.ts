@@ -23,6 +23,9 @@ function printDefaultAccount(
       `  test key  ${account.test_key}`,
       `  live key  ${account.live_key}`,
       `Try: curl -H "Authorization: Bearer ${account.test_key}" ${address}/v1/health`,
+      `Web console (${address}/console/): let your address in, then print a sign-in link:`,
+      `  npx paraph members add --account ${account.account_id} --email you@example.com`,
+      '  npx paraph console-link --email you@example.com',
       '',
     ].join('\n'),
   )

@@ -1,5 +1,7 @@
-// The server-rendered pages of a sign-in link (docs/console.md): plain semantic HTML, no script
-// and no style (the console's CSP allows neither inline), in English or French by Accept-Language.
+// The server-rendered pages of a sign-in link (docs/console.md): semantic HTML without script, in
+// English or French by Accept-Language. They look like the console's own sign-in screen by linking
+// the console's style sheet (same origin, cached for a year): the CSP allows no inline style, and a
+// second style sheet would only drift from the first.
 import { escapeHtml } from '../mail/messages/layout.ts'
 
 export type PageLanguage = 'en' | 'fr'
@@ -21,8 +23,9 @@ export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
 const TEXTS = {
   en: {
     title: 'Sign in to Paraph',
-    intro: (account: string) => `You are signing in to the Paraph console of ${account}.`,
+    intro: 'You are signing in to the Paraph console of',
     button: 'Sign in',
+    once: 'The link works once, for 15 minutes after it was sent.',
     spentTitle: 'This link has expired or was already used',
     spent: 'A sign-in link is valid for 15 minutes and works once.',
     unknownTitle: 'Unknown sign-in link',
@@ -33,8 +36,9 @@ const TEXTS = {
   },
   fr: {
     title: 'Connexion à Paraph',
-    intro: (account: string) => `Vous vous connectez à la console Paraph du compte ${account}.`,
+    intro: 'Vous vous connectez à la console Paraph du compte',
     button: 'Se connecter',
+    once: 'Le lien ne sert qu’une fois, dans les 15 minutes qui suivent son envoi.',
     spentTitle: 'Ce lien a expiré ou a déjà servi',
     spent: 'Un lien de connexion reste valable 15 minutes et ne sert qu’une fois.',
     unknownTitle: 'Lien de connexion inconnu',
@@ -45,41 +49,59 @@ const TEXTS = {
   },
 } as const
 
-function page(language: PageLanguage, title: string, body: string): string {
+function page(language: PageLanguage, stylesheet: string, title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)} · Paraph</title>
+<link rel="stylesheet" href="${escapeHtml(stylesheet)}">
 </head>
 <body>
-<main>
+<main class="sign-in" id="main">
+<div class="sign-in-card">
+<p class="brand" aria-hidden="true"><span class="brand-mark">P</span> Paraph</p>
 <h1>${escapeHtml(title)}</h1>
 ${body}
+</div>
 </main>
 </body>
 </html>
 `
 }
 
-/** The one-button page: a mail scanner following the GET link consumes nothing. */
-export function signInPage(language: PageLanguage, accountName: string, action: string): string {
+/**
+ * The one-button page: a mail scanner following the GET link consumes nothing. `stylesheet` is the
+ * console's (consoleAssets().stylesheet).
+ */
+export function signInPage(
+  language: PageLanguage,
+  stylesheet: string,
+  accountName: string,
+  action: string,
+): string {
   const t = TEXTS[language]
   return page(
     language,
+    stylesheet,
     t.title,
-    `<p>${escapeHtml(t.intro(accountName))}</p>
+    `<p>${escapeHtml(t.intro)} <strong class="account-name">${escapeHtml(accountName)}</strong>.</p>
 <form method="post" action="${escapeHtml(action)}">
-<button type="submit">${escapeHtml(t.button)}</button>
-</form>`,
+<button type="submit" class="button primary block">${escapeHtml(t.button)}</button>
+</form>
+<p class="muted small sign-in-note">${escapeHtml(t.once)}</p>`,
   )
 }
 
 export type SignInProblem = 'spent' | 'unknown' | 'refused'
 
-export function signInProblemPage(language: PageLanguage, problem: SignInProblem): string {
+export function signInProblemPage(
+  language: PageLanguage,
+  stylesheet: string,
+  problem: SignInProblem,
+): string {
   const t = TEXTS[language]
   const [title, text] =
     problem === 'spent'
@@ -89,8 +111,9 @@ export function signInProblemPage(language: PageLanguage, problem: SignInProblem
         : [t.refusedTitle, t.refused]
   return page(
     language,
+    stylesheet,
     title,
     `<p>${escapeHtml(text)}</p>
-<p><a href="/console/sign-in">${escapeHtml(t.askAgain)}</a></p>`,
+<p><a class="button primary block" href="/console/sign-in">${escapeHtml(t.askAgain)}</a></p>`,
   )
 }

@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { defineRoute, type HandlerInput } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
+import { consoleAssets } from './console-assets.ts'
 import { originAllowed, sessionCookie } from './console-auth.ts'
 import { insertSession, SESSION_MAX_MS } from './console-session-store.ts'
 import { consumeSignInLink, findSignInLink } from './sign-in-link-store.ts'
@@ -29,10 +30,11 @@ const PROGRAM_ERRORS: Record<SignInProblem, () => ApiError> = {
 }
 
 /** A person (Accept: text/html) gets a page with the status; a program, the usual envelope. */
-function problem(input: Input, kind: SignInProblem): string {
+async function problem(input: Input, kind: SignInProblem): Promise<string> {
   if (!wantsHtml(input.headers.accept)) throw PROGRAM_ERRORS[kind]()
   input.reply.code(STATUS[kind])
-  return signInProblemPage(pageLanguage(input.headers['accept-language']), kind)
+  const { stylesheet } = await consoleAssets()
+  return signInProblemPage(pageLanguage(input.headers['accept-language']), stylesheet, kind)
 }
 
 export const getSignInPage = defineRoute({
@@ -51,6 +53,7 @@ export const getSignInPage = defineRoute({
     if (found.state !== 'usable') return problem(input, found.state)
     return signInPage(
       pageLanguage(input.headers['accept-language']),
+      (await consoleAssets()).stylesheet,
       found.link.account_name,
       `/console/sign-in/${token}`,
     )

@@ -68,6 +68,8 @@ describe('console sign-in links', () => {
         assert.match(page.body, /<form method="post" action="\/console\/sign-in\/[0-9A-Za-z]{43}">/)
         assert.match(page.body, /Acme/)
         assert.doesNotMatch(page.body, /<script|<style|style=/)
+        assert.match(page.body, /<strong class="account-name">Acme<\/strong>/)
+        assert.match(page.body, /<button type="submit" class="button primary block">Sign in<\/button>/)
         assert.equal(page.headers['content-security-policy'], CONSOLE_CSP)
         assert.equal(page.headers['cache-control'], 'no-store')
       }
@@ -106,6 +108,13 @@ describe('console sign-in links', () => {
       assert.equal(reused.statusCode, 410)
       assert.match(reused.body, /expired or was already used/)
       assert.match(reused.body, /href="\/console\/sign-in"/)
+      // Styled by the console's own style sheet, which the console serves (the CSP allows no inline).
+      const sheet = /<link rel="stylesheet" href="(\/console\/assets\/[^"]+\.css)">/.exec(reused.body)?.[1]
+      assert.ok(sheet, reused.body)
+      const css = await m.t.app.inject({ method: 'GET', url: sheet })
+      assert.equal(css.statusCode, 200)
+      assert.match(String(css.headers['content-type']), /^text\/css/)
+      assert.match(css.body, /\.sign-in-card/)
       assert.equal((await browse('GET', path)).statusCode, 410)
       // A program (no Accept: text/html) gets the usual envelope.
       const program = await m.t.app.inject({ method: 'POST', url: path })

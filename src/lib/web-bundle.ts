@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { OutputFile } from 'esbuild'
+import { Type } from 'typebox'
 
 export interface WebAsset {
   contentType: string
@@ -85,4 +86,31 @@ export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null
   if ((offered.get('br') ?? 0) > 0) return 'br'
   if ((offered.get('gzip') ?? 0) > 0) return 'gzip'
   return null
+}
+
+/** The schema of an asset route (`…/assets/:name`): the params and the binary answer. */
+export const ASSET_ROUTE_SCHEMA = {
+  params: Type.Object(
+    { name: Type.String({ minLength: 1, maxLength: 200 }) },
+    { additionalProperties: false },
+  ),
+  response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+}
+
+/**
+ * An asset's answer: kept a year by browsers (its name changes with its content), never sniffed,
+ * brotli or gzip as the browser accepts.
+ */
+export function assetAnswer(
+  asset: WebAsset,
+  reply: { header(name: string, value: string): unknown },
+  acceptEncoding: string | undefined,
+): Buffer {
+  const encoding = chooseEncoding(acceptEncoding)
+  reply.header('content-type', asset.contentType)
+  reply.header('cache-control', 'public, max-age=31536000, immutable')
+  reply.header('vary', 'accept-encoding')
+  reply.header('x-content-type-options', 'nosniff')
+  if (encoding) reply.header('content-encoding', encoding)
+  return encoding === 'br' ? asset.brotli : encoding === 'gzip' ? asset.gzip : asset.raw
 }

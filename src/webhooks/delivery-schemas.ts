@@ -1,10 +1,14 @@
 // A delivery as the API shows it (issue #13 item 4, a backward-compatible addition): the event it
-// carries, its state, and every attempt made — when, the HTTP status or the error, how long.
+// carries, its state, and every attempt made — when, the HTTP status or the error, how long; and
+// (issue #23, for the console's delivery history) the body POSTed and the start of each answer.
 import { type Static, Type } from 'typebox'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/tables.ts'
 import { Id, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'dropped'] as const
+
+/** How much of an answer a delivery shows (the store keeps 64 KiB; a page of deliveries stays small). */
+export const RESPONSE_EXCERPT_CHARS = 2000
 
 export const WebhookAttempt = Type.Object(
   {
@@ -14,6 +18,11 @@ export const WebhookAttempt = Type.Object(
     error: Nullable(Type.String({ description: 'Why it failed: the non-2xx status or the network error' })),
     duration_ms: Type.Integer({ minimum: 0 }),
     succeeded: Type.Boolean(),
+    response_body: Nullable(
+      Type.String({
+        description: `The receiver’s answer body, its first ${RESPONSE_EXCERPT_CHARS} characters; null when no answer came`,
+      }),
+    ),
   },
   { title: 'WebhookAttempt' },
 )
@@ -36,6 +45,9 @@ export const WebhookDelivery = Type.Object(
     last_error: Nullable(Type.String()),
     created_at: Timestamp,
     delivered_at: Nullable({ ...Timestamp }),
+    request_body: Type.String({
+      description: 'The JSON body POSTed at every attempt (the event, frozen when the delivery was made)',
+    }),
     attempts: Type.Array(WebhookAttempt),
   },
   { title: 'WebhookDelivery' },
@@ -57,6 +69,7 @@ export function toApiDelivery(
     last_error: row.last_error,
     created_at: row.created_at,
     delivered_at: row.delivered_at,
+    request_body: row.body,
     attempts: attempts
       .filter((a) => a.delivery_id === row.id)
       .map((a) => ({
@@ -66,6 +79,7 @@ export function toApiDelivery(
         error: a.error,
         duration_ms: a.duration_ms,
         succeeded: a.succeeded === 1,
+        response_body: a.response_body === null ? null : a.response_body.slice(0, RESPONSE_EXCERPT_CHARS),
       })),
   }
 }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import { errorOf } from '../../test/harness.ts'
 import { type HookApp, startHookApp } from '../../test/webhooks.ts'
+import { RESPONSE_EXCERPT_CHARS, toApiDelivery } from './delivery-schemas.ts'
 
 describe('GET /v1/webhook_endpoints/{id}/deliveries', () => {
   let h: HookApp
@@ -57,6 +58,10 @@ describe('GET /v1/webhook_endpoints/{id}/deliveries', () => {
         ],
       )
       assert.equal(oldest.attempts[1].at, oldest.delivered_at)
+      // What the console's history shows: the body POSTed (the bytes the receiver got) and each answer.
+      assert.equal(oldest.request_body, receiver.received[0]!.body)
+      assert.equal(JSON.parse(oldest.request_body).type, 'submission.created')
+      assert.equal(oldest.attempts[0].response_body, 'boom')
       assert.ok(Number.isInteger(oldest.attempts[0].duration_ms))
       assert.equal(data[0].last_error, 'HTTP 418')
       assert.ok(data[0].next_attempt_at)
@@ -95,5 +100,52 @@ describe('GET /v1/webhook_endpoints/{id}/deliveries', () => {
       assert.equal(res.statusCode, 404)
       assert.equal(errorOf(res).code, 'resource_not_found')
     })
+  })
+})
+
+describe('a delivery as the API shows it', () => {
+  it('shows the first 2 000 characters of an answer, and null when none came', () => {
+    const attempt = (number: number, response_body: string | null) => ({
+      delivery_id: 'dlv_1',
+      number,
+      endpoint_id: 'whk_1',
+      started_at: '2026-11-26T10:00:00.000Z',
+      duration_ms: 3,
+      status: response_body === null ? null : 500,
+      error: response_body === null ? 'ECONNREFUSED' : 'HTTP 500',
+      succeeded: 0,
+      response_body,
+    })
+    const shown = toApiDelivery(
+      {
+        id: 'dlv_1',
+        account_id: 'acct_1',
+        environment: 'test',
+        endpoint_id: 'whk_1',
+        event_id: 'evt_1',
+        event_type: 'submission.created',
+        event_created_at: '2026-11-26T10:00:00.000Z',
+        body: '{"type":"submission.created"}',
+        state: 'pending',
+        attempts: 2,
+        next_attempt_at: '2026-11-26T10:05:00.000Z',
+        locked_until: null,
+        last_status: null,
+        last_error: 'ECONNREFUSED',
+        created_at: '2026-11-26T10:00:00.000Z',
+        updated_at: '2026-11-26T10:00:30.000Z',
+        delivered_at: null,
+      },
+      [
+        attempt(1, 'x'.repeat(RESPONSE_EXCERPT_CHARS + 500)),
+        attempt(2, null),
+        { ...attempt(3, ''), delivery_id: 'dlv_2' },
+      ],
+    )
+    assert.equal(shown.request_body, '{"type":"submission.created"}')
+    assert.deepEqual(
+      shown.attempts.map((a) => a.response_body?.length ?? null),
+      [RESPONSE_EXCERPT_CHARS, null],
+    )
   })
 })

@@ -1,8 +1,10 @@
 // The frame around every page: skip link, top bar (account, the test/live switch, the member, sign
 // out, language), side navigation. Live mode tints the whole console (body class) and says so in
-// words, so test and live are never confused.
+// words, so test and live are never confused. Below 768 px the navigation would push every page
+// below a screenful of links: it folds behind a "Menu" button instead, and folds again once a link
+// is followed.
 import type { ComponentChildren } from 'preact'
-import { useEffect } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { onLinkClick } from './router.ts'
 import { type Language, type Texts, useTexts } from './texts.ts'
 import type { Environment, Session } from './types.ts'
@@ -117,6 +119,8 @@ export function Shell(props: {
     return () => document.body.classList.remove('env-live')
   }, [live])
   const isAdmin = session.member.role === 'admin'
+  const [menuOpen, setMenuOpen] = useState(false)
+  useEffect(() => setMenuOpen(false), [props.path])
   return (
     <div class="layout">
       <a class="skip-link" href="#main">
@@ -124,6 +128,15 @@ export function Shell(props: {
       </a>
       <header class="masthead">
         <div class="topbar">
+          <button
+            type="button"
+            class="button small menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="sidenav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            {t.menu}
+          </button>
           <div class="topbar-account">
             <span class="brand-mark" aria-hidden="true">
               P
@@ -155,7 +168,7 @@ export function Shell(props: {
         )}
       </header>
       <div class="body">
-        <nav class="sidenav" aria-label={t.nav_label}>
+        <nav id="sidenav" class={menuOpen ? 'sidenav open' : 'sidenav'} aria-label={t.nav_label}>
           {NAV.map((section, i) => {
             const items = section.items.filter((item) => isAdmin || !item.adminOnly)
             return (

@@ -323,4 +323,6 @@ export const EN = {
   resend_wait_minutes: 'You can resend again in {n} minutes.',
   resend_wait_minute: 'You can resend again in 1 minute.',
   resend_wait_hours: 'You can resend again in {n} hours.',
+  // — narrow screens (helper C)
+  menu: 'Menu',
 }

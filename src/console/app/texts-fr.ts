@@ -329,4 +329,6 @@ export const FR: typeof EN = {
   resend_wait_minutes: 'Vous pourrez la renvoyer dans {n} minutes.',
   resend_wait_minute: 'Vous pourrez la renvoyer dans 1 minute.',
   resend_wait_hours: 'Vous pourrez la renvoyer dans {n} heures.',
+  // — narrow screens (helper C)
+  menu: 'Menu',
 }

@@ -1,0 +1,392 @@
+// The console's actions in a real browser (Debian's chromium through playwright-core) against the
+// real server: a signer's address changed (and the refusal once they signed), a submission
+// cancelled and its PDF downloaded, a failing webhook delivery redelivered, the secret rotated and
+// the endpoint deleted, a template archived; a foreign page's forged writes refused; spent and
+// expired sign-in links; the test/live switch keeping submissions apart; and every page at 375,
+// 768 and 1280 px. axe-core runs on every page opened; screenshots go to SHOTS.
+import assert from 'node:assert/strict'
+import { mkdir, readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { freePort, launchBrowser } from '../../test/browser.ts'
+import { type ConsoleClient, signedInMember } from '../../test/console.ts'
+import { createTemplateFor, post } from '../../test/documents.ts'
+import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
+import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
+import type { TestApp } from '../../test/harness.ts'
+import { startTestApp } from '../../test/harness.ts'
+import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
+import { parseSignature, signatureHex } from '../../test/webhooks.ts'
+import { jobCatalogue } from '../job-catalogue.ts'
+import { drainJobs } from '../jobs/worker.ts'
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
+import { SIGNATURE_HEADER } from '../webhooks/webhook-signature.ts'
+import { axe, check, openConsole, SHOTS, settled } from './console-browser-kit.ts'
+import { insertSignInLink, LINK_TTL_MS } from './sign-in-link-store.ts'
+
+type Keys = Awaited<ReturnType<TestApp['account']>>
+
+describe('the console’s actions in a browser', () => {
+  let t: TestApp
+  let keys: Keys
+  let base: string
+  let browser: Browser
+  let admin: ConsoleClient
+  let smtp: SmtpTestServer
+  let receiver: WebhookReceiver
+  const work = async () => {
+    await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
+    await new WebhookDispatcher(t.deps).drain()
+  }
+  const api = (method: 'GET' | 'DELETE', url: string, key = keys.testKey) => t.request(key, { method, url })
+
+  before(async () => {
+    // The console refuses writes from an origin other than PUBLIC_URL's: the app listens there. One
+    // delivery attempt only, so a failing delivery is "failed" at once and can be redelivered.
+    smtp = await SmtpTestServer.start()
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}`
+    t = await startTestApp({
+      env: {
+        PUBLIC_URL: base,
+        SMTP_URL: smtp.url,
+        ALLOW_PRIVATE_NETWORK_URLS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '0',
+        RATE_LIMIT_TEST: '100000',
+        RATE_LIMIT_LIVE: '100000',
+      },
+    })
+    keys = await t.account('Acme Legal')
+    admin = await signedInMember(t, keys.accountId, { email: 'ada@example.eu' })
+    receiver = await WebhookReceiver.start()
+    await t.app.listen({ port, host: '127.0.0.1' })
+    browser = await launchBrowser()
+    await mkdir(SHOTS, { recursive: true })
+  })
+  after(async () => {
+    await browser?.close()
+    await receiver?.close()
+    await smtp?.stop()
+    await t?.close()
+  })
+
+  async function go(page: Page, path: string): Promise<void> {
+    await page.goto(`${base}/console${path}`)
+    await settled(page)
+  }
+
+  it('submission detail: a signer’s address changed, a refusal shown, the original downloaded, then cancelled', async () => {
+    const submission = await createSubmission(t, keys.testKey, await everyTypeBody())
+    const other = await createSubmission(t, keys.testKey, await everyTypeBody())
+    await work()
+    const { context, page } = await openConsole(browser, base, admin)
+    await go(page, `/submissions/${submission.id}`)
+    await page.getByRole('link', { name: 'Original: Contract' }).waitFor()
+    await check(page, 'actions-submission-detail')
+
+    // The download is the PDF itself.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Original: Contract' }).click(),
+    ])
+    const bytes = await readFile((await download.path())!)
+    assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-')
+
+    // A pending signer's address changed: the API has it, and a signing request went to it.
+    const first = submission.submitters[0]!
+    await page.getByRole('button', { name: `Change signer ${first.email}` }).click()
+    const dialog = page.getByRole('dialog', { name: 'Change signer' })
+    await dialog.getByLabel('E-mail address').fill('first.new@example.eu')
+    await check(page, 'actions-change-signer')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('cell', { name: 'first.new@example.eu', exact: true }).waitFor()
+    assert.equal((await api('GET', `/v1/submitters/${first.id}`)).json().email, 'first.new@example.eu')
+    await work()
+    const mail = smtp.to('first.new@example.eu').at(-1)
+    assert.ok(mail, 'a signing request to the new address')
+    assert.match(mail.text, new RegExp(`${base}/s/[0-9A-Za-z]+`))
+
+    // The cancel goes through its confirm dialog; the page and the API then say cancelled.
+    await page.getByRole('button', { name: 'Cancel submission' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Cancel submission' })
+    await axe(page, 'actions-cancel-confirm')
+    await confirm.getByRole('button', { name: 'Cancel submission' }).click()
+    await confirm.waitFor({ state: 'detached' })
+    await page.locator('.facts').getByText('Cancelled', { exact: true }).waitFor()
+    assert.equal((await api('GET', `/v1/submissions/${submission.id}`)).json().status, 'cancelled')
+    assert.equal(await page.getByRole('button', { name: 'Cancel submission' }).count(), 0)
+    await check(page, 'actions-submission-cancelled')
+
+    // A signer who signs while the dialog is open: the 409 is shown with its message, nothing changed.
+    await go(page, `/submissions/${other.id}`)
+    const signerOfOther = other.submitters[0]!
+    await page.getByRole('button', { name: `Change signer ${signerOfOther.email}` }).click()
+    const late = page.getByRole('dialog', { name: 'Change signer' })
+    await late.getByLabel('E-mail address').fill('too.late@example.eu')
+    const signed = await signer(t, signerOfOther, 'sign', { values: FIRST_VALUES })
+    assert.equal(signed.statusCode, 200, signed.body)
+    await late.getByRole('button', { name: 'Save' }).click()
+    await late
+      .getByRole('alert')
+      .getByText(/This submitter is signed/)
+      .waitFor()
+    await late.getByText('submitter_already_finalized').waitFor()
+    await axe(page, 'actions-change-signer-refused')
+    assert.equal((await api('GET', `/v1/submitters/${signerOfOther.id}`)).json().email, signerOfOther.email)
+    await context.close()
+  })
+
+  it('webhook detail: a failed delivery with its answer, redelivered; the secret rotated; the endpoint deleted', async () => {
+    const created = await post(t, keys.testKey, '/v1/webhook_endpoints', {
+      url: receiver.url('/actions'),
+      events: ['submission.created'],
+    })
+    assert.equal(created.statusCode, 201, created.body)
+    const endpoint = created.json() as { id: string; secret: string }
+    receiver.queue.push(answers.status(500, 'receiver down'))
+    await createSubmission(t, keys.testKey, await everyTypeBody())
+    await work()
+    await receiver.waitFor(1)
+
+    const { context, page } = await openConsole(browser, base, admin)
+    await go(page, `/developers/webhooks/${endpoint.id}`)
+    const delivery = page.locator('details.delivery', { hasText: 'submission.created' }).first()
+    await delivery.getByText('Failed', { exact: true }).waitFor()
+    await delivery.locator('summary').click()
+    await delivery.getByRole('cell', { name: /HTTP 500/ }).waitFor()
+    await check(page, 'actions-webhook-failed')
+
+    // Redeliver: a new attempt, which the receiver (answering 200 again) gets.
+    await delivery.getByRole('button', { name: 'Redeliver' }).click()
+    await page.getByText('Redelivery queued.').waitFor()
+    await work()
+    await receiver.waitFor(2)
+    await page.reload()
+    await settled(page)
+    const again = page.locator('details.delivery', { hasText: 'submission.created' }).first()
+    await again.getByText('Delivered', { exact: true }).waitFor()
+    await again.getByText('2 attempt(s)').waitFor()
+
+    // Rotate: the new secret shown once, and the next delivery's signature verifies with it.
+    await page.getByRole('button', { name: 'Rotate secret' }).click()
+    await page
+      .getByRole('dialog', { name: 'Rotate secret' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click()
+    const shown = page.getByRole('dialog', { name: 'The new signing secret' })
+    const secret = await shown.locator('code').innerText()
+    assert.match(secret, /^whsec_/)
+    assert.notEqual(secret, endpoint.secret)
+    await check(page, 'actions-webhook-secret')
+    await shown.getByRole('button', { name: 'I have stored it' }).click()
+    await shown.waitFor({ state: 'detached' })
+    assert.ok(!(await page.locator('body').innerText()).includes(secret), 'the secret is shown once')
+    await createSubmission(t, keys.testKey, await everyTypeBody())
+    await work()
+    await receiver.waitFor(3)
+    const hook = receiver.received[2]!
+    const signature = parseSignature(hook.headers[SIGNATURE_HEADER.toLowerCase()])
+    assert.ok(
+      signature.v1.includes(signatureHex(secret, signature.t, hook.body)),
+      'signed with the new secret',
+    )
+
+    // Delete: api-v1 §4.5 deactivates the endpoint (GET then answers it with `active: false`, not
+    // 404); it receives nothing more.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
+    const confirmDelete = page.getByRole('dialog', { name: 'Delete this endpoint?' })
+    await axe(page, 'actions-webhook-delete-confirm')
+    await confirmDelete.getByRole('button', { name: 'Delete', exact: true }).click()
+    await page.waitForURL(`${base}/console/developers/webhooks`)
+    await settled(page)
+    await page.getByText('Endpoint deleted.').waitFor()
+    const deleted = await api('GET', `/v1/webhook_endpoints/${endpoint.id}`)
+    assert.equal(deleted.statusCode, 200)
+    assert.equal(deleted.json().active, false)
+    await check(page, 'actions-webhooks-after-delete')
+    await createSubmission(t, keys.testKey, await everyTypeBody())
+    await work()
+    assert.equal(receiver.received.length, 3, 'a deleted endpoint receives nothing')
+    await context.close()
+  })
+
+  it('templates: archiving through the confirm dialog moves a template to the archived filter', async () => {
+    await createTemplateFor(t, keys.testKey, { name: 'Old lease' })
+    const { context, page } = await openConsole(browser, base, admin)
+    await go(page, '/templates')
+    await page.getByRole('button', { name: 'Archive Old lease' }).click()
+    await page
+      .getByRole('dialog', { name: 'Archive this template?' })
+      .getByRole('button', { name: 'Archive' })
+      .click()
+    await page.getByText('“Old lease” archived.').waitFor()
+    await page.getByRole('cell', { name: 'Old lease' }).waitFor({ state: 'detached' })
+    await page.getByLabel('Status').selectOption('archived')
+    await page.getByText('Old lease', { exact: true }).waitFor()
+    await check(page, 'actions-templates-archived')
+    await context.close()
+  })
+
+  it('CSRF: a page of another origin posting a form and a credentialed fetch is refused, nothing made', async () => {
+    const evil = await foreignSite(base)
+    try {
+      const { context, page } = await openConsole(browser, base, admin)
+      await go(page, '/templates')
+      await axe(page, 'csrf-templates')
+      const templatesBefore = (await api('GET', '/v1/templates?limit=100')).json().data.length
+      const keysBefore = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data.length
+      const refusals = ['/v1/templates', '/console/api/keys'].map((path) =>
+        page.waitForResponse((r) => r.url() === `${base}${path}` && r.request().method() === 'POST'),
+      )
+      await page.goto(evil.url)
+      const [form, fetched] = await Promise.all(refusals)
+      assert.equal(form!.status(), 403)
+      assert.equal(fetched!.status(), 403)
+      // The session cookie did go along (same site, another port): the refusal is the CSRF check's.
+      assert.match((await form!.request().allHeaders()).cookie ?? '', /paraph_console=/)
+      assert.equal((await api('GET', '/v1/templates?limit=100')).json().data.length, templatesBefore)
+      const keysAfter = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data.length
+      assert.equal(keysAfter, keysBefore)
+      await context.close()
+    } finally {
+      await evil.close()
+    }
+  })
+
+  it('sign-in links: a link used in another tab, and one past its 15 minutes, show the 410 page', async () => {
+    const member = await t.deps.db
+      .selectFrom('members')
+      .select(['id', 'account_id'])
+      .where('email', '=', 'ada@example.eu')
+      .executeTakeFirstOrThrow()
+    const link = async () =>
+      `${base}/console/sign-in/${await insertSignInLink(t.deps.db, t.clock, member, '127.0.0.1')}`
+
+    const reused = await link()
+    const { context, page } = await openConsole(browser, base)
+    const second = await context.newPage()
+    await page.goto(reused)
+    await second.goto(reused)
+    await page.getByRole('heading', { name: 'Sign in to Paraph' }).waitFor()
+    assert.match(await page.locator('main').innerText(), /Acme Legal/)
+    await check(page, 'sign-in-link-page', [375, 1280])
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${base}/console/templates`)
+    await second.getByRole('button', { name: 'Sign in' }).click()
+    await second.getByRole('heading', { name: 'This link has expired or was already used' }).waitFor()
+    await check(second, 'sign-in-link-used', [375, 1280])
+    const askAgain = second.getByRole('link', { name: 'Ask for a new link' })
+    assert.equal(await askAgain.getAttribute('href'), '/console/sign-in')
+    await context.close()
+
+    const expired = await link()
+    const french = await openConsole(browser, base, undefined, 'fr-FR')
+    await french.page.goto(expired)
+    await french.page.getByRole('button', { name: 'Se connecter' }).waitFor()
+    await check(french.page, 'sign-in-link-page-fr', [375, 1280])
+    t.clock.advance(LINK_TTL_MS)
+    await french.page.getByRole('button', { name: 'Se connecter' }).click()
+    await french.page.getByRole('heading', { name: 'Ce lien a expiré ou a déjà servi' }).waitFor()
+    await check(french.page, 'sign-in-link-expired-fr', [375, 1280])
+    const { context: late, page: lateTab } = await openConsole(browser, base)
+    const answer = await lateTab.goto(expired)
+    assert.equal(answer?.status(), 410)
+    await lateTab.getByRole('heading', { name: 'This link has expired or was already used' }).waitFor()
+    await check(lateTab, 'sign-in-link-expired', [375, 1280])
+    await late.close()
+    await french.context.close()
+  })
+
+  it('the test/live switch: a live submission is not in the test list, a test one not in the live list', async () => {
+    await createTemplateFor(t, keys.liveKey, { name: 'Live NDA' })
+    const live = await createSubmission(t, keys.liveKey, await everyTypeBody())
+    const test = await createSubmission(t, keys.testKey, await everyTypeBody())
+    // A member of its own: the switch is the session's, and the other tests use `admin`'s in test.
+    const bea = await signedInMember(t, keys.accountId, { email: 'bea@example.eu' })
+    const { context, page } = await openConsole(browser, base, bea)
+    await go(page, '/submissions')
+    await page.getByRole('link', { name: test.id }).waitFor()
+    assert.equal(await page.getByRole('link', { name: live.id }).count(), 0)
+    await page.getByRole('button', { name: 'Live', exact: true }).click()
+    await page.getByRole('link', { name: live.id }).waitFor()
+    assert.equal(await page.getByRole('link', { name: test.id }).count(), 0)
+    await check(page, 'actions-submissions-live')
+    // A test submission's page opened in live is not found.
+    await go(page, `/submissions/${test.id}`)
+    await page.getByRole('alert').waitFor()
+    await axe(page, 'actions-submission-other-environment')
+    await context.close()
+  })
+
+  it('every page at 375, 768 and 1280 px: nothing wider than the window, no axe violation', async () => {
+    const submission = await createSubmission(t, keys.testKey, await everyTypeBody())
+    const hooks = await post(t, keys.testKey, '/v1/webhook_endpoints', {
+      url: receiver.url('/every-page-with-a-rather-long-path/to-see-how-it-wraps'),
+      events: ['submission.created', 'submission.completed'],
+    })
+    assert.equal(hooks.statusCode, 201, hooks.body)
+    await work()
+    const { context, page } = await openConsole(browser, base, admin)
+    for (const [name, path] of [
+      ['templates', '/templates'],
+      ['submissions', '/submissions'],
+      ['submission-detail', `/submissions/${submission.id}`],
+      ['api-keys', '/developers/keys'],
+      ['webhooks', '/developers/webhooks'],
+      ['webhook-detail', `/developers/webhooks/${hooks.json().id}`],
+      ['request-logs', '/developers/logs'],
+      ['usage', '/usage'],
+      ['members', '/members'],
+    ] as const) {
+      await go(page, path)
+      await check(page, `page-${name}`)
+    }
+
+    // On a phone the navigation waits behind "Menu", which opens it and folds again once a link is followed.
+    await page.setViewportSize({ width: 375, height: 812 })
+    const nav = page.getByRole('navigation', { name: 'Console' })
+    const menu = page.getByRole('button', { name: 'Menu' })
+    assert.equal(await nav.isVisible(), false)
+    await menu.click()
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true')
+    await axe(page, 'menu-open')
+    await page.screenshot({ path: `${SHOTS}/menu-open-375.png` })
+    await nav.getByRole('link', { name: 'Submissions' }).click()
+    await page.waitForURL(`${base}/console/submissions`)
+    await nav.waitFor({ state: 'hidden' })
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false')
+    await context.close()
+    const out = await openConsole(browser, base)
+    await out.page.goto(`${base}/console/sign-in`)
+    await out.page.getByRole('heading', { name: 'Sign in to Paraph' }).waitFor()
+    await check(out.page, 'page-sign-in')
+    await out.context.close()
+  })
+})
+
+/**
+ * A site on another port of the loopback (same site, other origin: the browser sends the console's
+ * SameSite=Lax cookie along) whose page posts a form to /v1/templates and fetches
+ * /console/api/keys with credentials, as a forger would.
+ */
+async function foreignSite(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const html = `<!doctype html><html lang="en"><title>A prize for you</title>
+<form id="forged" method="post" action="${target}/v1/templates" enctype="text/plain">
+<input type="hidden" name='{"name":"forged","documents":[],"x":"' value='"}'>
+</form>
+<script>
+fetch(${JSON.stringify(`${target}/console/api/keys`)}, { method: 'POST', credentials: 'include', mode: 'no-cors', body: '{}' })
+  .finally(() => document.getElementById('forged').submit())
+</script></html>`
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
