@@ -192,9 +192,10 @@ describe('sending a template from the console, in a browser', () => {
     await sign(linkIn(secondMail!.text), 'Second signature')
     await m.work()
 
-    // The page shows what happened since it was opened once reloaded.
+    // The page shows what happened since it was opened once reloaded; the bound is generous, as
+    // this machine's browser tests share two cores.
     await page.reload()
-    await page.locator('.timeline-type', { hasText: 'Completed' }).waitFor({ timeout: 10_000 })
+    await page.locator('.timeline-type', { hasText: 'Completed' }).waitFor({ timeout: 30_000 })
     assert.equal(await page.getByRole('button', { name: /^Resend/ }).count(), 0, 'nothing left to resend')
     const download = page.waitForEvent('download')
     await page.getByRole('link', { name: 'Signed PDF' }).click()
