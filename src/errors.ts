@@ -169,6 +169,12 @@ const CATALOGUE = {
   server_misconfigured: { status: 500, description: 'Server configuration problem.' },
   // operational probes
   not_ready: { status: 503, description: 'Readiness probe: the database does not answer.' },
+  // — sending: the console's "Resend request" (docs/console.md)
+  submitter_not_yet_requested: {
+    status: 409,
+    description:
+      'No signing request was mailed to this signer yet (an earlier signer must sign first, or `send_email` is off for them): nothing to resend.',
+  },
 } as const satisfies Record<string, CodeInfo>
 
 export type ErrorCode = keyof typeof CATALOGUE

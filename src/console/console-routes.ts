@@ -13,6 +13,7 @@ import { listConsoleKeys } from './list-console-keys.ts'
 import { listConsoleMembers } from './list-console-members.ts'
 import { readConsoleSession } from './read-console-session.ts'
 import { removeConsoleMember } from './remove-console-member.ts'
+import { resendSigningRequest } from './resend-signing-request.ts'
 import { revokeConsoleKey } from './revoke-console-key.ts'
 import { getSignInPage, signInWithLink } from './sign-in-with-link.ts'
 import { signOutConsole } from './sign-out-console.ts'
@@ -35,6 +36,8 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   createTemplateDraft,
   getTemplateDraftPage,
   createTemplateFromDraft,
-  // — template editor: a draft from a saved template (helper B)
+  // — template editor: a draft from a saved template
   createTemplateDraftFromTemplate,
+  // — sending
+  resendSigningRequest,
 ]

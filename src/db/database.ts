@@ -20,6 +20,7 @@ import * as keyActivity from './migrations/0010-key-activity.ts'
 import * as requestLogBatches from './migrations/0011-request-log-batches.ts'
 import * as consoleTables from './migrations/0012-console.ts'
 import * as templateDrafts from './migrations/0013-template-drafts.ts'
+import * as signingRequestResends from './migrations/0014-signing-request-resends.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-request-log-batches': requestLogBatches,
   '0012-console': consoleTables,
   '0013-template-drafts': templateDrafts,
+  '0014-signing-request-resends': signingRequestResends,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -391,6 +391,16 @@ export interface TemplateDraftsTable {
   expires_at: string
 }
 
+/** A signing request sent again from the console (console/resend-signing-request.ts). */
+export interface SigningRequestResendsTable {
+  submitter_id: string
+  account_id: string
+  environment: Environment
+  submission_id: string
+  member_id: string
+  created_at: string
+}
+
 export interface Tables {
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -414,6 +424,7 @@ export interface Tables {
   console_sessions: ConsoleSessionsTable
   console_sign_in_requests: ConsoleSignInRequestsTable
   template_drafts: TemplateDraftsTable
+  signing_request_resends: SigningRequestResendsTable
 }
 
 export type Db = Kysely<Tables>

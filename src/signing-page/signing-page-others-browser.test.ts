@@ -1,9 +1,9 @@
 // Issue #20 item 1 (the page side) and the embed messages, in a real browser. A second signer sees
 // the values the first entered drawn on the document, read-only and marked as theirs; a signer may
 // download the document as it stands before signing and their own copy after. These two read what
-// `…/form` gives since helper A's server change (other roles' values, `current_pdf_url`): they fail
+// `…/form` gives since issue #20's server change (other roles' values, `current_pdf_url`): they fail
 // on a server without it. The embed page posts its messages to the embedding origin the page's
-// config names (helper D's server change sets `embed_origin`), and to no one when it names none:
+// config names (the server sets `embed_origin`), and to no one when it names none:
 // that test sets the config in the HTML on its way to the browser, so it checks the page alone.
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'

@@ -32,6 +32,7 @@ const COUNTED = {
   console_sessions: true,
   console_sign_in_requests: true,
   template_drafts: true,
+  signing_request_resends: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiKeys } from './pages/api-keys.tsx'
 import { Members } from './pages/members.tsx'
 import { RequestLogs } from './pages/request-logs.tsx'
+import { SendTemplate } from './pages/send.tsx'
 import { SubmissionDetail } from './pages/submission-detail.tsx'
 import { Submissions } from './pages/submissions.tsx'
 import { Templates } from './pages/templates.tsx'
@@ -35,6 +36,7 @@ const ROUTES: {
     page: () => import('./editor/editor.tsx').then((m) => m.TemplateEditor),
     lazy: true,
   },
+  { pattern: '/templates/:id/send', page: SendTemplate },
   { pattern: '/submissions', page: Submissions },
   { pattern: '/submissions/:id', page: SubmissionDetail },
   { pattern: '/developers/keys', page: ApiKeys, adminOnly: true },

@@ -160,3 +160,24 @@ export const SUBMISSION_STATUSES = [
 ] as const
 
 export const WEBHOOK_EVENTS = SUBMISSION_STATUSES.map((s) => `submission.${s}`)
+
+// — sending
+/** A template as the Send page reads it: its roles in the order the signers are asked. */
+export interface SendableTemplate extends Template {
+  roles: string[]
+}
+
+/** A submission as its page reads it to tell whose signing request can be sent again. */
+export interface SubmissionWithOrder extends Submission {
+  signing_order: 'preserved' | 'random'
+  submitters: (Submitter & { send_email: boolean })[]
+}
+
+/** POST /console/api/submitters/:id/resend (docs/console.md). */
+export interface SigningRequestResent {
+  object: 'signing_request'
+  submitter_id: string
+  submission_id: string
+  email: string
+  queued_at: string
+}

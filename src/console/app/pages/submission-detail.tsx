@@ -1,13 +1,21 @@
-// One submission: status, downloads, each signer (link, change of address or name), cancel, and its
-// journal as a timeline (GET /v1/events?submission_id=).
+// One submission: status, downloads, each signer (link, change of address or name, the signing
+// request sent again), cancel, and its journal as a timeline (GET /v1/events?submission_id=).
 import { useState } from 'preact/hooks'
-import { call, query } from '../api.ts'
+import { type ApiFailure, call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
 import type { PageProps } from '../pages.tsx'
 import { Link } from '../shell.tsx'
-import { fill, useTexts } from '../texts.ts'
-import type { JournalEvent, Submission, SubmissionDocuments, Submitter } from '../types.ts'
+import { fill, type Texts, useTexts } from '../texts.ts'
+import type {
+  JournalEvent,
+  SigningRequestResent,
+  Submission,
+  SubmissionDocuments,
+  SubmissionWithOrder,
+  Submitter,
+} from '../types.ts'
 import {
+  asFailure,
   Badge,
   Confirm,
   CopyButton,
@@ -23,13 +31,48 @@ import { SignerBadge, SUBMISSION_TONES, submissionStatus } from './signers.tsx'
 
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
+/**
+ * The signers whose request went out and can be sent again (the server's rule, console/
+ * resend-signing-request-rules.ts): still to sign, mailed, and their turn under preserved order.
+ */
+function resendable(submission: SubmissionWithOrder): Set<string> {
+  if (!OPEN_STATUSES.includes(submission.status)) return new Set()
+  const waiting = submission.submitters.filter((s) => s.status === 'pending' || s.status === 'opened')
+  const due = submission.signing_order === 'preserved' ? waiting.slice(0, 1) : waiting
+  return new Set(due.filter((s) => s.send_email).map((s) => s.id))
+}
+
+/** A refused resend in words: the wait before the next one (429), or the server's reason. */
+function resendRefusal(t: Texts, error: ApiFailure): string {
+  if (error.status !== 429) return error.message
+  const minutes = Math.max(1, Math.ceil(Number(error.retryAfter ?? 60) / 60))
+  if (minutes === 1) return t.resend_wait_minute
+  if (minutes <= 90) return fill(t.resend_wait_minutes, { n: minutes })
+  return fill(t.resend_wait_hours, { n: Math.ceil(minutes / 60) })
+}
+
 export function SubmissionDetail({ params }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
-  const submission = useGet<Submission>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
+  const submission = useGet<SubmissionWithOrder>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
   const [cancelling, setCancelling] = useState(false)
   const [editing, setEditing] = useState<Submitter>()
+  const [resending, setResending] = useState<string>()
+  const [resendError, setResendError] = useState<string>()
   const s = submission.data
+  const canResend = s ? resendable(s) : new Set<string>()
+  const resend = async (signer: Submitter) => {
+    setResending(signer.id)
+    setResendError(undefined)
+    try {
+      const sent = await call<SigningRequestResent>('POST', `/console/api/submitters/${signer.id}/resend`)
+      toast(fill(t.resend_done, { email: sent.email }))
+    } catch (error) {
+      setResendError(resendRefusal(t, asFailure(error)))
+    } finally {
+      setResending(undefined)
+    }
+  }
   return (
     <>
       <p class="breadcrumb">
@@ -75,6 +118,11 @@ export function SubmissionDetail({ params }: PageProps) {
           <Downloads submission={s} />
           <section class="panel" aria-labelledby="signers-title">
             <h2 id="signers-title">{t.signers}</h2>
+            {resendError ? (
+              <p class="error-note" role="alert">
+                {resendError}
+              </p>
+            ) : null}
             <div class="table-wrap">
               <table>
                 <thead>
@@ -100,6 +148,17 @@ export function SubmissionDetail({ params }: PageProps) {
                       <td class="actions">
                         {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
                           <CopyButton text={signer.signing_url} label={t.copy_signing_link} />
+                        ) : null}
+                        {canResend.has(signer.id) ? (
+                          <button
+                            type="button"
+                            class="button small"
+                            aria-label={fill(t.resend_label, { email: signer.email })}
+                            disabled={resending === signer.id}
+                            onClick={() => resend(signer)}
+                          >
+                            {t.resend}
+                          </button>
                         ) : null}
                         {OPEN_STATUSES.includes(s.status) && signer.status !== 'signed' ? (
                           <button

@@ -106,6 +106,12 @@ export function Templates(_props: PageProps) {
                       {t.editor_duplicate}
                     </a>{' '}
                     {template.status === 'active' ? (
+                      <Link to={`/templates/${template.id}/send`} class="button small primary">
+                        {t.send}
+                        <span class="visually-hidden"> {fill(t.send_quoted, { name: template.name })}</span>
+                      </Link>
+                    ) : null}
+                    {template.status === 'active' ? (
                       <button
                         type="button"
                         class="button small"
