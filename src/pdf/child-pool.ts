@@ -33,7 +33,7 @@ const MiB = 1024 * 1024
 // Under too small a memory limit node may hang at start rather than exit (measured at 16–32 MiB
 // of RLIMIT_DATA); a warm start takes ~50 ms, ~300 ms through tsx — but past 10 s through tsx on
 // 2 cores at load average 10 (a full test run beside three others), which failed requests that
-// only had to wait. 30 s still ends a hung start; the request's own deadline is not longer.
+// only had to wait. 30 s still ends a hung start.
 const START_TIMEOUT_MS = 30_000
 // Enough of stderr to say why a child could not start.
 const STDERR_KEEP = 2048
