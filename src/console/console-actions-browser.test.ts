@@ -118,6 +118,9 @@ describe('the console’s actions in a browser', () => {
     await page.locator('.facts').getByText('Cancelled', { exact: true }).waitFor()
     assert.equal((await api('GET', `/v1/submissions/${submission.id}`)).json().status, 'cancelled')
     assert.equal(await page.getByRole('button', { name: 'Cancel submission' }).count(), 0)
+    // The journal shows the cancel without a reload, and the downloads say why there is no signed PDF.
+    await page.locator('.timeline').getByText('Cancelled', { exact: true }).waitFor()
+    await page.getByText('No signed PDF: this submission ended before everyone signed.').waitFor()
     await check(page, 'actions-submission-cancelled')
 
     // A signer who signs while the dialog is open: the 409 is shown with its message, nothing changed.

@@ -353,4 +353,7 @@ export const EN = {
   editor_duplicate_label: 'Duplicate and edit {name}',
   editor_duplicate_title: 'New template from a copy',
   editor_start_blank: 'Start from a new document instead',
+  // — the signed PDF's state on a submission's page
+  signed_preparing: 'Everyone has signed: the signed PDF is being sealed and appears here in a moment.',
+  signed_never: 'No signed PDF: this submission ended before everyone signed.',
 }

@@ -360,4 +360,8 @@ export const FR: typeof EN = {
   editor_duplicate_label: 'Dupliquer et modifier {name}',
   editor_duplicate_title: 'Nouveau modèle à partir d’une copie',
   editor_start_blank: 'Partir plutôt d’un nouveau document',
+  // — the signed PDF's state on a submission's page
+  signed_preparing:
+    'Tout le monde a signé : le PDF signé est en cours de scellement et apparaîtra ici dans un instant.',
+  signed_never: 'Pas de PDF signé : cette soumission s’est terminée avant que tout le monde ait signé.',
 }

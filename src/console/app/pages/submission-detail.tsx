@@ -59,6 +59,7 @@ export function SubmissionDetail({ params }: PageProps) {
   const [editing, setEditing] = useState<Submitter>()
   const [resending, setResending] = useState<string>()
   const [resendError, setResendError] = useState<string>()
+  const [changes, setChanges] = useState(0)
   const s = submission.data
   const canResend = s ? resendable(s) : new Set<string>()
   const resend = async (signer: Submitter) => {
@@ -177,7 +178,8 @@ export function SubmissionDetail({ params }: PageProps) {
               </table>
             </div>
           </section>
-          <Timeline submissionId={s.id} />
+          {/* Keyed by what the page changed: a cancel or a signer's change shows in the journal at once. */}
+          <Timeline key={changes} submissionId={s.id} />
         </>
       ) : null}
       {cancelling && s ? (
@@ -191,6 +193,7 @@ export function SubmissionDetail({ params }: PageProps) {
             await call('DELETE', `/v1/submissions/${s.id}`)
             toast(t.cancelled_toast)
             submission.reload()
+            setChanges((n) => n + 1)
             return true
           }}
         />
@@ -203,6 +206,7 @@ export function SubmissionDetail({ params }: PageProps) {
             setEditing(undefined)
             toast(t.signer_saved)
             submission.reload()
+            setChanges((n) => n + 1)
           }}
         />
       ) : null}
@@ -233,7 +237,13 @@ function Downloads({ submission }: { submission: Submission }) {
               </a>
             </li>
           ) : (
-            <li class="muted">{t.signed_not_yet}</li>
+            <li class="muted">
+              {OPEN_STATUSES.includes(submission.status)
+                ? t.signed_not_yet
+                : submission.status === 'completed'
+                  ? t.signed_preparing
+                  : t.signed_never}
+            </li>
           )}
           {submission.status === 'completed' ? (
             <li>
