@@ -2,7 +2,7 @@
 // the mouse on a generated two-page PDF, saved (a taken slug shown on its field first, a double
 // click making one template), then read back with the API key: every field where it was drawn
 // (within 0.5 % of the page), its role, created_via "ui". Also: arrow keys nudge by 1 pt, undo and
-// redo, axe-core on the editor, screenshots, and how soon page 1 of a 100-page PDF is shown. An HTML
+// redo, axe-core on the editor, screenshots, and a 100-page PDF loading its pages as they come near (its time is a bench row). An HTML
 // document's tags become fields and a tag report; on a touch screen a finger moves and resizes a
 // field while the page's empty space still scrolls; a saved template opens again as a new draft.
 import assert from 'node:assert/strict'
@@ -303,7 +303,7 @@ describe('the template editor in a browser', () => {
     await page.context().close()
   })
 
-  it('a 100-page PDF: page 1 shows soon after the upload answers, later pages load only when near', async (test) => {
+  it('a 100-page PDF: page 1 shows, later pages load only when near', async (test) => {
     const page = await open()
     const images: string[] = []
     page.on('request', (request) => {
@@ -316,7 +316,7 @@ describe('the template editor in a browser', () => {
     test.diagnostic(
       `[editor] 100-page draft: page 1 shown ${firstPageMs} ms after the upload answered; ${images.length} page images asked for at first`,
     )
-    assert.ok(firstPageMs < 2000, `page 1 in ${firstPageMs} ms`)
+    // Its time is the bench's to judge (`npm run bench -- console`, target < 2 s): here only noted.
     assert.ok(images.length < 20, `only the pages near the view load (${images.length})`)
     await page.locator('.editor-page[data-page="60"]').scrollIntoViewIfNeeded()
     await imageShown(page, 60)
