@@ -77,7 +77,7 @@ export const EN = {
   templates_empty: 'No templates yet',
   templates_archived_empty: 'No archived templates',
   templates_empty_hint: 'A template is a PDF with its fields, ready to send again and again.',
-  templates_empty_link: 'How to make one',
+  templates_empty_link: 'Make one in the editor',
   editor_soon_title: 'The editor arrives in the next version',
   editor_soon_body:
     'Meanwhile, create templates with POST /v1/templates: a PDF (pdf_base64, or pdf_url for an HTTPS URL) and its fields, each with the role of who fills it. For example:',

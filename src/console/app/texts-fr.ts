@@ -80,7 +80,7 @@ export const FR: typeof EN = {
   templates_archived_empty: 'Aucun modèle archivé',
   templates_empty_hint:
     'Un modèle est un PDF avec ses champs, prêt à être envoyé autant de fois que nécessaire.',
-  templates_empty_link: 'Comment en créer un',
+  templates_empty_link: 'En créer un dans l’éditeur',
   editor_soon_title: 'L’éditeur arrive dans la prochaine version',
   editor_soon_body:
     'En attendant, créez vos modèles avec POST /v1/templates : un PDF (pdf_base64, ou pdf_url pour une URL HTTPS) et ses champs, chacun avec le rôle de qui le remplit. Par exemple :',

@@ -1,5 +1,5 @@
-// Templates: the list with its status filter, archiving (DELETE /v1/templates/:id), and the way to
-// the editor (part 2; for now /templates/new explains the API).
+// Templates: the list with its status filter, archiving (DELETE /v1/templates/:id), sending one
+// (/templates/:id/send), duplicating one into the editor, and the way to the editor (/templates/new).
 import { useState } from 'preact/hooks'
 import { call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
