@@ -284,7 +284,7 @@ describe('the console in a browser', () => {
     await settled(page)
     const delivery = page.locator('details.delivery', { hasText: 'submission.created' }).first()
     await delivery.getByText('Delivered').waitFor()
-    await delivery.locator('summary').click()
+    await delivery.locator(':scope > summary').click()
     await delivery.getByText('HTTP 200').waitFor()
     await check(page, 'webhook-detail')
     await context.close()
