@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import type { ConsoleClient } from '../../test/console.ts'
 
 export const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
@@ -18,8 +18,9 @@ export async function openConsole(
   base: string,
   member?: ConsoleClient,
   locale = 'en-GB',
+  options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, ...options })
   if (member) {
     await context.addCookies([
       {

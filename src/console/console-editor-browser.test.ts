@@ -6,7 +6,7 @@
 // document's tags become fields and a tag report; on a touch screen a finger moves and resizes a
 // field while the page's empty space still scrolls; a saved template opens again as a new draft.
 import assert from 'node:assert/strict'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
@@ -17,9 +17,8 @@ import { createTemplateFor } from '../../test/documents.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import type { TestApp } from '../../test/harness.ts'
 import { startTestApp } from '../../test/harness.ts'
+import { check, openConsole, SHOTS } from './console-browser-kit.ts'
 
-const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
-const AXE = readFile(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8')
 const A4_WIDTH = PageSizes.A4[0]
 
 interface Drawn {
@@ -57,24 +56,9 @@ describe('the template editor in a browser', () => {
   async function open(
     options: { viewport?: { width: number; height: number }; hasTouch?: boolean; path?: string } = {},
   ): Promise<Page> {
-    const context = await browser.newContext({
+    const { page } = await openConsole(browser, base, editor, 'en-GB', {
       viewport: options.viewport ?? { width: 1280, height: 900 },
       hasTouch: options.hasTouch ?? false,
-      locale: 'en-GB',
-    })
-    await context.addCookies([
-      {
-        name: 'paraph_console',
-        value: editor.cookie.split('=')[1]!,
-        url: base,
-        httpOnly: true,
-        sameSite: 'Lax',
-      },
-    ])
-    const page = await context.newPage()
-    page.on('pageerror', (error) => assert.fail(`script error on the page: ${error.message}`))
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) assert.fail(message.text())
     })
     await page.goto(`${base}/console${options.path ?? '/templates/new'}`)
     if (!options.path)
@@ -123,22 +107,9 @@ describe('the template editor in a browser', () => {
       .locator(`[data-field="${name}"]`)
       .evaluate((el) => Number.parseFloat((el as unknown as { style: { left: string } }).style.left) / 100)
 
-  async function axe(page: Page, name: string): Promise<void> {
-    await page.evaluate(await AXE)
-    const violations = (await page.evaluate(
-      'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")"))',
-    )) as string[]
-    assert.deepEqual(violations, [], `${name}: accessibility violations`)
-    for (const width of [1280, 768]) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-    }
-    await page.setViewportSize({ width: 1280, height: 900 })
-  }
-
   it('a two-role template drawn with the mouse is saved where it was drawn, created_via ui', async () => {
     const page = await open()
-    await axe(page, 'editor-upload')
+    await check(page, 'editor-upload', [1280, 768])
     await upload(page, await pdfOfPages([PageSizes.A4, PageSizes.A4]), 'lease.pdf')
     await page.locator('.editor-page[data-page="2"]').waitFor()
 
@@ -188,7 +159,7 @@ describe('the template editor in a browser', () => {
     await page.keyboard.press('Control+Shift+z')
     await page.getByText('3 fields').waitFor()
     await field.click()
-    await axe(page, 'editor-fields')
+    await check(page, 'editor-fields', [1280, 768])
 
     // A taken slug: shown on the slug field; nothing made.
     await page.locator('#template-name').fill('Lease')
@@ -291,7 +262,7 @@ describe('the template editor in a browser', () => {
     )
     assert.equal(await page.locator('.editor-page[data-page="1"] .editor-field').count(), 2)
     await page.getByText('Preview: only the fields of this role').waitFor()
-    await axe(page, 'editor-preview')
+    await check(page, 'editor-preview', [1280, 768])
     await page.getByLabel('Preview as').selectOption('')
     assert.equal(await page.locator('[data-field="Signature 2"]').count(), 1)
 
@@ -369,7 +340,7 @@ describe('the template editor in a browser', () => {
     await page.getByText('2 pages · 4 fields').waitFor()
     await imageShown(page, 1)
     await imageShown(page, 2)
-    await axe(page, 'editor-tag-report')
+    await check(page, 'editor-tag-report', [1280, 768])
 
     // Editable like a drawn field: the arrow moves the tag's field by 10 pt.
     const before = await fractions(page, 'Tenant signature')

@@ -7,16 +7,13 @@
 // axe-core on it, and screenshots at 1280 and 375 px.
 import assert from 'node:assert/strict'
 import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { drawStroke, freePort, launchBrowser } from '../../test/browser.ts'
 import { type ConsoleClient, signedInMember } from '../../test/console.ts'
 import { createTemplateFor } from '../../test/documents.ts'
 import { type MailTestApp, startMailApp } from '../../test/mail.ts'
-
-const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
-const AXE = readFile(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8')
+import { check, openConsole, SHOTS } from './console-browser-kit.ts'
 
 /** The signing link in a mail's text part. */
 function linkIn(text: string): string {
@@ -50,26 +47,7 @@ describe('sending a template from the console, in a browser', () => {
   })
 
   async function consolePage(path: string, options: BrowserContextOptions = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: 'en-GB',
-      acceptDownloads: true,
-      ...options,
-    })
-    await context.addCookies([
-      {
-        name: 'paraph_console',
-        value: admin.cookie.split('=')[1]!,
-        url: base,
-        httpOnly: true,
-        sameSite: 'Lax',
-      },
-    ])
-    const page = await context.newPage()
-    page.on('pageerror', (error) => assert.fail(`script error on the page: ${error.message}`))
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) assert.fail(message.text())
-    })
+    const { page } = await openConsole(browser, base, admin, 'en-GB', { acceptDownloads: true, ...options })
     await page.goto(`${base}/console${path}`)
     return page
   }
@@ -79,20 +57,6 @@ describe('sending a template from the console, in a browser', () => {
     page.on('pageerror', (error) => assert.fail(`script error on the signing page: ${error.message}`))
     await page.goto(url)
     return page
-  }
-
-  /** axe-core finds nothing; full-page screenshots at 1280 and 375 px. */
-  async function checkAndShoot(page: Page, name: string): Promise<void> {
-    await page.evaluate(await AXE)
-    const violations = (await page.evaluate(
-      'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")"))',
-    )) as string[]
-    assert.deepEqual(violations, [], `${name}: accessibility violations`)
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-    }
-    await page.setViewportSize({ width: 1280, height: 900 })
   }
 
   /** The roles in the order the Send page shows them. */
@@ -113,7 +77,7 @@ describe('sending a template from the console, in a browser', () => {
     await page.getByRole('link', { name: 'Send “Lease”' }).click()
     await page.getByRole('heading', { name: 'Send “Lease”' }).waitFor()
     assert.deepEqual(await shownOrder(page), ['1first', '2second'])
-    await checkAndShoot(page, 'send')
+    await check(page, 'send', [1280, 375])
 
     // Reordered with the keyboard: the focus stays on the moved block's button.
     await page.getByRole('button', { name: 'Move up — second' }).focus()
@@ -181,7 +145,7 @@ describe('sending a template from the console, in a browser', () => {
     await page.getByText('Signing request sent again to first@example.eu.').waitFor()
     await resend.click()
     await page.getByText('You can resend again in 5 minutes.').waitFor()
-    await checkAndShoot(page, 'submission-resend')
+    await check(page, 'submission-resend', [1280, 375])
     await m.work()
     const firstMails = await m.smtp.waitFor((mail) => mail.envelope.to.includes('first@example.eu'), 2)
     assert.equal(linkIn(firstMails[1]!.text), linkIn(firstMail!.text), 'the same link, sent again')
@@ -235,7 +199,7 @@ describe('sending a template from the console, in a browser', () => {
     await page.getByRole('button', { name: 'Envoyer pour signature' }).waitFor()
     await page.getByRole('button', { name: 'Monter — second' }).waitFor()
     await page.getByText('le lien de signature du signataire').waitFor()
-    await checkAndShoot(page, 'send-fr')
+    await check(page, 'send-fr', [1280, 375])
     await page.context().close()
   })
 })

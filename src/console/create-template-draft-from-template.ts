@@ -6,10 +6,9 @@
 import { ApiError, orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { toIso } from '../lib/clock.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { TemplateDraft, toApiDraft, toDeclarations } from './template-draft-schemas.ts'
-import { DRAFT_LIFETIME_MS, insertTemplateDraft } from './template-draft-store.ts'
+import { insertTemplateDraft } from './template-draft-store.ts'
 
 export const createTemplateDraftFromTemplate = defineRoute({
   operationId: 'createTemplateDraftFromTemplate',
@@ -33,20 +32,11 @@ export const createTemplateDraftFromTemplate = defineRoute({
     const blobKey = `${scope.accountId}/${scope.environment}/template_drafts/${id}.pdf`
     await deps.blobs.put(blobKey, pdf, 'application/pdf')
     const now = deps.clock.now()
-    const draft = {
+    const draft = await insertTemplateDraft(deps.db, scope, now, {
       id,
       name: template.name,
       blob_key: blobKey,
-      pages: document.pages.map((p) => ({ width: p.width, height: p.height })),
-      expires_at: toIso(new Date(now.getTime() + DRAFT_LIFETIME_MS)),
-    }
-    await insertTemplateDraft(deps.db, {
-      ...draft,
-      pages: JSON.stringify(draft.pages),
-      account_id: scope.accountId,
-      environment: scope.environment,
-      member_id: scope.via === 'console' ? scope.memberId : scope.keyId,
-      created_at: toIso(now),
+      pages: document.pages,
     })
     return toApiDraft(draft, toDeclarations(template.fields), [])
   },

@@ -12,7 +12,6 @@ import type { FieldDeclaration } from '../documents/field-schemas.ts'
 import { intakeDocuments } from '../documents/intake.ts'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { toIso } from '../lib/clock.ts'
 import { LIMITS } from '../limits.ts'
 import { docxToHtml } from '../render/docx-to-html.ts'
 import type { PageFormat } from '../render/field-marks.ts'
@@ -25,7 +24,7 @@ import {
   toApiDraft,
   toStoredFields,
 } from './template-draft-schemas.ts'
-import { DRAFT_LIFETIME_MS, insertTemplateDraft } from './template-draft-store.ts'
+import { insertTemplateDraft } from './template-draft-store.ts'
 
 /** The role of a tag that names none, when no tag names one either. */
 export const DEFAULT_TAG_ROLE = 'Signer'
@@ -119,20 +118,11 @@ export const createTemplateDraft = defineRoute({
     }
     const document = stored[0]!
     const now = deps.clock.now()
-    const draft = {
+    const draft = await insertTemplateDraft(deps.db, scope, now, {
       id,
       name,
       blob_key: document.blob_key,
-      pages: document.pages.map((p) => ({ width: p.width, height: p.height })),
-      expires_at: toIso(new Date(now.getTime() + DRAFT_LIFETIME_MS)),
-    }
-    await insertTemplateDraft(deps.db, {
-      ...draft,
-      pages: JSON.stringify(draft.pages),
-      account_id: scope.accountId,
-      environment: scope.environment,
-      member_id: scope.via === 'console' ? scope.memberId : scope.keyId,
-      created_at: toIso(now),
+      pages: document.pages,
     })
     const fields = tagged?.fields ?? []
     return toApiDraft(draft, fields, reportFields(toStoredFields(fields), [draft]))
