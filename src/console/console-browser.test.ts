@@ -83,7 +83,7 @@ describe('the console in a browser', () => {
     await settled(page)
   }
 
-  it('signs in through the mailed link: ask on the sign-in screen, open the link, press "Sign in"', async (_test) => {
+  it('signs in through the mailed link: ask on the sign-in screen, open the link, press "Sign in"', async () => {
     const { context, page } = await open(false)
     await page.goto(`${base}/console/`)
     await page.getByRole('heading', { name: 'Sign in to Paraph' }).waitFor()
@@ -170,7 +170,7 @@ describe('the console in a browser', () => {
     await context.close()
   })
 
-  it('API keys: create (the secret shown once), then revoke', async (_test) => {
+  it('API keys: create (the secret shown once), then revoke: the revoked key gets 401', async () => {
     const { context, page } = await open()
     await go(page, '/developers/keys')
     await check(page, 'api-keys')
@@ -198,6 +198,13 @@ describe('the console in a browser', () => {
       .getByText(/^Revoked /)
       .first()
       .waitFor()
+    // The revoked key no longer opens the API.
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/v1/health',
+      headers: { authorization: `Bearer ${secret}` },
+    })
+    assert.equal(refused.statusCode, 401)
     await context.close()
   })
 
@@ -258,7 +265,7 @@ describe('the console in a browser', () => {
     await context.close()
   })
 
-  it('members: add one, and demoting the last admin is refused with its reason shown', async (_test) => {
+  it('members: add one, and demoting the last admin is refused with its reason shown', async () => {
     const { context, page } = await open()
     await go(page, '/members')
     await page.getByLabel('E-mail address').fill('bob@example.eu')
