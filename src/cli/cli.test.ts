@@ -70,7 +70,9 @@ describe('paraph CLI', () => {
       assert.equal(res.status, 200)
       assert.equal(((await res.json()) as { environment: string }).environment, 'test')
       // The banner's way into the console, run as printed: the address let in gets a sign-in link.
-      const add = /npx paraph (members add --account acct_\w+ --email you@example\.com)/.exec(child.output)?.[1]
+      const add = /npx paraph (members add --account acct_\w+ --email you@example\.com)/.exec(
+        child.output,
+      )?.[1]
       assert.ok(add && child.output.includes('npx paraph console-link --email you@example.com'), child.output)
       assert.equal((await run(add.split(' '))).code, 0)
       const link = await run(['console-link', '--email', 'you@example.com'])
