@@ -1,7 +1,7 @@
 // Authentication without a database round trip on every request: a verified key's scope is kept
 // in this process for one second. A revoked key therefore stops working within one second in
-// every API process (revocation is a CLI action in another process, so no in-process invalidation
-// could reach all of them anyway). Only keys that exist are cached, so a flood of made-up keys
+// every API process, and at once in the process that revoked it (the console's revoke route calls
+// forget(); the CLI revokes from another process, which no in-process invalidation could reach). Only keys that exist are cached, so a flood of made-up keys
 // cannot fill the cache; the cache is bounded all the same.
 import type { Executor } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
@@ -22,6 +22,13 @@ export class KeyCache {
   peek(presented: string): AuthenticatedKey | undefined {
     const hit = this.#entries.get(presented)
     return hit && hit.until > this.clock.epochMs() ? hit.key : undefined
+  }
+
+  /** Drops a key revoked by this process, so its next request here is refused at once. */
+  forget(keyId: string): void {
+    for (const [presented, entry] of this.#entries) {
+      if (entry.key.keyId === keyId) this.#entries.delete(presented)
+    }
   }
 
   async find(presented: string): Promise<AuthenticatedKey | undefined> {

@@ -317,12 +317,11 @@ describe('the console in a browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Add an endpoint' })
     await dialog.waitFor()
     // Focus moves in and back after the dialog's own events: waited for (5 s at most), not read once.
-    await page.waitForFunction("document.activeElement?.id === 'endpoint-url'", undefined, { timeout: 5000 })
+    // (Locators on :focus, not a string predicate: polling one needs eval, which the console's CSP forbids.)
+    await page.locator('#endpoint-url:focus').waitFor({ timeout: 5000 })
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
-    await page.waitForFunction("document.activeElement?.textContent === 'Add an endpoint'", undefined, {
-      timeout: 5000,
-    })
+    await page.locator('button:focus', { hasText: 'Add an endpoint' }).waitFor({ timeout: 5000 })
     await context.close()
   })
 })

@@ -17,10 +17,14 @@ export const revokeConsoleKey = defineRoute({
   consoleRole: 'admin',
   schema: { params: IdParams('key'), response: { 200: ConsoleApiKey } },
   errors: ['resource_not_found'],
-  handler: ({ params, scope }, { db, clock }) =>
-    db.transaction().execute(async (tx) => {
+  handler: async ({ params, scope }, { db, clock, keyCache }) => {
+    const revoked = await db.transaction().execute(async (tx) => {
       orNotFound(await findScopeKey(tx, scope, params.id), 'API key')
       await revokeScopeKey(tx, clock, scope, params.id)
       return toConsoleKey(orNotFound(await findScopeKey(tx, scope, params.id), 'API key'))
-    }),
+    })
+    // Once committed: this process refuses the key from its next request; the others within a second.
+    keyCache.forget(params.id)
+    return revoked
+  },
 })
