@@ -83,6 +83,8 @@ describe('sending a template from the console, in a browser', () => {
     await page.getByRole('button', { name: 'Move up — second' }).focus()
     await page.keyboard.press('Enter')
     assert.deepEqual(await shownOrder(page), ['1second', '2first'])
+    // The focus follows the block once the page has drawn it there (at the top, onto its Move down).
+    await page.locator('#move-down-0:focus').waitFor({ timeout: 5000 })
     await page.keyboard.press('Enter')
     assert.deepEqual(await shownOrder(page), ['1first', '2second'], 'Enter again moves it back down')
 
