@@ -11,7 +11,7 @@ import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
 import { queueSigningRequests } from '../submissions/signing-requests.ts'
-import { findSubmitter, lockSubmission, submittersOf } from '../submissions/submission-store.ts'
+import { lockSubmitterInScope } from '../submissions/submission-store.ts'
 import { consoleScope } from './console-auth.ts'
 import { RESEND_DAY_MS, resendLimit, resendRefusal } from './resend-signing-request-rules.ts'
 import { recordResend, resendTimes } from './resend-signing-request-store.ts'
@@ -42,16 +42,10 @@ export const resendSigningRequest = defineRoute({
   handler: ({ params, scope: caller }, deps) => {
     const scope = consoleScope(caller)
     return deps.db.transaction().execute(async (tx) => {
-      const found = orNotFound(await findSubmitter(tx, scope, params.id), `submitter ${params.id}`)
       // Locked as a signer's act locks it: a resend and a signature at once are taken in turn, and
       // two resends at once are counted one after the other.
-      const submission = await lockSubmission(tx, {
-        id: found.submission_id,
-        account_id: found.account_id,
-        environment: found.environment,
-      })
-      const everyone = await submittersOf(tx, scope, [submission.id])
-      const submitter = everyone.find((s) => s.id === found.id) ?? found
+      const locked = orNotFound(await lockSubmitterInScope(tx, scope, params.id), `submitter ${params.id}`)
+      const { submission, everyone, submitter } = locked
       const now = deps.clock.now()
       const refusal = resendRefusal(submitter, submission, everyone, now)
       if (refusal) throw refusal

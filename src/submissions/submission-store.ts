@@ -241,6 +241,18 @@ export async function lockSubmission(
     .executeTakeFirstOrThrow()
 }
 
+/**
+ * A submitter of the scope's with its submission locked (see lockSubmission) and every signer of
+ * it as they stand under the lock: what a change to one signer (PATCH, a resend) decides from.
+ */
+export async function lockSubmitterInScope(tx: Tx, scope: Scope, id: string) {
+  const found = await findSubmitter(tx, scope, id)
+  if (!found) return undefined
+  const submission = await lockSubmissionOfSubmitter(tx, found)
+  const everyone = await submittersOf(tx, scope, [submission.id])
+  return { submission, everyone, submitter: everyone.find((s) => s.id === found.id) ?? found }
+}
+
 /** The submission of a signer's act, locked (see lockSubmission). */
 export function lockSubmissionOfSubmitter(tx: Tx, submitter: SubmittersTable) {
   return lockSubmission(tx, {

@@ -16,7 +16,7 @@ import { newSigningSlug } from '../signing-page/signing-credentials.ts'
 import { SubmitterName, SubmitterPhone } from '../submissions/creation-schemas.ts'
 import { nextSigners, queueSigningRequests } from '../submissions/signing-requests.ts'
 import { SubmitterWithValues } from '../submissions/submission-schemas.ts'
-import { findSubmitter, lockSubmission, submittersOf } from '../submissions/submission-store.ts'
+import { lockSubmitterInScope } from '../submissions/submission-store.ts'
 import { submitterWithValues } from './get-submitter.ts'
 import { contactChange, patchRefusal } from './submitter-changes.ts'
 import { updateSubmitterContact } from './submitter-store.ts'
@@ -53,14 +53,8 @@ export const updateSubmitter = defineRoute({
   errors: ['resource_not_found', 'submitter_already_finalized', 'submission_already_finalized'],
   handler: async ({ params, body, scope, requestId }, deps) => {
     const updated = await deps.db.transaction().execute(async (tx) => {
-      const found = orNotFound(await findSubmitter(tx, scope, params.id), `submitter ${params.id}`)
-      const submission = await lockSubmission(tx, {
-        id: found.submission_id,
-        account_id: found.account_id,
-        environment: found.environment,
-      })
-      const everyone = await submittersOf(tx, scope, [submission.id])
-      const current = everyone.find((s) => s.id === found.id) ?? found
+      const locked = orNotFound(await lockSubmitterInScope(tx, scope, params.id), `submitter ${params.id}`)
+      const { submission, everyone, submitter: current } = locked
       const refusal = patchRefusal(current, submission, deps.clock.now())
       if (refusal) throw refusal
       const change = contactChange(current, body, newSigningSlug)
