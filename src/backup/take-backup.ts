@@ -2,8 +2,9 @@
 // service runs. Order matters:
 // 1. the database, through SQLite's online backup API: the point in time of the backup;
 // 2. the secret and the self-signed sealing identity, written once and never changed;
-// 3. the blob folder, after the database. Blobs are write-once (each key written once, by an atomic
-//    rename, and synced before the row naming it commits), so every blob the copied database names
+// 3. the blob folder, after the database. Blobs are write-once (a key always names the same bytes:
+//    written once, or again with identical bytes when keyed by their hash; by an atomic rename,
+//    before the row naming it commits), so every blob the copied database names
 //    is already on disk when the folder is walked. Blobs written later are harmless extras. The only
 //    deletions are blobs no committed row needs (a rolled-back creation's orphans, the page images of
 //    an expired console draft being purged): a file vanishing during the walk is skipped.
