@@ -8,6 +8,7 @@ import {
   keysRevoke,
   migrateCommand,
 } from './admin.ts'
+import { backupCommand, restoreCommand } from './backup.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
 import { consoleLink, membersAdd, membersList } from './members.ts'
@@ -34,6 +35,19 @@ program
   .command('migrate')
   .description('apply pending database migrations and exit')
   .action(() => migrateCommand())
+
+program
+  .command('backup')
+  .description(
+    'copy the embedded SQLite database, blob folder and kept secret into an empty folder while the service runs',
+  )
+  .requiredOption('--to <dir>', 'a new or empty folder, outside DATA_DIR')
+  .action((options: { to: string }) => backupCommand(options))
+program
+  .command('restore')
+  .description('restore a backup made by `paraph backup` into an empty DATA_DIR, after checking every file')
+  .requiredOption('--from <dir>', 'the folder `paraph backup --to` wrote')
+  .action((options: { from: string }) => restoreCommand(options))
 
 const accounts = program.command('accounts').description('manage accounts')
 accounts
