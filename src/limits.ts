@@ -1,5 +1,5 @@
 // Every size and time limit the service enforces beyond what the schemas say, in one place, with
-// the table the OpenAPI description and the README show (api-v1 §8 leaves these open).
+// the table the OpenAPI description and docs/api.md show (api-v1 §8 leaves these open).
 
 export const LIMITS = {
   /** Pages of one PDF (intake refuses more as invalid_pdf). */

@@ -1,5 +1,5 @@
-// The README's receiver guide, run as written against real deliveries: its dependency-free verifier
-// and receiver (the first `js` block of "Receiving webhooks", copied to a module and imported), and
+// The receiver guide (docs/webhooks.md), run as written against real deliveries: its dependency-free
+// verifier and receiver (the first `js` block of "Receiving webhooks", copied to a module and imported), and
 // the official `stripe` package's webhooks.constructEvent, both on bodies and Paraph-Signature
 // headers Paraph actually sent — a retry of the same event and a delivery during a secret rotation
 // (two v1) included.
@@ -25,17 +25,17 @@ interface Guide {
   paraphReceiver(secret: string, handle: (event: { id: string; type: string }) => void): RequestListener
 }
 
-async function readmeGuide(dir: string): Promise<Guide> {
-  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
-  const section = readme.slice(readme.indexOf('## Receiving webhooks'))
+async function receiverGuide(dir: string): Promise<Guide> {
+  const guide = await readFile(new URL('../docs/webhooks.md', import.meta.url), 'utf8')
+  const section = guide.slice(guide.indexOf('# Receiving webhooks'))
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
-  assert.ok(code.includes('verifyParaphSignature'), 'the README has the receiver snippet')
+  assert.ok(code.includes('verifyParaphSignature'), 'docs/webhooks.md has the receiver snippet')
   const file = join(dir, 'receiver.mjs')
   await writeFile(file, code)
   return (await import(pathToFileURL(file).href)) as Guide
 }
 
-describe('README receiver guide', () => {
+describe('docs/webhooks.md receiver guide', () => {
   let h: HookApp
   let dir: string
   let guide: Guide
@@ -45,7 +45,7 @@ describe('README receiver guide', () => {
     // Real time: both verifiers check `t` against their own clock (300 s tolerance).
     h = await startHookApp({ clockStart: new Date() })
     dir = await mkdtemp(join(tmpdir(), 'paraph-guide-'))
-    guide = await readmeGuide(dir)
+    guide = await receiverGuide(dir)
   })
   after(async () => {
     await h.close()

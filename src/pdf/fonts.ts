@@ -153,7 +153,7 @@ export function typeface(name: FontName, dir = DEFAULT_FONT_DIR): Typeface {
 
 /**
  * Reads and parses every face of every style, so no document pays for it: for the finalizer child
- * when it starts. The CJK faces are the larger part (see the README's font figures).
+ * when it starts. The CJK faces are the larger part (see the font figures in docs/api.md, Completion).
  */
 export function preloadFonts(dir?: string): void {
   for (const name of Object.keys(STYLES) as FontName[]) {

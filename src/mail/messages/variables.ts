@@ -3,7 +3,7 @@
 // names none of them (creation-rules.ts), so a typo is a 422 at once, never a mail that shows
 // `{{submiter.name}}` to a signer. Pure.
 
-/** Every variable, with what it becomes: the README and the OpenAPI descriptions read this table. */
+/** Every variable, with what it becomes: docs/api.md and the OpenAPI descriptions read this table. */
 export const MAIL_VARIABLES = {
   'submitter.name': "the signer's name, or their e-mail address when no name was given",
   'submitter.email': "the signer's e-mail address",
@@ -33,7 +33,7 @@ export function variableList(): string {
   return NAMES.map((n) => `{{${n}}}`).join(', ')
 }
 
-/** The OpenAPI and README wording: each variable and what it becomes. */
+/** The OpenAPI and docs/api.md wording: each variable and what it becomes. */
 export function variablesDescription(): string {
   return NAMES.map((n) => `\`{{${n}}}\` ${MAIL_VARIABLES[n]}`).join('; ')
 }
