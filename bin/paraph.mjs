@@ -1,46 +1,44 @@
 #!/usr/bin/env node
-// The `paraph` binary. esbuild bundles the TypeScript sources at every start (a fraction of a
-// second) into dist/ and the process runs that bundle: no build step to forget, no stale build,
-// and no transpiling loader on the request path (it cost about a tenth of a request's CPU).
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, renameSync } from 'node:fs'
-import { join } from 'node:path'
+// The `paraph` binary. It runs the build in dist/ (`npm run build`, done once by scripts/install.sh
+// and by the image build) and builds nothing itself, so an install can be read-only (operations.md
+// §9) and processes starting at once share the same files. From a checkout, a build older than the
+// sources is run all the same, with a warning naming the newer source: `npm run dev` rebuilds on change.
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build, stop } from 'esbuild'
+import { runOnSupportedNode } from './supported-node.mjs'
+
+await runOnSupportedNode([fileURLToPath(import.meta.url), ...process.argv.slice(2)])
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-mkdirSync(join(root, 'dist'), { recursive: true })
-
-/** Bundles one entry point to dist/ through a temporary file renamed into place. */
-async function bundle(entryPoint, outputName) {
-  const output = join(root, 'dist', outputName)
-  const temporary = `${output}.${randomBytes(6).toString('hex')}.tmp`
-  await build({
-    entryPoints: [join(root, entryPoint)],
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'inline',
-    logLevel: 'error',
-    outfile: temporary,
-  })
-  // Several processes may start at once: each renames its own complete file into place.
-  renameSync(temporary, output)
-  return output
+const server = join(root, 'dist', 'paraph.mjs')
+if (!existsSync(server)) {
+  console.error(
+    'Paraph is not built: run `npm run build` (scripts/install.sh does) in the checkout, then start again.',
+  )
+  process.exit(1)
 }
 
-// The PDF reader, the final-PDF maker, the DOCX converter and the tag finder run in child processes
-// (src/pdf/child-pool.ts), which start from their own small bundles, found beside the main one.
-const [output] = await Promise.all([
-  bundle('src/cli/main.ts', 'paraph.mjs'),
-  bundle('src/pdf/inspector-child.ts', 'pdf-inspector.mjs'),
-  bundle('src/pdf/finalizer-child.ts', 'pdf-finalizer.mjs'),
-  bundle('src/render/docx-child.ts', 'docx-converter.mjs'),
-  bundle('src/render/html-tag-child.ts', 'html-tagger.mjs'),
-])
-// esbuild's service process would otherwise stay alive, idle, beside the server for its lifetime.
-await stop()
+/** The newest file under `dir` changed after `time`, if any (a checkout's sources; absent in an image). */
+function newerThan(dir, time) {
+  if (!existsSync(dir)) return undefined
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    const found = entry.isDirectory()
+      ? newerThan(path, time)
+      : statSync(path).mtimeMs > time
+        ? path
+        : undefined
+    if (found) return found
+  }
+  return undefined
+}
+
+const newer = newerThan(join(root, 'src'), statSync(server).mtimeMs)
+if (newer) {
+  console.error(
+    `warning: dist/ is older than ${relative(root, newer)}: run \`npm run build\` (or \`npm run dev\`)`,
+  )
+}
 process.setSourceMapsEnabled(true)
-await import(pathToFileURL(output).href)
+await import(pathToFileURL(server).href)

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Installs what Paraph needs on a fresh Debian machine with Node.js 20+.
-#   scripts/install.sh             npm dependencies (and system packages, once later issues need them)
+# Installs what Paraph needs on a fresh Debian machine, then builds it once (npm run build).
+#   scripts/install.sh             system packages, Node.js 22+ if the machine's is older, npm dependencies, the build
 #   scripts/install.sh --services  also starts PostgreSQL and Redis for the test suite if they are down
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-tools.sh
 
 say() { printf '\033[1m[install]\033[0m %s\n' "$*"; }
 
-major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$major" -lt 20 ]; then
-  echo "Paraph needs Node.js 20 or newer (found: $(node --version 2>/dev/null || echo none))." >&2
-  exit 1
+# Node.js 22 or 24. An older machine Node.js (20 is end of life) is left alone: Node.js 22 comes from
+# the npm registry into .tools/node, which bin/paraph.mjs, npm test and the scripts use instead.
+if [ "$(node_major)" -lt "$NODE_MIN_MAJOR" ]; then
+  home=$(node_home "$NODE_22")
+  ln -sfn "node-$NODE_22" .tools/node
+  say "Node.js $(node --version 2>/dev/null || echo '(none)') is older than $NODE_MIN_MAJOR: using $NODE_22 from .tools/node"
+else
+  rm -f .tools/node
 fi
+use_checkout_node
 
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
 # our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
@@ -34,11 +40,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
 
-# npm ci when node_modules is missing or older than the lockfile (better-sqlite3 compiles: ~1 min).
+# npm ci when node_modules is missing or older than the lockfile. Nothing compiles: better-sqlite3
+# ships Node-API builds that run on every Node.js line.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci"
+  say "npm ci (Node.js $(node --version))"
   npm ci --no-audit --no-fund
 fi
+
+# The one build: the server, its child processes and the web front ends into dist/ (a few seconds).
+say "npm run build"
+npm run --silent build
 
 if [ "${1:-}" = "--services" ]; then
   if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then

@@ -21,6 +21,13 @@ function find(dir) {
   return out
 }
 
+// Tests that start the `paraph` binary run the build (bin/paraph.mjs builds nothing): make it fresh.
+const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/build.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+})
+if (built.status !== 0) process.exit(1)
+
 const files = chosen.length ? chosen : [...find(join(root, 'src')), ...find(join(root, 'test'))].sort()
 const tapDir = mkdtempSync(join(tmpdir(), 'paraph-tap-'))
 let passed = 0

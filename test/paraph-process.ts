@@ -15,8 +15,10 @@ export class ParaphProcess {
   /** Everything the process printed so far (standard output and error, interleaved). */
   output = ''
 
-  constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [BIN, ...args], {
+  /** `wrapper`: a command the binary runs under (`['unshare', '-m', …]`), its arguments first. */
+  constructor(args: string[], env: Record<string, string>, wrapper: string[] = []) {
+    const [command, ...rest] = [...wrapper, process.execPath, BIN, ...args]
+    this.child = spawn(command!, rest, {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

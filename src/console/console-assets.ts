@@ -1,10 +1,18 @@
-// The console's own script and style sheet (src/console/app/), bundled by esbuild once per process
-// on first use, as the signing page's are (page-assets.ts): minified ES modules split by route
+// The console's own script and style sheet (src/console/app/), bundled by esbuild as the signing
+// page's are (page-assets.ts: by `npm run build`, or on first use from the sources): minified ES modules split by route
 // (a page imported with `import()` becomes its own chunk, loaded when first opened), named by
 // content hash, kept in memory precompressed with brotli and gzip.
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { bundledOnce, checkoutRoot, entryPaths, type WebAsset, webAssets } from '../lib/web-bundle.ts'
+import {
+  bundledOnce,
+  checkoutRoot,
+  entryPaths,
+  FROM_BUILD,
+  loadWebBundle,
+  type WebAsset,
+  webAssets,
+} from '../lib/web-bundle.ts'
 
 export const CONSOLE_ASSET_PREFIX = '/console/assets/'
 
@@ -18,9 +26,15 @@ export interface ConsoleAssets {
   files: Map<string, WebAsset>
 }
 
-export const consoleAssets = bundledOnce(bundleConsole)
+export const consoleAssets = bundledOnce(() =>
+  FROM_BUILD ? loadWebBundle<ConsoleAssets>(CONSOLE_BUNDLE) : bundleConsole(),
+)
 
-async function bundleConsole(): Promise<ConsoleAssets> {
+/** The folder of dist/web/ holding the console's files. */
+export const CONSOLE_BUNDLE = 'console'
+
+/** Bundles the console from its sources (for `npm run build`, and in tests). */
+export async function bundleConsole(): Promise<ConsoleAssets> {
   const root = checkoutRoot()
   const result = await build({
     entryPoints: [join(root, 'src/console/app/main.tsx')],

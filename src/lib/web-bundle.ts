@@ -1,8 +1,11 @@
 // What the signing page's and the console's front ends share once esbuild has bundled them
 // (src/signing-page/page-assets.ts, src/console/console-assets.ts): the checkout they are read from,
-// one bundle per process made on first use, and the files kept in memory precompressed with brotli
-// and gzip under their content-hashed names.
+// the files kept in memory precompressed with brotli and gzip under their content-hashed names, and
+// where they come from. Run from the sources (tests, tsx), a process bundles them itself on first use;
+// run from the build (`npm run build`, bin/paraph.mjs), it reads what the build wrote beside it in
+// dist/web/, already compressed: nothing is built when a process starts (operations.md §9).
 import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -32,6 +35,50 @@ export function checkoutRoot(): string {
     dir = parent
   }
   return dir
+}
+
+/** Whether this module runs from the build (dist/paraph.mjs) rather than from its TypeScript source. */
+export const FROM_BUILD = !import.meta.url.endsWith('.ts')
+
+/** A front end's files and what its HTML shell needs to know of them (entry names, preloads). */
+export interface WebBundle {
+  files: Map<string, WebAsset>
+}
+
+interface BuiltManifest {
+  files: Record<string, string>
+  shell: Record<string, unknown>
+}
+
+/**
+ * Writes a front end's bundle to `dir` (each file raw, .br and .gz, and manifest.json), for
+ * `npm run build`; loadWebBundle reads it back as it was.
+ */
+export async function saveWebBundle(dir: string, bundle: WebBundle): Promise<void> {
+  await mkdir(dir, { recursive: true })
+  const { files, ...shell } = bundle
+  const manifest: BuiltManifest = { files: {}, shell }
+  for (const [name, asset] of files) {
+    manifest.files[name] = asset.contentType
+    await writeFile(join(dir, name), asset.raw)
+    await writeFile(join(dir, `${name}.br`), asset.brotli)
+    await writeFile(join(dir, `${name}.gz`), asset.gzip)
+  }
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+}
+
+/** A front end's bundle as `npm run build` wrote it to dist/web/`name`/, beside the server's bundle. */
+export async function loadWebBundle<T extends WebBundle>(name: string): Promise<T> {
+  const dir = fileURLToPath(new URL(`./web/${name}/`, import.meta.url))
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as BuiltManifest
+  const files = new Map<string, WebAsset>()
+  for (const [file, contentType] of Object.entries(manifest.files)) {
+    const [raw, brotli, gzip] = await Promise.all(
+      ['', '.br', '.gz'].map((suffix) => readFile(join(dir, file + suffix))),
+    )
+    files.set(file, { contentType, raw: raw!, brotli: brotli!, gzip: gzip! })
+  }
+  return { ...manifest.shell, files } as T
 }
 
 /** `make` run once per process on first call; a failure is forgotten so the next call retries. */

@@ -8,7 +8,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { withMemoryLimit } from './memory-limit.ts'
+import { nodeReservedBytes, withMemoryLimit } from './memory-limit.ts'
 
 /** A child's answer, or what became of a request the child did not answer. */
 export type Outcome<Answer> = Answer | { ok: false; reason: 'timeout' | 'crashed' }
@@ -127,7 +127,7 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
     const [file, args] = withMemoryLimit(
       process.execPath,
       [`--max-old-space-size=${heapMiB}`, ...childScript(this.options.script)],
-      memoryLimitBytes,
+      memoryLimitBytes + nodeReservedBytes(),
     )
     const spawned = spawn(file, args, { stdio: 'pipe' })
     const child: Child<Answer> = { process: spawned, ready: false, stdout: '', stderr: '' }

@@ -1,10 +1,18 @@
 // The signing page's own script, style sheet and handwriting font (src/signing-page/page/), bundled
-// by esbuild once per process on first use — no build step to forget, as bin/paraph.mjs does for
-// the server — minified, named by content hash (cached for a year by browsers), and kept in memory
-// precompressed with brotli and gzip.
+// by esbuild — by `npm run build` into dist/web/, or once per process on first use when run from the
+// sources (tests) — minified, named by content hash (cached for a year by browsers), and kept in
+// memory precompressed with brotli and gzip.
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { bundledOnce, checkoutRoot, entryPaths, type WebAsset, webAssets } from '../lib/web-bundle.ts'
+import {
+  bundledOnce,
+  checkoutRoot,
+  entryPaths,
+  FROM_BUILD,
+  loadWebBundle,
+  type WebAsset,
+  webAssets,
+} from '../lib/web-bundle.ts'
 
 export const ASSET_PREFIX = '/signing-page/assets/'
 
@@ -16,9 +24,15 @@ export interface PageAssets {
   files: Map<string, WebAsset>
 }
 
-export const pageAssets = bundledOnce(bundlePage)
+export const pageAssets = bundledOnce(() =>
+  FROM_BUILD ? loadWebBundle<PageAssets>(PAGE_BUNDLE) : bundlePage(),
+)
 
-async function bundlePage(): Promise<PageAssets> {
+/** The folder of dist/web/ holding the signing page's files. */
+export const PAGE_BUNDLE = 'signing-page'
+
+/** Bundles the signing page from its sources (for `npm run build`, and in tests). */
+export async function bundlePage(): Promise<PageAssets> {
   const root = checkoutRoot()
   const result = await build({
     entryPoints: [join(root, 'src/signing-page/page/main.ts')],
