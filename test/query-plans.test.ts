@@ -5,7 +5,7 @@
 // on SQLite an index covering each table's equality filters and no sort. The bench row at 1 M
 // submissions (bench/scenarios/volume.ts) measures the cost; this test keeps the plans honest.
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { after, before, describe, it, type TestContext } from 'node:test'
 import { fromPdfBody, post } from './documents.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
 import { type CapturedStatement, record } from './query-capture.ts'
@@ -16,12 +16,20 @@ import { seededTemplateId, seedVolume } from './volume-seed.ts'
 const SUBMISSIONS = 20_000
 /** A page (21 rows) and its submitters, with room for an index's first misses. */
 const MAX_ROWS_READ = 150
-const STATUSES = ['created', 'sent', 'viewed', 'partially_signed', 'completed', 'declined', 'expired', 'cancelled']
+const STATUSES = [
+  'created',
+  'sent',
+  'viewed',
+  'partially_signed',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+]
 
 describe('query plans at volume', () => {
   let t: TestApp
   let key: string
-  let verdicts: PlanVerdict[] = []
 
   const get = (url: string) => t.request(key, { method: 'GET', url })
   const ok = async (url: string) => {
@@ -62,17 +70,17 @@ describe('query plans at volume', () => {
   })
   after(() => t.close())
 
-  it('creating a submission (from_pdf, with an Idempotency-Key) reads no growing table through', async () => {
+  it('creating a submission (from_pdf, with an Idempotency-Key) reads no growing table through', async (c) => {
     const body = await fromPdfBody()
     const statements = await record(async () => {
       const res = await post(t, key, '/v1/submissions/from_pdf', body)
       assert.equal(res.statusCode, 201, res.body)
     })
-    verdicts = await check(statements)
-    assertBounded(verdicts)
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
   })
 
-  it('GET /v1/submissions/{id}, the signer opening and signing, and GET /v1/usage stay bounded', async () => {
+  it('GET /v1/submissions/{id}, the signer opening and signing, and GET /v1/usage stay bounded', async (c) => {
     const created = (await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())).json()
     const [submitter] = created.submitters
     const statements = await record(async () => {
@@ -82,48 +90,49 @@ describe('query plans at volume', () => {
       assert.equal(signed.statusCode, 200, signed.body)
       await ok('/v1/usage')
     })
-    verdicts = await check(statements)
-    assertBounded(verdicts)
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
   })
 
-  it('GET /v1/submissions: unfiltered, by each status and by template, two pages each', async () => {
+  it('GET /v1/submissions: unfiltered, by each status and by template, two pages each', async (c) => {
     const statements = await record(async () => {
       await twoPages('/v1/submissions')
       for (const status of STATUSES) await twoPages(`/v1/submissions?status=${status}`)
       await twoPages(`/v1/submissions?template_id=${seededTemplateId(3)}`)
     })
-    verdicts = await check(statements)
-    assertBounded(verdicts)
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
   })
 
-  it('GET /v1/events: unfiltered, by a common and a rare type, by submission, two pages each', async () => {
+  it('GET /v1/events: unfiltered, by a common and a rare type, by submission, two pages each', async (c) => {
     const statements = await record(async () => {
       await twoPages('/v1/events')
       await twoPages('/v1/events?type=submission.sent')
       await twoPages('/v1/events?type=submission.expired')
       await twoPages(`/v1/events?submission_id=sub_v${'1'.padStart(23, '0')}`)
     })
-    verdicts = await check(statements)
-    assertBounded(verdicts)
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
   })
 
-  it('GET /v1/submitters: unfiltered, by status, by submission and by email, two pages each', async () => {
+  it('GET /v1/submitters: unfiltered, by status, by submission and by email, two pages each', async (c) => {
     const statements = await record(async () => {
       await twoPages('/v1/submitters')
       await twoPages('/v1/submitters?status=declined')
       await twoPages(`/v1/submitters?submission_id=sub_v${'3'.padStart(23, '0')}`)
       await twoPages('/v1/submitters?email=signer42@example.eu')
     })
-    verdicts = await check(statements)
-    assertBounded(verdicts)
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
   })
 })
 
-function assertBounded(verdicts: PlanVerdict[]): void {
+/** PARAPH_SHOW_PLANS=1 prints every plan read, bounded or not. */
+function assertBounded(c: TestContext, verdicts: PlanVerdict[]): void {
   assert.ok(verdicts.length > 0, 'no statement on a growing table was captured')
   const bad = verdicts.filter((v) => v.problems.length)
   if (process.env.PARAPH_SHOW_PLANS) {
-    for (const v of verdicts) console.error(`\n${v.sql}\n${v.plan}\n${v.problems.join('\n')}`)
+    for (const v of verdicts) c.diagnostic(`${v.sql}\n${v.plan}\n${v.problems.join('\n')}`)
   }
   assert.deepEqual(
     bad.map((v) => `${v.sql}\n${v.plan}\n→ ${v.problems.join('; ')}`),

@@ -61,7 +61,9 @@ function describe(node: PgNode, depth = 0): string {
 function rowsRead(node: PgNode): number {
   const loops = node['Actual Loops'] ?? 1
   const perLoop =
-    (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)
+    (node['Actual Rows'] ?? 0) +
+    (node['Rows Removed by Filter'] ?? 0) +
+    (node['Rows Removed by Index Recheck'] ?? 0)
   return perLoop * loops
 }
 
@@ -75,7 +77,10 @@ export async function checkPostgres(
   await client.connect()
   try {
     await client.query('begin')
-    const { rows } = await client.query(`explain (analyze, format json) ${statement.sql}`, statement.parameters)
+    const { rows } = await client.query(
+      `explain (analyze, format json) ${statement.sql}`,
+      statement.parameters,
+    )
     await client.query('rollback')
     const root = (rows[0]['QUERY PLAN'] as Array<{ Plan: PgNode }>)[0]!.Plan
     const problems: string[] = []
@@ -85,7 +90,8 @@ export async function checkPostgres(
     for (const node of aggregate ? [] : nodes(root)) {
       const table = node['Relation Name']
       if (!table || !(GROWING_TABLES as readonly string[]).includes(table)) continue
-      if (rowsRead(node) > maxRows) problems.push(`${node['Node Type']} on ${table} read ${rowsRead(node)} rows`)
+      if (rowsRead(node) > maxRows)
+        problems.push(`${node['Node Type']} on ${table} read ${rowsRead(node)} rows`)
     }
     return { sql: statement.sql, plan: describe(root), problems }
   } finally {
@@ -95,7 +101,8 @@ export async function checkPostgres(
 
 /** The `column = ?` filters of a one-table statement, by column name. */
 function equalityColumns(text: string): string[] {
-  const where = /\bwhere\b([^]*?)(\border by\b|\blimit\b|\bgroup by\b|\breturning\b|$)/i.exec(text)?.[1] ?? ''
+  const where =
+    /\bwhere\b([\s\S]*?)(\border by\b|\blimit\b|\bgroup by\b|\breturning\b|$)/i.exec(text)?.[1] ?? ''
   return [...where.matchAll(/"(\w+)"\s*=\s*\?/g)].map((m) => m[1]!)
 }
 

@@ -42,8 +42,7 @@ const DIALECTS: Record<SeedEngine, SqlDialect> = {
   postgres: {
     series: (from, to) => `generate_series(${from}::int, ${to}::int) as n(i)`,
     pad: (expr, width) => `lpad((${expr})::text, ${width}, '0')`,
-    iso: (secs) =>
-      `to_char(to_timestamp(${secs}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    iso: (secs) => `to_char(to_timestamp(${secs}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   },
 }
 
