@@ -87,6 +87,8 @@ export const VOLUME_CASES: VolumeCase[] = [
     false,
   ),
   fixed('/v1/usage'),
+  // 17 listed templates beside an internal one per from_pdf submission (half of them).
+  get('GET /v1/templates', async () => '/v1/templates', false),
   {
     name: 'POST /s/{slug}/sign (3 signers in turn)',
     pacing: SIGN_PACING,

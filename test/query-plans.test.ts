@@ -115,6 +115,14 @@ describe('query plans at volume', () => {
     assertBounded(c, verdicts)
   })
 
+  it('GET /v1/templates skips the internal templates of from_pdf submissions through an index', async (c) => {
+    const statements = await record(async () => {
+      await twoPages('/v1/templates')
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
   it('GET /v1/submitters: unfiltered, by status, by submission and by email, two pages each', async (c) => {
     const statements = await record(async () => {
       await twoPages('/v1/submitters')

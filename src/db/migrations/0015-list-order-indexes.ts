@@ -5,14 +5,16 @@ import type { Kysely } from 'kysely'
 // whatever the table holds. Before, a filter on status or type was checked row by row along the
 // scope's history (a rare status walked the whole account), and a filter on template or e-mail read
 // every matching row and sorted them; SQLite even chose submissions_expiry (status, expires_at) for
-// the status filter, sorting that status's rows of every account. The two indexes replaced here are
-// prefixes of their successors.
+// the status filter, sorting that status's rows of every account. GET /v1/templates skips the
+// internal template of every from_pdf submission: it walked them all to find the few listed ones.
+// The two indexes replaced here are prefixes of their successors.
 const ORDERED: Array<[name: string, table: string, filter: string]> = [
   ['submissions_status_order', 'submissions', 'status'],
   ['submissions_template_order', 'submissions', 'template_id'],
   ['submitters_status_order', 'submitters', 'status'],
   ['submitters_email_order', 'submitters', 'email'],
   ['events_type_order', 'events', 'type'],
+  ['templates_listed_order', 'templates', 'internal'],
 ]
 
 export async function up(db: Kysely<unknown>): Promise<void> {
