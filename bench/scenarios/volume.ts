@@ -54,13 +54,15 @@ async function runEngine(
     try {
       await seed(small, SMALL)
       const seconds = await seed(loaded, ctx.volumeSubmissions)
+      console.error(
+        `bench: ${NAME} ${engine}: ${count(ctx.volumeSubmissions)} submissions in ${fixed(seconds)} s`,
+      )
       const rows: Array<LimitRow | SkippedRow> = []
       for (const volumeCase of VOLUME_CASES) {
         console.error(`bench: ${NAME} ${engine}: ${volumeCase.name} …`)
         try {
-          rows.push(
-            await measured(volumeCase, { small, loaded }, engine, rows.length === 0 ? seconds : null, ctx),
-          )
+          const first = !rows.some((row) => 'figures' in row)
+          rows.push(await measured(volumeCase, { small, loaded }, engine, first ? seconds : null, ctx))
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error)
           rows.push({ scenario: NAME, case: `${engine} ${volumeCase.name}`, skipped: message })
