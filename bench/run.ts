@@ -33,6 +33,7 @@ import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { usageScenario } from './scenarios/usage.ts'
+import { volumeScenario } from './scenarios/volume.ts'
 import { webhooksScenario } from './scenarios/webhooks.ts'
 import { webhooksDeadEndpointScenario } from './scenarios/webhooks-dead-endpoint.ts'
 import { stopAllServers } from './servers.ts'
@@ -66,6 +67,8 @@ const SCENARIOS: Scenario[] = [
   // Issue #22
   usageScenario,
   requestLogsScenario,
+  // Issue #24
+  volumeScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
@@ -85,6 +88,17 @@ function soakSeconds(): number {
   return seconds
 }
 
+/** PARAPH_VOLUME_SUBMISSIONS: a smaller volume for a quick check; 1 000 000 by default. */
+function volumeSubmissions(): number {
+  const text = process.env.PARAPH_VOLUME_SUBMISSIONS
+  if (text === undefined) return 1_000_000
+  const submissions = Number(text)
+  if (!Number.isInteger(submissions) || submissions < 10_000) {
+    throw new Error(`PARAPH_VOLUME_SUBMISSIONS: a whole number, at least 10000 (got "${text}")`)
+  }
+  return submissions
+}
+
 const ctx: BenchContext = {
   postgresUrl: 'postgres://postgres@127.0.0.1:5432/test',
   warmUpSeconds: 5,
@@ -93,6 +107,7 @@ const ctx: BenchContext = {
   connections: 10,
   fixedRateShare: 0.5,
   soakSeconds: soakSeconds(),
+  volumeSubmissions: volumeSubmissions(),
 }
 
 const RESULTS_DIR = fileURLToPath(new URL('../.bench/', import.meta.url))

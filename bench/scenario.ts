@@ -29,6 +29,8 @@ export interface BenchContext {
   fixedRateShare: number
   /** Length of the soak's mixed load per engine (PARAPH_SOAK_SECONDS). */
   soakSeconds: number
+  /** Submissions written into the loaded database of the volume scenario (PARAPH_VOLUME_SUBMISSIONS). */
+  volumeSubmissions: number
 }
 
 /** One server measured: closed loop, then fixed arrival rate, then its RSS. */

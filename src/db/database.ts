@@ -21,6 +21,7 @@ import * as requestLogBatches from './migrations/0011-request-log-batches.ts'
 import * as consoleTables from './migrations/0012-console.ts'
 import * as templateDrafts from './migrations/0013-template-drafts.ts'
 import * as signingRequestResends from './migrations/0014-signing-request-resends.ts'
+import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-console': consoleTables,
   '0013-template-drafts': templateDrafts,
   '0014-signing-request-resends': signingRequestResends,
+  '0015-list-order-indexes': listOrderIndexes,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -3,12 +3,12 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely'
 import type { Position } from '../http/pagination.ts'
 
 export function after(position: Position) {
+  // A row-value comparison rather than `created_at < ? or (created_at = ? and id < ?)`: both engines
+  // seek the (…, created_at, id) index to it, where the OR made SQLite read every older row of the
+  // filter and sort them (MULTI-INDEX OR) and PostgreSQL walk every newer row first.
   // biome-ignore lint/suspicious/noExplicitAny: every paginated table has created_at and id
   return (eb: ExpressionBuilder<any, any>) =>
-    eb.or([
-      eb('created_at', '<', position.createdAt),
-      eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)]),
-    ])
+    eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(position.createdAt, position.id))
 }
 
 /** One page newest first: the rows after `position` (if any), `limit` of them. */

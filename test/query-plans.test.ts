@@ -1,0 +1,149 @@
+// Issue #24 item 7: the hot routes' statements do not walk a table that grows. 20 000 submissions
+// (with their submitters, events, ledger rows, jobs and internal templates) are written straight
+// into the database and ANALYZEd; every statement the routes run is captured at the driver and its
+// plan read from the engine (test/query-plans.ts): on PostgreSQL the rows each scan actually read,
+// on SQLite an index covering each table's equality filters and no sort. The bench row at 1 M
+// submissions (bench/scenarios/volume.ts) measures the cost; this test keeps the plans honest.
+import assert from 'node:assert/strict'
+import { after, before, describe, it, type TestContext } from 'node:test'
+import { fromPdfBody, post } from './documents.ts'
+import { ENGINE, startTestApp, type TestApp } from './harness.ts'
+import { type CapturedStatement, record } from './query-capture.ts'
+import { checkPostgres, checkSqlite, type PlanVerdict, planned } from './query-plans.ts'
+import { SIGNATURE, signer } from './signing.ts'
+import { seededTemplateId, seedVolume } from './volume-seed.ts'
+
+const SUBMISSIONS = 20_000
+/** A page (21 rows) and its submitters, with room for an index's first misses. */
+const MAX_ROWS_READ = 150
+const STATUSES = [
+  'created',
+  'sent',
+  'viewed',
+  'partially_signed',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+]
+
+describe('query plans at volume', () => {
+  let t: TestApp
+  let key: string
+
+  const get = (url: string) => t.request(key, { method: 'GET', url })
+  const ok = async (url: string) => {
+    const res = await get(url)
+    assert.equal(res.statusCode, 200, `${url}: ${res.body}`)
+    return res.json()
+  }
+  /** Page 1 of `url`, then page 2 through its cursor. */
+  const twoPages = async (url: string) => {
+    const first = await ok(url)
+    if (first.next_cursor) {
+      await ok(`${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(first.next_cursor)}`)
+    }
+  }
+
+  async function check(statements: CapturedStatement[]): Promise<PlanVerdict[]> {
+    const out: PlanVerdict[] = []
+    for (const statement of planned(statements)) {
+      out.push(
+        t.config.database.engine === 'postgres'
+          ? await checkPostgres(t.config.database.url, statement, MAX_ROWS_READ)
+          : checkSqlite(t.config.database.path, statement),
+      )
+    }
+    return out
+  }
+
+  before(async () => {
+    t = await startTestApp({ clockStart: new Date('2026-11-22T10:00:00.000Z') })
+    const account = await t.account()
+    key = account.testKey
+    await seedVolume(t.deps.db, ENGINE, {
+      accountId: account.accountId,
+      submissions: SUBMISSIONS,
+      now: t.clock.now(),
+      batch: 10_000,
+    })
+  })
+  after(() => t.close())
+
+  it('creating a submission (from_pdf, with an Idempotency-Key) reads no growing table through', async (c) => {
+    const body = await fromPdfBody()
+    const statements = await record(async () => {
+      const res = await post(t, key, '/v1/submissions/from_pdf', body)
+      assert.equal(res.statusCode, 201, res.body)
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
+  it('GET /v1/submissions/{id}, the signer opening and signing, and GET /v1/usage stay bounded', async (c) => {
+    const created = (await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())).json()
+    const [submitter] = created.submitters
+    const statements = await record(async () => {
+      await ok(`/v1/submissions/${created.id}`)
+      assert.equal((await signer(t, submitter, 'open')).statusCode, 200)
+      const signed = await signer(t, submitter, 'sign', { values: { Signature: SIGNATURE } })
+      assert.equal(signed.statusCode, 200, signed.body)
+      await ok('/v1/usage')
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
+  it('GET /v1/submissions: unfiltered, by each status and by template, two pages each', async (c) => {
+    const statements = await record(async () => {
+      await twoPages('/v1/submissions')
+      for (const status of STATUSES) await twoPages(`/v1/submissions?status=${status}`)
+      await twoPages(`/v1/submissions?template_id=${seededTemplateId(3)}`)
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
+  it('GET /v1/events: unfiltered, by a common and a rare type, by submission, two pages each', async (c) => {
+    const statements = await record(async () => {
+      await twoPages('/v1/events')
+      await twoPages('/v1/events?type=submission.sent')
+      await twoPages('/v1/events?type=submission.expired')
+      await twoPages(`/v1/events?submission_id=sub_v${'1'.padStart(23, '0')}`)
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
+  it('GET /v1/templates skips the internal templates of from_pdf submissions through an index', async (c) => {
+    const statements = await record(async () => {
+      await twoPages('/v1/templates')
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+
+  it('GET /v1/submitters: unfiltered, by status, by submission and by email, two pages each', async (c) => {
+    const statements = await record(async () => {
+      await twoPages('/v1/submitters')
+      await twoPages('/v1/submitters?status=declined')
+      await twoPages(`/v1/submitters?submission_id=sub_v${'3'.padStart(23, '0')}`)
+      await twoPages('/v1/submitters?email=signer42@example.eu')
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+})
+
+/** PARAPH_SHOW_PLANS=1 prints every plan read, bounded or not. */
+function assertBounded(c: TestContext, verdicts: PlanVerdict[]): void {
+  assert.ok(verdicts.length > 0, 'no statement on a growing table was captured')
+  const bad = verdicts.filter((v) => v.problems.length)
+  if (process.env.PARAPH_SHOW_PLANS) {
+    for (const v of verdicts) c.diagnostic(`${v.sql}\n${v.plan}\n${v.problems.join('\n')}`)
+  }
+  assert.deepEqual(
+    bad.map((v) => `${v.sql}\n${v.plan}\n→ ${v.problems.join('; ')}`),
+    [],
+  )
+}
