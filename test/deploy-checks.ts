@@ -225,6 +225,7 @@ export function dockerfileProblems(text: string): string[] {
   for (const pkg of [
     'chromium',
     'qpdf',
+    'poppler-utils',
     'fonts-dejavu-core',
     'fonts-noto-ui-core',
     'fonts-noto-cjk',

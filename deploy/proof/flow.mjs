@@ -24,7 +24,8 @@ async function until(what, check, ms = 120_000) {
     const value = await check()
     if (value) return value
     if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
+    // Every 2 s: the test key's limit is 100 requests a minute.
+    await new Promise((resolve) => setTimeout(resolve, 2000))
   }
 }
 
