@@ -81,26 +81,12 @@ EOF
   podman_ build --pull=never --network host -t "docker.io/library/node:$node_major-bookworm-slim" "$node_dir"
 }
 
-# Until `npm run build` exists (issue #24's read-only install, being landed beside this), the build
-# context gets a stand-in: scripts/build.mjs bundling exactly what bin/paraph.mjs bundles at start,
-# and a bin/paraph.mjs that only runs dist/paraph.mjs. With the real build script, the checkout is used as is.
+# The build context: the checkout's tracked and untracked-but-not-ignored files, as `docker build .`
+# would send them through .dockerignore.
 context() {
   local ctx="$work/context"
   rm -rf "$ctx" && mkdir -p "$ctx"
   (cd "$repo" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -c) | tar -x -C "$ctx"
-  if node -e "process.exit(require('$ctx/package.json').scripts?.build ? 0 : 1)"; then
-    echo "$ctx"
-    return
-  fi
-  say "no build script in package.json: using the pre-merge stand-in" >&2
-  sed -e '/^await stop()/,$d' -e 's/^const \[output\] = /await /' "$repo/bin/paraph.mjs" >"$ctx/scripts/build.mjs"
-  printf 'await stop()\n' >>"$ctx/scripts/build.mjs"
-  cat >"$ctx/bin/paraph.mjs" <<'EOF'
-#!/usr/bin/env node
-process.setSourceMapsEnabled(true)
-await import('../dist/paraph.mjs')
-EOF
-  node -e "const f='$ctx/package.json',p=require(f);p.scripts.build='node scripts/build.mjs';require('fs').writeFileSync(f,JSON.stringify(p,null,2))"
   echo "$ctx"
 }
 
