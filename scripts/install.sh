@@ -20,7 +20,8 @@ fi
 use_checkout_node
 
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
-# our output; poppler-utils (pdftoppm, pdftotext, pdfsig) is the outside reader the PDF tests use;
+# our output; poppler-utils (pdfinfo reads every final PDF back, pdftoppm draws the signing page's
+# page images; pdftotext and pdfsig are the outside readers the PDF tests use);
 # openssl makes test certificates and reads seals; chromium drives the signing page's browser tests
 # (playwright-core, no browser download).
 # Fonts drawn into final and audit PDFs, so every script prints (src/pdf/fonts.ts; subsets only are

@@ -36,7 +36,11 @@ const CHROMIUM_ARGS = [
 ]
 
 export async function launchChromium(executablePath: string, logger: RenderLogger): Promise<Running> {
-  // As root (CI, many containers) Chromium refuses to start with its sandbox.
+  // Chromium runs without its own sandbox, as root or not: playwright adds --no-sandbox unless told
+  // `chromiumSandbox: true`, and the sandbox's user namespaces are refused by Docker's and
+  // containerd's default seccomp profiles (seen in deploy/proof). What contains a rendering is the
+  // renderer's own rules (chromium-renderer.ts) and the process's container. The explicit flag keeps
+  // root working should playwright's default change.
   const args = process.getuid?.() === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : CHROMIUM_ARGS
   let browser: Browser
   try {

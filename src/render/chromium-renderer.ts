@@ -8,7 +8,7 @@
 //   one (on 2 cores that tripled the render's time).
 // - Chromium is treated as hostile with no network (security-notes "Chromium"): JavaScript off
 //   twice, every request but data: and about: aborted, a closed proxy port and a resolver that
-//   resolves nothing, setContent (never a file:// page), the sandbox kept unless running as root.
+//   resolves nothing, setContent (never a file:// page); Chromium's own sandbox is off (chromium-process.ts).
 // - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
 //   for the other accounts, 8 waiting in all by default; issue #20), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the
