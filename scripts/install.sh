@@ -41,8 +41,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
 
-# npm ci when node_modules is missing or older than the lockfile. Nothing compiles: better-sqlite3
-# ships Node-API builds that run on every Node.js line.
+# npm ci when node_modules is missing or older than the lockfile (npm compiles better-sqlite3: about
+# a minute). It is a Node-API module: the one build runs on every Node.js line.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (Node.js $(node --version))"
   npm ci --no-audit --no-fund

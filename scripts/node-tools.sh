@@ -31,7 +31,11 @@ node_major() {
   node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
 }
 
-# Puts the checkout's Node.js (.tools/node, when install.sh chose one) first on PATH.
+# Puts the checkout's Node.js (.tools/node, when install.sh chose one) first on PATH, and has node-gyp
+# compile against its headers (shipped in its package) rather than the machine's.
 use_checkout_node() {
-  if [ -x "$PWD/.tools/node/bin/node" ]; then export PATH="$PWD/.tools/node/bin:$PATH"; fi
+  if [ -x "$PWD/.tools/node/bin/node" ]; then
+    export PATH="$PWD/.tools/node/bin:$PATH"
+    export npm_config_nodedir="$PWD/.tools/node"
+  fi
 }

@@ -2,7 +2,7 @@
 # Runs a command under a given supported Node.js line, from the same checkout and node_modules:
 #   bash scripts/with-node.sh 24 npm test --silent -- sqlite
 # The release comes from the npm registry (scripts/node-tools.sh). No rebuild is needed: the only
-# native addon, better-sqlite3 13, is a Node-API build shipped in its package, one for every line.
+# native addon, better-sqlite3 13, is a Node-API module, whose one build runs on every line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-tools.sh
