@@ -223,6 +223,7 @@ export function buildApp(
 
   const logRequest = requestLogHook(deps.requestLogs, deps.clock)
   // One structured line per request (Fastify's two default lines cost throughput and say less).
+  const { metrics } = deps
   app.addHook('onResponse', (request, reply, done) => {
     deps.accessLog.write({
       requestId: request.id,
@@ -233,6 +234,13 @@ export function buildApp(
       keyId: request.scope?.keyId,
       accountId: request.scope?.accountId,
     })
+    // The route's pattern, never the URL: an id in a label would make a series per resource.
+    metrics.httpRequest(
+      request.method,
+      request.route?.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    )
     if (request.scope && request.route) deps.keyActivity.seen(request.scope, routeName(request.route))
     logRequest(request, reply)
     // A write that succeeded has committed, with any job it enqueued: wake the idle worker.
