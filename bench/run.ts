@@ -27,6 +27,7 @@ import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
+import { metricsScenario } from './scenarios/metrics.ts'
 import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
@@ -66,6 +67,8 @@ const SCENARIOS: Scenario[] = [
   // Issue #22
   usageScenario,
   requestLogsScenario,
+  // Issue #24
+  metricsScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
