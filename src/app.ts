@@ -222,8 +222,8 @@ export function buildApp(
   app.setNotFoundHandler(unknownRoute(deps))
 
   const logRequest = requestLogHook(deps.requestLogs, deps.clock)
-  // One structured line per request (Fastify's two default lines cost throughput and say less).
   const { metrics } = deps
+  // One structured line per request (Fastify's two default lines cost throughput and say less).
   app.addHook('onResponse', (request, reply, done) => {
     deps.accessLog.write({
       requestId: request.id,
