@@ -27,6 +27,7 @@ import { getSubmissionScenario } from './scenarios/get-submission.ts'
 import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
+import { metricsScenario } from './scenarios/metrics.ts'
 import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
@@ -68,6 +69,7 @@ const SCENARIOS: Scenario[] = [
   usageScenario,
   requestLogsScenario,
   // Issue #24
+  metricsScenario,
   volumeScenario,
 ]
 

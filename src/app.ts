@@ -222,6 +222,7 @@ export function buildApp(
   app.setNotFoundHandler(unknownRoute(deps))
 
   const logRequest = requestLogHook(deps.requestLogs, deps.clock)
+  const { metrics } = deps
   // One structured line per request (Fastify's two default lines cost throughput and say less).
   app.addHook('onResponse', (request, reply, done) => {
     deps.accessLog.write({
@@ -233,6 +234,13 @@ export function buildApp(
       keyId: request.scope?.keyId,
       accountId: request.scope?.accountId,
     })
+    // The route's pattern, never the URL: an id in a label would make a series per resource.
+    metrics.httpRequest(
+      request.method,
+      request.route?.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    )
     if (request.scope && request.route) deps.keyActivity.seen(request.scope, routeName(request.route))
     logRequest(request, reply)
     // A write that succeeded has committed, with any job it enqueued: wake the idle worker.

@@ -149,4 +149,30 @@ describe('readConfig', () => {
         error.message === 'Invalid configuration: TSA_URL must start with http: or https: (got "ldap:")',
     )
   })
+
+  it('METRICS_LISTEN (issue #24 item 4): unset by default, HOST:PORT or [IPv6]:PORT, anything else one line', () => {
+    assert.equal(readConfig({}).metricsListen, undefined)
+    assert.deepEqual(readConfig({ METRICS_LISTEN: '127.0.0.1:9464' }).metricsListen, {
+      host: '127.0.0.1',
+      port: 9464,
+    })
+    assert.deepEqual(readConfig({ METRICS_LISTEN: ' 0.0.0.0:0 ' }).metricsListen, {
+      host: '0.0.0.0',
+      port: 0,
+    })
+    assert.deepEqual(readConfig({ METRICS_LISTEN: '[::1]:9464' }).metricsListen, { host: '::1', port: 9464 })
+    assert.deepEqual(readConfig({ METRICS_LISTEN: 'paraph-api.internal:9464' }).metricsListen, {
+      host: 'paraph-api.internal',
+      port: 9464,
+    })
+    for (const bad of ['9464', ':9464', '127.0.0.1', '127.0.0.1:70000', '::1:9464', '[nope]:9464', 'a b:1']) {
+      failsOn({ METRICS_LISTEN: bad }, 'METRICS_LISTEN')
+    }
+    assert.throws(
+      () => readConfig({ METRICS_LISTEN: '9464' }),
+      (error: Error) =>
+        error.message ===
+        'Invalid configuration: METRICS_LISTEN must be HOST:PORT, e.g. 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464 (got "9464")',
+    )
+  })
 })

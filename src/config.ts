@@ -47,6 +47,8 @@ export const Config = Type.Object({
   ),
   /** PRICE_CURRENCY: ISO 4217 code of the amounts. */
   priceCurrency: Type.String(),
+  /** METRICS_LISTEN (issue #24 item 4, operations.md §9): the second listener serving GET /metrics. */
+  metricsListen: Type.Optional(Type.Object({ host: Type.String(), port: Type.Integer() })),
 })
 export type Config = Static<typeof Config>
 
@@ -243,6 +245,26 @@ function pricing(env: Env): Pick<Config, 'priceTiers' | 'priceCurrency'> {
   }
 }
 
+/**
+ * METRICS_LISTEN: `HOST:PORT`, an IPv6 host in brackets (`[::1]:9464`); unset: no metrics listener.
+ * A host is required, so a metrics port is never opened on every interface by accident.
+ */
+function metricsListen(env: Env): Config['metricsListen'] {
+  const raw = read(env, 'METRICS_LISTEN')
+  if (raw === undefined) return undefined
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(raw)
+  const host = match?.[1] ?? match?.[2]
+  const port = Number(match?.[3])
+  const hostOk = host !== undefined && (match?.[1] ? ipaddr.IPv6.isValid(host) : /^[\w.-]+$/.test(host))
+  if (!match || !hostOk || port < 0 || port > 65535) {
+    throw new ConfigError(
+      'METRICS_LISTEN',
+      `must be HOST:PORT, e.g. 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464 (got "${raw}")`,
+    )
+  }
+  return { host: host as string, port }
+}
+
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -289,6 +311,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     requestLogs: read(env, 'REQUEST_LOGS') === undefined || boolean(env, 'REQUEST_LOGS'),
     tsaUrl: parseUrlVar(env, 'TSA_URL', ['http:', 'https:']),
     ...pricing(env),
+    metricsListen: metricsListen(env),
   }
   return Object.freeze(config)
 }

@@ -13,6 +13,7 @@ import type { Db } from './db/tables.ts'
 import { AccessLog } from './http/access-log.ts'
 import { RateLimiter } from './http/rate-limit.ts'
 import { JobBell } from './jobs/job-bell.ts'
+import { countJobsByKindAndState, UNFINISHED_JOB_STATES } from './jobs/job-store.ts'
 import { type Resolve, systemResolve } from './lib/address-policy.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { deriveKey } from './lib/crypto.ts'
@@ -25,6 +26,8 @@ import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
 import { SmtpMailer } from './mail/smtp-mailer.ts'
+import { registerJobGauges } from './metrics/job-gauges.ts'
+import { createMetrics, type Metrics, NO_METRICS } from './metrics/metrics.ts'
 import { ChromiumRenderer, type RendererOptions } from './render/chromium-renderer.ts'
 import { RequestLogWriter } from './request-logs/request-log-writer.ts'
 import type { BlobStore } from './storage/blob-store.ts'
@@ -70,6 +73,11 @@ export interface Deps {
    * on first use (or by `serve` at start), so a process that renders nothing never starts it.
    */
   renderer: ChromiumRenderer
+  /**
+   * METRICS_LISTEN (issue #24 item 4): this process's Prometheus registry and what records into it;
+   * unset: NO_METRICS, whose calls do nothing. The CLI serves `metrics.registry` on its own listener.
+   */
+  metrics: Metrics
   /** Purpose-bound keys derived from PARAPH_SECRET. */
   keys: {
     cursor: Buffer
@@ -165,6 +173,20 @@ function connectionLossLog(logger: FastifyBaseLogger, clock: Clock) {
   }
 }
 
+/** The process's metrics: a registry of its own (several apps in one test process), or none. */
+function processMetrics(config: Readonly<Config>, db: Db, clock: Clock, logger: FastifyBaseLogger): Metrics {
+  if (!config.metricsListen) return NO_METRICS
+  const metrics = createMetrics()
+  registerJobGauges({
+    registry: metrics.registry,
+    read: () => countJobsByKindAndState(db),
+    clock,
+    logger,
+    states: UNFINISHED_JOB_STATES,
+  })
+  return metrics
+}
+
 export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<Deps> {
   const { logger, accessLog } = createLogging(config.logLevel, overrides.logDestination)
   const clock = overrides.clock ?? systemClock
@@ -220,6 +242,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     webhookTimeoutMs,
     webhookAgent,
     renderer,
+    metrics: processMetrics(config, database.db, clock, logger),
     keys: {
       cursor: deriveKey(secret, 'pagination-cursor-v1'),
       embed: deriveKey(secret, 'embed-jwt-v1'),

@@ -18,7 +18,12 @@ import { publishEventJob } from './webhooks/publish-event.ts'
 
 export function jobCatalogue(deps: Deps): JobCatalogue {
   return {
-    [MAIL_JOB]: mailJob({ mailer: deps.mailer, logger: deps.logger, mailFrom: deps.config.mailFrom }),
+    [MAIL_JOB]: mailJob({
+      mailer: deps.mailer,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      mailFrom: deps.config.mailFrom,
+    }),
     // Fans a submission event out to the account's webhook endpoints: one delivery each.
     [PUBLISH_EVENT_JOB]: publishEventJob(deps),
     [FINALIZE_SUBMISSION_JOB]: finalizeSubmissionJob(deps),

@@ -1,6 +1,7 @@
 import { type Config, ConfigError, readConfig } from '../config.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps, type Deps } from '../deps.ts'
+import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts'
 import { loadSigningCertificate, type SealingIdentity } from '../pdf/signing-certificate.ts'
 import { identitySource } from '../submissions/finalize-submission.ts'
 
@@ -79,4 +80,23 @@ export async function prepareSealingIdentity(deps: Deps): Promise<void> {
       'the sealing certificate expires within 30 days',
     )
   }
+}
+
+/**
+ * METRICS_LISTEN (operations.md §9): this process's GET /metrics on its own listener; null when
+ * unset. An address that cannot be bound stops the start with one line naming the variable.
+ */
+export async function serveMetrics(deps: Deps): Promise<MetricsServer | null> {
+  const listen = deps.config.metricsListen
+  if (!listen || !deps.metrics.registry) return null
+  let server: MetricsServer
+  try {
+    server = await startMetricsServer(listen, deps.metrics.registry, deps.logger)
+  } catch (error) {
+    throw new CliError(
+      `METRICS_LISTEN: cannot listen on ${listen.host}:${listen.port} (${(error as Error).message})`,
+    )
+  }
+  deps.logger.info({ metrics_address: server.address }, 'metrics listening')
+  return server
 }

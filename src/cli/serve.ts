@@ -9,7 +9,13 @@ import { closePdfInspector } from '../pdf/inspect-pdf.ts'
 import { closeDocxConverter } from '../render/docx-to-html.ts'
 import { closeHtmlTagger } from '../render/html-tagger.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { loadConfig, prepareSealingIdentity, requirePublicUrl, warnAboutConfig } from './context.ts'
+import {
+  loadConfig,
+  prepareSealingIdentity,
+  requirePublicUrl,
+  serveMetrics,
+  warnAboutConfig,
+} from './context.ts'
 
 function printDefaultAccount(
   account: { account_id: string; test_key: string; live_key: string },
@@ -47,6 +53,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   if (options.worker) await prepareSealingIdentity(deps)
 
   const app = buildApp(deps)
+  const metrics = await serveMetrics(deps)
   const stopWorker = new AbortController()
   const worker = options.worker
     ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal, {
@@ -62,6 +69,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     deps.logger.info({ signal }, 'shutting down')
     stopWorker.abort()
     await app.close()
+    await metrics?.close()
     await worker
     // Claims nothing more and waits for the webhook attempts in flight (10 s at most each).
     await dispatching

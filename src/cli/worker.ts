@@ -4,7 +4,13 @@ import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { loadConfig, prepareSealingIdentity, requirePublicUrl, warnAboutConfig } from './context.ts'
+import {
+  loadConfig,
+  prepareSealingIdentity,
+  requirePublicUrl,
+  serveMetrics,
+  warnAboutConfig,
+} from './context.ts'
 
 /** `paraph worker`: only the background jobs, for deployments that scale API and workers apart. */
 export async function worker(): Promise<void> {
@@ -14,6 +20,7 @@ export async function worker(): Promise<void> {
   warnAboutConfig(deps)
   await migrate(deps.db, deps.engine)
   await prepareSealingIdentity(deps)
+  const metrics = await serveMetrics(deps)
   const stop = new AbortController()
   process.once('SIGINT', () => stop.abort())
   process.once('SIGTERM', () => stop.abort())
@@ -23,6 +30,7 @@ export async function worker(): Promise<void> {
     housekeeping: housekeeping(deps),
   })
   await dispatching
+  await metrics?.close()
   closePdfFinalizer()
   await deps.close()
   deps.logger.info('paraph worker stopped')

@@ -141,3 +141,25 @@ export async function failJob(
 export async function findJob(db: Executor, id: string) {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
 }
+
+/** The job states counted by the metrics: `done` rows are kept for good, so counting them grows with the table. */
+export const UNFINISHED_JOB_STATES = ['pending', 'running', 'dead'] as const
+
+/**
+ * Jobs by kind and state with the oldest one's creation time, for the metrics' scrape: one grouped
+ * query over the unfinished states only, which the (state, run_at) index reaches without the done rows.
+ */
+export async function countJobsByKindAndState(db: Executor) {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => ['kind', 'state', eb.fn.countAll().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('state', 'in', [...UNFINISHED_JOB_STATES])
+    .groupBy(['kind', 'state'])
+    .execute()
+  return rows.map((row) => ({
+    kind: row.kind,
+    state: row.state,
+    count: Number(row.count),
+    oldestCreatedAt: String(row.oldest),
+  }))
+}

@@ -6,6 +6,7 @@
 // signing-page/email-code-job.ts, which sends through deliverMail below).
 import type { FastifyBaseLogger } from 'fastify'
 import { type JobKind, PermanentJobError } from '../jobs/worker.ts'
+import type { Metrics } from '../metrics/metrics.ts'
 import { type Mailer, MailRejectedError } from './mailer.ts'
 
 export const MAIL_JOB = 'mail.send'
@@ -54,14 +55,17 @@ export function mailMessageId(jobId: string, mailFrom: string): string {
  * good (PermanentJobError); any other failure is thrown for the job's retry schedule.
  */
 export async function deliverMail(
-  { mailer, logger }: { mailer: Mailer; logger: FastifyBaseLogger },
+  { mailer, logger, metrics }: { mailer: Mailer; logger: FastifyBaseLogger; metrics: Metrics },
   message: MailMessage,
   messageId: string,
   jobId: string,
 ): Promise<void> {
   try {
     await mailer.send(message, messageId)
+    metrics.mail(mailer.kind === 'smtp' ? 'sent' : 'outboxed')
   } catch (error) {
+    // Every failed attempt, whether retried or refused for good (the log line tells them apart).
+    metrics.mail('failed')
     if (!(error instanceof MailRejectedError)) throw error
     logger.error(
       {
@@ -82,15 +86,22 @@ export async function deliverMail(
 export function mailJob({
   mailer,
   logger,
+  metrics,
   mailFrom,
 }: {
   mailer: Mailer
   logger: FastifyBaseLogger
+  metrics: Metrics
   mailFrom: string
 }): JobKind {
   return {
     retrySchedule: MAIL_RETRY_SCHEDULE,
     handle: (payload, job) =>
-      deliverMail({ mailer, logger }, payload as MailMessage, mailMessageId(job.id, mailFrom), job.id),
+      deliverMail(
+        { mailer, logger, metrics },
+        payload as MailMessage,
+        mailMessageId(job.id, mailFrom),
+        job.id,
+      ),
   }
 }

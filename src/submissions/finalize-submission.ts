@@ -93,15 +93,20 @@ export function identitySource({ config }: Pick<Deps, 'config'>) {
 
 const completedMeanwhile = () => new ApiError('submission_already_finalized', 'completed by another attempt')
 
-export async function finalizeSubmission(deps: Deps, submissionId: string, job: Pick<ClaimedJob, 'attempt'>) {
+/** Finalizes the submission; true when this attempt completed it (false: nothing to do, or lost a race). */
+export async function finalizeSubmission(
+  deps: Deps,
+  submissionId: string,
+  job: Pick<ClaimedJob, 'attempt'>,
+): Promise<boolean> {
   const submission = await findSubmissionForJob(deps.db, submissionId)
-  if (!submission || submission.status === 'completed') return
+  if (!submission || submission.status === 'completed') return false
   if (submission.all_signed_at === null) {
     deps.logger.warn(
       { submission_id: submissionId },
       'finalization asked for a submission not fully signed; nothing done',
     )
-    return
+    return false
   }
   const signedAt = toIso(deps.clock.now())
   let files: Awaited<ReturnType<typeof makeFiles>>
@@ -125,12 +130,25 @@ export async function finalizeSubmission(deps: Deps, submissionId: string, job: 
     const keys = [files.final_pdf_key, files.audit_pdf_key, files.audit_json_key]
     await Promise.allSettled(keys.map((key) => deps.blobs.delete(key)))
   }
+  return completed
 }
 
 export function finalizeSubmissionJob(deps: Deps): JobKind {
   return {
     retrySchedule: RETRY_SCHEDULE,
-    handle: (payload, job) =>
-      finalizeSubmission(deps, (payload as { submission_id: string }).submission_id, job),
+    async handle(payload, job) {
+      const started = performance.now()
+      const seconds = () => (performance.now() - started) / 1000
+      try {
+        const submissionId = (payload as { submission_id: string }).submission_id
+        // A run with nothing to do (completed meanwhile) is not a finalization.
+        if (await finalizeSubmission(deps, submissionId, job))
+          deps.metrics.finalization('completed', seconds())
+      } catch (error) {
+        // The worker retries on RETRY_SCHEDULE while attempts are left (FINALIZE_MAX_ATTEMPTS).
+        deps.metrics.finalization(job.attempt < FINALIZE_MAX_ATTEMPTS ? 'retried' : 'failed', seconds())
+        throw error
+      }
+    },
   }
 }

@@ -26,6 +26,7 @@ export type DeliveryDeps = Pick<
   | 'webhookTimeoutMs'
   | 'trustedCa'
   | 'webhookAgent'
+  | 'metrics'
 >
 
 /** Signs and POSTs `body` to the endpoint now (deliveries and the test endpoint). */
@@ -59,6 +60,7 @@ export async function deliverOnce(
   if (endpoint.deleted_at !== null || endpoint.disabled_at !== null) {
     const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled'
     await deps.db.transaction().execute((tx) => dropOne(tx, delivery, reason, toIso(deps.clock.now())))
+    deps.metrics.webhookDelivery('dropped')
     return { failing: false }
   }
   return (await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: true })).outcome
@@ -73,9 +75,13 @@ export async function sendAndRecord(
 ): Promise<{ result: SendResult; outcome: AttemptOutcome }> {
   const startedAt = toIso(deps.clock.now())
   const result = await postSigned(deps, endpoint, delivery.body)
-  const outcome = await deps.db
+  const { state, ...outcome } = await deps.db
     .transaction()
     .execute((tx) => record(tx, deps, delivery, startedAt, result, options.scheduleRetry))
+  // After the commit: the attempt is recorded. `failed` is the delivery's end (no retry left).
+  deps.metrics.webhookDelivery(
+    state === 'delivered' ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up',
+  )
   return { result, outcome }
 }
 
@@ -96,7 +102,7 @@ async function record(
   startedAt: string,
   result: SendResult,
   scheduleRetry: boolean,
-): Promise<AttemptOutcome> {
+): Promise<AttemptOutcome & { state: 'delivered' | 'pending' | 'failed' }> {
   const now = deps.clock.now()
   const at = toIso(now)
   await insertAttempt(tx, delivery.id, {
@@ -131,13 +137,13 @@ async function record(
   // A success ends any run of failures whatever the row says: one UPDATE, no read.
   if (result.ok) {
     await recordSuccessHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
-    return { failing: false }
+    return { failing: false, state }
   }
   const endpoint = await lockEndpoint(tx, delivery.endpoint_id)
-  if (!endpoint) return { failing: false }
+  if (!endpoint) return { failing: false, state }
   const change = afterFailure(endpoint, result.error ?? 'failed', now)
   const updated = await updateHealth(tx, endpoint.id, change.set, at)
   if (change.becameFailing) await queueFailingNotice(tx, deps, updated)
   if (change.becameDisabled) await dropPendingDeliveries(tx, endpoint.id, 'endpoint disabled', at)
-  return { failing: updated.failing === 1 }
+  return { failing: updated.failing === 1, state }
 }
