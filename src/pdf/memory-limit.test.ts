@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { describe, it } from 'node:test'
-import { nodeReservedBytes, withMemoryLimit } from './memory-limit.ts'
+import { nodeReservedBytes, reservedIn, withMemoryLimit } from './memory-limit.ts'
 
 const MiB = 1024 * 1024
 
@@ -45,7 +45,7 @@ describe('withMemoryLimit', () => {
       '7f1000000000-7f1000100000 rw-p 00000000 00:00 0 ',
       '7f2000000000-7f2000200000 rwxs 00000000 00:00 0 ',
     ].join('\n')
-    assert.equal(nodeReservedBytes(maps), 0x1fe00000)
-    assert.equal(nodeReservedBytes(''), 0)
+    assert.equal(reservedIn(maps), 0x1fe00000)
+    assert.equal(reservedIn(''), 0)
   })
 })

@@ -2,7 +2,8 @@
 // refuses its heap and mmap growth past the limit (Linux ≥ 4.7 counts private writable mappings),
 // so a decompression bomb fails inside the child. Not RLIMIT_AS: V8 reserves address space it
 // never touches, and node does not even start under 512 MiB of it.
-import { accessSync, constants, readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
 
 let prlimitPath: string | null | undefined
 
@@ -45,24 +46,26 @@ let reserved: number | undefined
  * What a node process of this binary has mapped writable before it runs any code of ours: V8's JIT
  * code range, which Node.js 24 reserves at start as one 510 MiB read-write-execute mapping (22: none)
  * and which RLIMIT_DATA counts, so that node 24 does not even start under 600 MiB. A node child's
- * limit is its budget plus this, and the budget stays what the child may allocate. Read once from
- * this process's own mappings: the children run the same binary. 0 where /proc is missing.
+ * limit is its budget plus this, and the budget stays what the child may allocate. Measured once, in
+ * a bare child of the same binary (this process may hold more: a test runner's or loader's isolates).
  */
-export function nodeReservedBytes(maps?: string): number {
-  if (maps === undefined && reserved !== undefined) return reserved
-  let text = maps
-  try {
-    text ??= readFileSync('/proc/self/maps', 'utf8')
-  } catch {
-    text = ''
+export function nodeReservedBytes(): number {
+  if (reserved === undefined) {
+    const script = "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 })
+    reserved = child.status === 0 ? reservedIn(child.stdout) : 0
   }
+  return reserved
+}
+
+/** The bytes of the private read-write-execute mappings in a /proc/PID/maps text. */
+export function reservedIn(maps: string): number {
   let total = 0
-  for (const line of text.split('\n')) {
+  for (const line of maps.split('\n')) {
     const [range = '', perms = ''] = line.split(' ')
     if (perms !== 'rwxp') continue
     const [start = '0', end = '0'] = range.split('-')
     total += Number(BigInt(`0x${end}`) - BigInt(`0x${start}`))
   }
-  if (maps === undefined) reserved = total
   return total
 }
