@@ -3,6 +3,7 @@
 // POST, and a creation. A case prepares what its requests need on each server (a submission to
 // read, submissions to sign, a cursor) after the volume is written.
 import { randomUUID } from 'node:crypto'
+import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
 import { a4 } from '../test/fixtures/pdfs.ts'
 import { seededTemplateId } from '../test/volume-seed.ts'
 import type { RunningServer } from './servers.ts'
@@ -16,17 +17,6 @@ export interface VolumeCase {
   /** What the case sends to `server`; prepared once per server. */
   prepare(server: RunningServer): Promise<Send>
 }
-
-const STATUSES = [
-  'created',
-  'sent',
-  'viewed',
-  'partially_signed',
-  'completed',
-  'declined',
-  'expired',
-  'cancelled',
-]
 
 async function getJson(server: RunningServer, path: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.process.baseUrl}${path}`, {

@@ -6,6 +6,7 @@
 // submissions (bench/scenarios/volume.ts) measures the cost; this test keeps the plans honest.
 import assert from 'node:assert/strict'
 import { after, before, describe, it, type TestContext } from 'node:test'
+import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
 import { fromPdfBody, post } from './documents.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
 import { type CapturedStatement, record } from './query-capture.ts'
@@ -16,17 +17,6 @@ import { seededTemplateId, seedVolume } from './volume-seed.ts'
 const SUBMISSIONS = 20_000
 /** A page (21 rows) and its submitters, with room for an index's first misses. */
 const MAX_ROWS_READ = 150
-const STATUSES = [
-  'created',
-  'sent',
-  'viewed',
-  'partially_signed',
-  'completed',
-  'declined',
-  'expired',
-  'cancelled',
-]
-
 describe('query plans at volume', () => {
   let t: TestApp
   let key: string
