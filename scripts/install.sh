@@ -43,7 +43,8 @@ fi
 
 # npm ci when node_modules is missing or older than the lockfile. better-sqlite3 is a Node-API module
 # whose package carries builds for every Node.js line: npm 11.19+ runs only the install scripts that
-# package.json's allowScripts lists (esbuild's), so nothing compiles; an older npm compiles it (~1 min).
+# package.json's allowScripts allows (esbuild's; better-sqlite3's node-gyp is denied, so nothing
+# compiles); an older npm compiles it (~1 min).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (Node.js $(node --version))"
   npm ci --no-audit --no-fund
