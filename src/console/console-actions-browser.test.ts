@@ -246,7 +246,8 @@ describe('the console’s actions in a browser', () => {
       .getByRole('button', { name: 'Archive' })
       .click()
     await page.getByText('“Old lease” archived.').waitFor()
-    await page.getByRole('cell', { name: 'Old lease' }).waitFor({ state: 'detached' })
+    // The row, not a cell: its actions cell names the template too ("Duplicate and edit Old lease").
+    await page.getByRole('row', { name: /Old lease/ }).waitFor({ state: 'detached' })
     await page.getByLabel('Status').selectOption('archived')
     await page.getByText('Old lease', { exact: true }).waitFor()
     await check(page, 'actions-templates-archived')

@@ -124,10 +124,12 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
     const { memoryLimitBytes } = this.options
     // V8 stops its own heap at half the limit, failing cleanly before the kernel refuses a page.
     const heapMiB = Math.max(1, Math.floor(memoryLimitBytes / MiB / 2))
+    const script = childScript(this.options.script)
     const [file, args] = withMemoryLimit(
       process.execPath,
-      [`--max-old-space-size=${heapMiB}`, ...childScript(this.options.script)],
-      memoryLimitBytes + nodeReservedBytes(),
+      [`--max-old-space-size=${heapMiB}`, ...script],
+      // The entry's flags (a loader, from the sources) change what node reserves before it runs.
+      memoryLimitBytes + nodeReservedBytes(script.slice(0, -1)),
     )
     const spawned = spawn(file, args, { stdio: 'pipe' })
     const child: Child<Answer> = { process: spawned, ready: false, stdout: '', stderr: '' }

@@ -30,6 +30,7 @@ import {
   rotatedPage,
 } from '../../test/fixtures/pdfs.ts'
 import { closePdfInspector, InvalidPdfError, inspectPdfBytes, inspectPdfFile } from './inspect-pdf.ts'
+import { nodeReservedBytes } from './memory-limit.ts'
 
 after(removeTestFiles)
 
@@ -163,10 +164,11 @@ describe('the bundled reader (dist/pdf-inspector.mjs, as bin/paraph.mjs builds i
       await fileOf(await brokenXref()),
     ]
     const input = files.map((path, id) => JSON.stringify({ id, path })).join('\n')
-    // Under the server's limit: 512 MiB of data segment, as child-pool.ts starts it.
+    // Under the server's limit: 512 MiB of data segment over what node reserves, as child-pool.ts
+    // starts it from the build.
     const { stdout, stderr } = await runWithInput(
       'prlimit',
-      [`--data=${512 * MiB}`, process.execPath, bundle],
+      [`--data=${512 * MiB + nodeReservedBytes()}`, process.execPath, bundle],
       `${input}\n`,
     )
     const [ready, ...answers] = stdout

@@ -4,6 +4,7 @@
 // never touches, and node does not even start under 512 MiB of it.
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 let prlimitPath: string | null | undefined
 
@@ -40,22 +41,28 @@ export function withMemoryLimit(
   return ['/bin/sh', ['-c', `ulimit -d ${kib} && exec "$0" "$@"`, command, ...args]]
 }
 
-let reserved: number | undefined
+const reserved = new Map<string, number>()
 
 /**
  * What a node process of this binary has mapped writable before it runs any code of ours: V8's JIT
- * code range, which Node.js 24 reserves at start as one 510 MiB read-write-execute mapping (22: none)
- * and which RLIMIT_DATA counts, so that node 24 does not even start under 600 MiB. A node child's
- * limit is its budget plus this, and the budget stays what the child may allocate. Measured once, in
- * a bare child of the same binary (this process may hold more: a test runner's or loader's isolates).
+ * code range, which Node.js 24 reserves at start as one 510 MiB read-write-execute mapping per
+ * isolate (22: none), and which RLIMIT_DATA counts, so that node 24 does not even start under
+ * 600 MiB. A node child's limit is its budget plus this, and the budget stays what the child may
+ * allocate. Measured once per set of `flags` in a child started with them: a loader (`--import
+ * tsx`, tests) runs its hooks in an isolate of their own, and doubles the reservation.
  */
-export function nodeReservedBytes(): number {
-  if (reserved === undefined) {
-    const script = "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"
-    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 })
-    reserved = child.status === 0 ? reservedIn(child.stdout) : 0
+export function nodeReservedBytes(flags: string[] = []): number {
+  const key = flags.join('\0')
+  let bytes = reserved.get(key)
+  if (bytes === undefined) {
+    const probe = flags.length
+      ? [...flags, fileURLToPath(new URL('./reserved-probe.ts', import.meta.url))]
+      : ['-e', "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"]
+    const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 30_000 })
+    bytes = child.status === 0 ? reservedIn(child.stdout) : 0
+    reserved.set(key, bytes)
   }
-  return reserved
+  return bytes
 }
 
 /** The bytes of the private read-write-execute mappings in a /proc/PID/maps text. */
