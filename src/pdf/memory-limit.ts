@@ -3,7 +3,7 @@
 // so a decompression bomb fails inside the child. Not RLIMIT_AS: V8 reserves address space it
 // never touches, and node does not even start under 512 MiB of it.
 import { spawnSync } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
+import { accessSync, constants, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 let prlimitPath: string | null | undefined
@@ -58,11 +58,20 @@ export function nodeReservedBytes(flags: string[] = []): number {
     const probe = flags.length
       ? [...flags, fileURLToPath(new URL('./reserved-probe.ts', import.meta.url))]
       : ['-e', "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"]
-    const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 30_000 })
-    bytes = child.status === 0 ? reservedIn(child.stdout) : 0
+    const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 60_000 })
+    // Should the probe fail, this process's own reservation: never less than its children's.
+    bytes = reservedIn(child.status === 0 ? child.stdout : ownMaps())
     reserved.set(key, bytes)
   }
   return bytes
+}
+
+function ownMaps(): string {
+  try {
+    return readFileSync('/proc/self/maps', 'utf8')
+  } catch {
+    return ''
+  }
 }
 
 /** The bytes of the private read-write-execute mappings in a /proc/PID/maps text. */
