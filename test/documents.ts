@@ -2,7 +2,7 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { randomBase62 } from '../src/lib/ids.ts'
 import { a4 } from './fixtures/pdfs.ts'
-import type { TestApp } from './harness.ts'
+import { type TestApp, whatHappened } from './harness.ts'
 
 export const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 
@@ -69,7 +69,7 @@ export async function createTemplateFor(
     ],
     ...extra,
   })
-  if (res.statusCode !== 201) throw new Error(`template creation failed: ${res.body}`)
+  if (res.statusCode !== 201) throw new Error(`template creation failed: ${whatHappened(t, res)}`)
   return res.json().id
 }
 

@@ -148,6 +148,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
+/**
+ * A response's body, followed for a 5xx by what the app logged about that request (its error and
+ * stack): an assertion message that says why, where the envelope only says "it has been logged".
+ */
+export function whatHappened(t: Pick<TestApp, 'logs'>, response: LightMyRequestResponse): string {
+  if (response.statusCode < 500) return response.body
+  const requestId = response.headers['request-id']
+  const logged = t.logs
+    .entries()
+    .filter((entry) => entry.request_id === requestId && Number(entry.level) >= 50)
+    .map((entry) => JSON.stringify(entry.err ?? entry.msg))
+  return [response.body, ...logged].join('\n')
+}
+
 /** The error envelope of a response, asserted to have exactly the spec's shape. */
 export function errorOf(response: LightMyRequestResponse): { type: string; code: string; message: string } {
   const body = response.json() as { error: { type: string; code: string; message: string } }

@@ -7,7 +7,7 @@ import { EMAIL_CODE_JOB } from '../src/signing-page/email-code-job.ts'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
 import { dataUrl, strokePng } from './fixtures/png.ts'
-import { errorOf, type TestApp } from './harness.ts'
+import { errorOf, type TestApp, whatHappened } from './harness.ts'
 
 export interface CreatedSubmitter {
   id: string
@@ -73,7 +73,7 @@ export const FIRST_VALUES = {
 
 export async function createSubmission(t: TestApp, key: string, body: unknown): Promise<Created> {
   const res = await post(t, key, '/v1/submissions/from_pdf', body)
-  assert.equal(res.statusCode, 201, res.body)
+  assert.equal(res.statusCode, 201, whatHappened(t, res))
   return res.json()
 }
 

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
 import {
@@ -117,6 +120,26 @@ describe('inspectPdfBytes measures each page as the signer sees it', () => {
       [595, 842],
       [100, 200],
     ])
+  })
+})
+
+describe('the inspector child', () => {
+  it('starts from the sources with a cold tsx cache, under its memory limit', async () => {
+    // tsx keeps its cache under the temporary folder: a fresh one is a fresh checkout's (CI).
+    // Compiling without the cache once started esbuild's worker thread, a second isolate whose
+    // 510 MiB code range Node.js 24 counts against the child's limit: SIGTRAP at start, 500.
+    const fresh = await mkdtemp(join(tmpdir(), 'paraph-cold-'))
+    const saved = process.env.TMPDIR
+    process.env.TMPDIR = fresh
+    try {
+      // A limit of its own: a pool of its own, whose children start after TMPDIR changed.
+      const info = await inspectPdfBytes(await a4(), { memoryLimitBytes: 512 * MiB + 4096, poolSize: 1 })
+      assert.equal(info.pageCount, 1)
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
+      await rm(fresh, { recursive: true, force: true })
+    }
   })
 })
 

@@ -58,7 +58,9 @@ export function nodeReservedBytes(flags: string[] = []): number {
     const probe = flags.length
       ? [...flags, fileURLToPath(new URL('./reserved-probe.ts', import.meta.url))]
       : ['-e', "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"]
-    const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 60_000 })
+    // As child-pool starts its children from the sources: no esbuild worker thread (an isolate more).
+    const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
+    const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 60_000, env })
     // Should the probe fail, this process's own reservation: never less than its children's.
     bytes = reservedIn(child.status === 0 ? child.stdout : ownMaps())
     reserved.set(key, bytes)
