@@ -2,8 +2,11 @@
 // two pages of different sizes, signers by role, and requests through either credential.
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
+import type { Environment } from '../src/db/tables.ts'
+import { randomBase62 } from '../src/lib/ids.ts'
 import { deriveEmailCode } from '../src/signing-page/email-code.ts'
 import { EMAIL_CODE_JOB } from '../src/signing-page/email-code-job.ts'
+import { recordSignatures } from '../src/usage/signature-ledger.ts'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
 import { dataUrl, strokePng } from './fixtures/png.ts'
@@ -182,4 +185,24 @@ export function refused(res: LightMyRequestResponse, status: number, code: strin
   const error = errorOf(res)
   assert.equal(error.code, code)
   if (message) assert.match(error.message, message)
+}
+
+/**
+ * `count` signatures of an account and environment at one instant, written as a signing move writes
+ * them (ledger rows and the daily rollup, in one transaction), without the documents around them.
+ */
+export async function recordedSignatures(
+  t: TestApp,
+  accountId: string,
+  environment: Environment,
+  at: string,
+  count = 1,
+): Promise<void> {
+  const signers = Array.from({ length: count }, () => ({
+    id: `sbm_${randomBase62(24)}`,
+    account_id: accountId,
+    environment,
+    submission_id: `sub_${randomBase62(24)}`,
+  }))
+  await t.deps.db.transaction().execute((tx) => recordSignatures(tx, signers, 'signed', at))
 }

@@ -7,6 +7,7 @@
 // (a few thousand rows) and bench/scenarios/volume.ts (1 000 000).
 import { type Kysely, sql } from 'kysely'
 import type { Tables } from '../src/db/tables.ts'
+import { REBUILD_SIGNATURE_DAYS_SQL } from '../src/usage/signature-ledger.ts'
 
 export type SeedEngine = 'sqlite' | 'postgres'
 
@@ -169,10 +170,11 @@ export async function seedVolume(db: Kysely<Tables>, engine: SeedEngine, seed: V
       for (const text of statements(engine, seed, from, to)) await sql.raw(text).execute(tx)
     })
   }
+  for (const text of REBUILD_SIGNATURE_DAYS_SQL) await sql.raw(text).execute(db)
   // What autovacuum does after a bulk insert (statistics and the visibility map); SQLite's planner
   // reads sqlite_stat1, which only ANALYZE writes.
   // On PostgreSQL only our tables: a bare VACUUM would visit every schema of a shared database.
-  const tables = 'accounts, templates, submissions, submitters, events, signatures, jobs'
+  const tables = 'accounts, templates, submissions, submitters, events, signatures, signature_days, jobs'
   await sql.raw(engine === 'postgres' ? `vacuum analyze ${tables}` : 'analyze').execute(db)
   // SQLite: the WAL back into the database file now, as a server's steady state has it, rather than
   // in the server's first write (a checkpoint of gigabytes, which stalled that request at 1 M).

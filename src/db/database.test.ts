@@ -56,6 +56,52 @@ describe('migrations', () => {
     }
   })
 
+  it('0016 derives the daily signature rollup from the ledger rows it finds', async () => {
+    const { database, done } = await open()
+    try {
+      const { db, engine } = database
+      await migrate(db, engine, '0015-list-order-indexes')
+      const row = (n: number, account: string, environment: 'live' | 'test', signedAt: string) => ({
+        id: `sig_${n}`,
+        account_id: account,
+        environment,
+        submitter_id: `sbm_${n}`,
+        submission_id: `sub_${n}`,
+        kind: 'signed' as const,
+        signed_at: signedAt,
+      })
+      await db
+        .insertInto('signatures')
+        .values([
+          row(1, 'acct_a', 'live', '2026-10-31T23:59:59.999Z'),
+          row(2, 'acct_a', 'live', '2026-11-01T00:00:00.000Z'),
+          row(3, 'acct_a', 'live', '2026-11-01T12:00:00.000Z'),
+          row(4, 'acct_a', 'test', '2026-11-01T12:00:00.000Z'),
+          row(5, 'acct_b', 'live', '2026-11-01T08:00:00.000Z'),
+        ])
+        .execute()
+      assert.deepEqual(await migrate(db, engine), ['0016-signature-days'])
+      const days = await db
+        .selectFrom('signature_days')
+        .select(['account_id', 'environment', 'day', 'signatures'])
+        .orderBy('account_id')
+        .orderBy('environment')
+        .orderBy('day')
+        .execute()
+      assert.deepEqual(
+        days.map((d) => [d.account_id, d.environment, d.day, Number(d.signatures)]),
+        [
+          ['acct_a', 'live', '2026-10-31', 1],
+          ['acct_a', 'live', '2026-11-01', 2],
+          ['acct_a', 'test', '2026-11-01', 1],
+          ['acct_b', 'live', '2026-11-01', 1],
+        ],
+      )
+    } finally {
+      await done()
+    }
+  })
+
   it('on PostgreSQL, sees only its own schema: tables of another schema are not listed', {
     skip: ENGINE !== 'postgres' && 'PostgreSQL only',
   }, async () => {

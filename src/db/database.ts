@@ -22,6 +22,7 @@ import * as consoleTables from './migrations/0012-console.ts'
 import * as templateDrafts from './migrations/0013-template-drafts.ts'
 import * as signingRequestResends from './migrations/0014-signing-request-resends.ts'
 import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
+import * as signatureDays from './migrations/0016-signature-days.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-template-drafts': templateDrafts,
   '0014-signing-request-resends': signingRequestResends,
   '0015-list-order-indexes': listOrderIndexes,
+  '0016-signature-days': signatureDays,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
@@ -72,10 +74,13 @@ export function directReaderOf(db: Executor): DirectReader | undefined {
   return db.isTransaction ? undefined : directReaders.get(db as Db)
 }
 
-/** Applies pending migrations; returns the names applied. Safe to run from several processes at once. */
-export async function migrate(db: Db, engine: Engine): Promise<string[]> {
+/**
+ * Applies pending migrations; returns the names applied. Safe to run from several processes at once.
+ * `upTo` stops after the migration of that name (tests of a migration's backfill).
+ */
+export async function migrate(db: Db, engine: Engine, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider, migrationTableSchema: await currentSchema(db, engine) })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message}`)

@@ -279,6 +279,16 @@ export interface SignaturesTable {
   signed_at: string
 }
 
+/** Ledger rows per account, environment and UTC day, in a few slots (summed when read). */
+export interface SignatureDaysTable {
+  account_id: string
+  environment: Environment
+  /** `YYYY-MM-DD`, UTC. */
+  day: string
+  slot: number
+  signatures: number
+}
+
 export interface BootstrapTable {
   name: string
   created_at: string
@@ -416,6 +426,7 @@ export interface Tables {
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
   signatures: SignaturesTable
+  signature_days: SignatureDaysTable
   key_route_days: KeyRouteDaysTable
   deprecation_notices: DeprecationNoticesTable
   request_log_batches: RequestLogBatchesTable

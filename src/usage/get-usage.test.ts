@@ -1,12 +1,17 @@
-// GET /v1/usage (operations.md §6, issue #22 item 2). Ledger rows are written directly where only
-// counting matters; the signing paths that write them are tested in signature-ledger.test.ts.
+// GET /v1/usage (operations.md §6, issue #22 item 2). Signatures are recorded without documents where
+// only counting matters; the signing paths that record them are tested in signature-ledger.test.ts.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
-import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
+import {
+  createSubmission,
+  everyTypeBody,
+  FIRST_VALUES,
+  recordedSignatures,
+  signer,
+} from '../../test/signing.ts'
 import type { Environment } from '../db/tables.ts'
 import { buildOpenApi } from '../http/openapi.ts'
-import { randomBase62 } from '../lib/ids.ts'
 import { getUsage } from './get-usage.ts'
 
 describe('GET /v1/usage', () => {
@@ -21,21 +26,8 @@ describe('GET /v1/usage', () => {
   })
   after(() => t.close())
 
-  const sign = async (accountId: string, environment: Environment, at: string, count = 1) => {
-    const rows = Array.from({ length: count }, () => {
-      const suffix = randomBase62(24)
-      return {
-        id: `sig_${suffix}`,
-        account_id: accountId,
-        environment,
-        submitter_id: `sbm_${suffix}`,
-        submission_id: `sub_${randomBase62(24)}`,
-        kind: 'signed' as const,
-        signed_at: at,
-      }
-    })
-    await t.deps.db.insertInto('signatures').values(rows).execute()
-  }
+  const sign = (accountId: string, environment: Environment, at: string, count = 1) =>
+    recordedSignatures(t, accountId, environment, at, count)
   const usage = (key: string, month?: string) =>
     t.request(key, { method: 'GET', url: month === undefined ? '/v1/usage' : `/v1/usage?month=${month}` })
 

@@ -2,6 +2,7 @@
 // transaction; nothing else ever adds a row. Run once per engine.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { sql } from 'kysely'
 import { base64, post } from '../../test/documents.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
@@ -18,7 +19,7 @@ import { drainJobs } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import { expireDueSubmissions } from '../submissions/expire-submissions.ts'
 import { finalizeSubmission } from '../submissions/finalize-submission.ts'
-import { ledgerRow } from './signature-ledger.ts'
+import { ledgerRow, recordSignatures } from './signature-ledger.ts'
 
 const AREA = { page: 1, x: 0.1, y: 0.6, w: 0.35, h: 0.08 }
 
@@ -164,6 +165,96 @@ describe('signature ledger', () => {
       })
       assert.equal(client.statusCode, 200, client.body)
       assert.deepEqual((await rowsOf(id)).map((r) => r.kind).sort(), ['pre_signed', 'signed'])
+    })
+  })
+
+  describe('the daily rollup', () => {
+    /** The ledger counted per account, environment and day, and the rollup summed the same way. */
+    const bothWays = async () => {
+      const { db } = t.deps
+      const day = sql<string>`substr(signed_at, 1, 10)`
+      const ledger = await db
+        .selectFrom('signatures')
+        .select(['account_id', 'environment', day.as('day'), (eb) => eb.fn.countAll().as('n')])
+        .groupBy(['account_id', 'environment', day])
+        .execute()
+      const rollup = await db
+        .selectFrom('signature_days')
+        .select(['account_id', 'environment', 'day', (eb) => eb.fn.sum('signatures').as('n')])
+        .groupBy(['account_id', 'environment', 'day'])
+        .execute()
+      const text = (rows: Array<{ account_id: string; environment: string; day: string; n: unknown }>) =>
+        rows.map((r) => `${r.account_id} ${r.environment} ${r.day} ${Number(r.n)}`).sort()
+      return { ledger: text(ledger), rollup: text(rollup) }
+    }
+
+    it('adds what the ledger adds, in the same transaction, on the day of the move (UTC)', async () => {
+      const created = await createSubmission(t, keys.liveKey, await everyTypeBody(['first', 'second']))
+      // The first signs at 23:59:59.999 UTC, the second a millisecond later, on the next day.
+      const now = t.clock.epochMs()
+      t.clock.advance(Date.UTC(2026, 10, 23) - 1 - now)
+      assert.equal(
+        (await signer(t, created.submitters[0]!, 'sign', { values: FIRST_VALUES })).statusCode,
+        200,
+      )
+      t.clock.advance(1)
+      const second = await signer(t, created.submitters[1]!, 'sign', {
+        values: { 'second signature': SIGNATURE },
+      })
+      assert.equal(second.statusCode, 200, second.body)
+      const days = await t.deps.db
+        .selectFrom('signature_days')
+        .select(['day', (eb) => eb.fn.sum('signatures').as('n')])
+        .where('account_id', '=', keys.accountId)
+        .where('environment', '=', 'live')
+        .where('day', 'in', ['2026-11-22', '2026-11-23'])
+        .groupBy('day')
+        .orderBy('day')
+        .execute()
+      assert.equal(days.at(-1)?.day, '2026-11-23')
+      assert.equal(Number(days.at(-1)?.n), 1)
+      const { ledger, rollup } = await bothWays()
+      assert.deepEqual(rollup, ledger)
+    })
+
+    it('20 signers of one account signing at once: each counted once, none refused', async () => {
+      const created = await Promise.all(
+        Array.from({ length: 20 }, async () =>
+          createSubmission(t, keys.testKey, await everyTypeBody(['first'])),
+        ),
+      )
+      const before = await bothWays()
+      const results = await Promise.all(
+        created.map((c) => signer(t, c.submitters[0]!, 'sign', { values: FIRST_VALUES })),
+      )
+      assert.deepEqual(
+        results.map((r) => r.statusCode),
+        results.map(() => 200),
+        results.map((r) => r.body).join('\n'),
+      )
+      const after = await bothWays()
+      assert.deepEqual(after.rollup, after.ledger)
+      const today = t.clock.now().toISOString().slice(0, 10)
+      const count = (rows: string[]) =>
+        Number(rows.find((r) => r.startsWith(`${keys.accountId} test ${today} `))?.split(' ')[3] ?? 0)
+      assert.equal(count(after.rollup) - count(before.rollup), 20)
+    })
+
+    it('a ledger row refused (a second one for a submitter) leaves the rollup as it was', async () => {
+      const created = await createSubmission(t, keys.testKey, await everyTypeBody(['first']))
+      await signer(t, created.submitters[0]!, 'sign', { values: FIRST_VALUES })
+      const before = await bothWays()
+      const submitter = await t.deps.db
+        .selectFrom('submitters')
+        .selectAll()
+        .where('id', '=', created.submitters[0]!.id)
+        .executeTakeFirstOrThrow()
+      await assert.rejects(
+        t.deps.db
+          .transaction()
+          .execute((tx) => recordSignatures(tx, [submitter], 'signed', t.clock.now().toISOString())),
+      )
+      assert.deepEqual(await bothWays(), before)
     })
   })
 

@@ -9,7 +9,7 @@ describe('usageMonth', () => {
   it('defaults to the current UTC month, its days up to today', () => {
     const m = usageMonth(undefined, NOW)
     assert.equal(m.month, '2026-11')
-    assert.deepEqual(m.range, { from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z' })
+    assert.deepEqual(m.range, { from: '2026-11-01', to: '2026-12-01' })
     assert.equal(m.days.length, 22)
     assert.equal(m.days[0], '2026-11-01')
     assert.equal(m.days.at(-1), '2026-11-22')
@@ -25,13 +25,13 @@ describe('usageMonth', () => {
 
   it('months at year ends: December ends at the next January, January starts at its 1st', () => {
     assert.deepEqual(usageMonth('2025-12', NOW).range, {
-      from: '2025-12-01T00:00:00.000Z',
-      to: '2026-01-01T00:00:00.000Z',
+      from: '2025-12-01',
+      to: '2026-01-01',
     })
     assert.equal(usageMonth('2025-12', NOW).days.at(-1), '2025-12-31')
     assert.deepEqual(usageMonth('2026-01', NOW).range, {
-      from: '2026-01-01T00:00:00.000Z',
-      to: '2026-02-01T00:00:00.000Z',
+      from: '2026-01-01',
+      to: '2026-02-01',
     })
   })
 

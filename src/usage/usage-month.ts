@@ -1,14 +1,15 @@
 // A calendar month of usage (operations.md §6), all in UTC: `YYYY-MM` read and checked, its time
 // range, and the days shown (every day of the month up to today). Pure: "now" is given.
 import { ApiError } from '../errors.ts'
-import type { TimeRange } from './signature-ledger.ts'
+import type { DayRange } from './signature-ledger.ts'
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
 
 export interface UsageMonth {
   /** `YYYY-MM`. */
   month: string
-  range: TimeRange
+  /** Its days: from the 1st to the next month's 1st, excluded. */
+  range: DayRange
   /** Every day of the month up to today (UTC), `YYYY-MM-DD`; none for a month still to come. */
   days: string[]
 }
@@ -30,9 +31,11 @@ export function usageMonth(raw: string | undefined, now: Date): UsageMonth {
   const today = now.toISOString().slice(0, 10)
   const days: string[] = []
   for (let day = start; day < end; day = new Date(day.getTime() + 86_400_000)) {
-    const date = day.toISOString().slice(0, 10)
+    const date = isoDay(day)
     if (date > today) break
     days.push(date)
   }
-  return { month: value, range: { from: start.toISOString(), to: end.toISOString() }, days }
+  return { month: value, range: { from: isoDay(start), to: isoDay(end) }, days }
 }
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10)

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { runParaph } from '../../test/paraph-process.ts'
+import { recordedSignatures } from '../../test/signing.ts'
 import type { Environment } from '../db/tables.ts'
-import { randomBase62 } from '../lib/ids.ts'
 import { csvField, toCsv } from './usage-report.ts'
 
 describe('paraph usage', () => {
@@ -16,23 +16,7 @@ describe('paraph usage', () => {
     for (const name of ['Alpha', 'Beta, "the second"\nline two', 'Gamma'])
       accounts[name] = (await t.account(name)).accountId
     const sign = (account: string, environment: Environment, at: string, count: number) =>
-      t.deps.db
-        .insertInto('signatures')
-        .values(
-          Array.from({ length: count }, () => {
-            const suffix = randomBase62(24)
-            return {
-              id: `sig_${suffix}`,
-              account_id: account,
-              environment,
-              submitter_id: `sbm_${suffix}`,
-              submission_id: `sub_${suffix}`,
-              kind: 'signed' as const,
-              signed_at: at,
-            }
-          }),
-        )
-        .execute()
+      recordedSignatures(t, account, environment, at, count)
     await sign(accounts.Alpha!, 'live', '2026-10-31T23:59:59.999Z', 2)
     await sign(accounts.Alpha!, 'live', '2026-11-01T00:00:00.000Z', 5)
     await sign(accounts.Alpha!, 'test', '2026-10-10T00:00:00.000Z', 9)

@@ -24,6 +24,7 @@ const COUNTED = {
   webhook_deliveries: true,
   webhook_attempts: true,
   signatures: true,
+  signature_days: true,
   key_route_days: true,
   deprecation_notices: true,
   request_log_batches: true,
