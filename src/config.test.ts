@@ -95,6 +95,14 @@ describe('readConfig', () => {
     failsOn({ MAIL_LANGUAGE: 'fr-FR' }, 'MAIL_LANGUAGE')
   })
 
+  it('CHROMIUM_SANDBOX: auto by default, on or off on request, anything else stops with one line', () => {
+    assert.equal(readConfig({}).chromiumSandbox, 'auto')
+    assert.equal(readConfig({ CHROMIUM_SANDBOX: 'on' }).chromiumSandbox, 'on')
+    assert.equal(readConfig({ CHROMIUM_SANDBOX: 'OFF' }).chromiumSandbox, 'off')
+    failsOn({ CHROMIUM_SANDBOX: 'true' }, 'CHROMIUM_SANDBOX')
+    failsOn({ CHROMIUM_SANDBOX: 'yes please' }, 'CHROMIUM_SANDBOX')
+  })
+
   it('RATE_LIMIT_SIGNER and TRUST_PROXY (issue #20): defaults, every accepted form', () => {
     const defaults = readConfig({})
     assert.equal(defaults.rateLimitSigner, 300)

@@ -29,6 +29,8 @@ export const Config = Type.Object({
   signingCertP12: Type.Optional(Type.String()),
   signingCertPassword: Type.Optional(Type.String()),
   chromiumPath: Type.String(),
+  /** CHROMIUM_SANDBOX: Chromium's own sandbox, `auto` (where it can run), `on` (required) or `off`. */
+  chromiumSandbox: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
   allowPrivateNetworkUrls: Type.Boolean(),
   webhookRetrySchedule: Type.Array(Type.Integer()),
   rateLimit: Type.Object({ test: Type.Integer(), live: Type.Integer() }),
@@ -193,6 +195,16 @@ function mailLanguage(env: Env): MailLanguage {
   return language
 }
 
+const SANDBOX_MODES = ['auto', 'on', 'off'] as const
+
+function chromiumSandbox(env: Env): Config['chromiumSandbox'] {
+  const raw = read(env, 'CHROMIUM_SANDBOX') ?? 'auto'
+  const mode = SANDBOX_MODES.find((m) => m === raw.toLowerCase())
+  if (!mode)
+    throw new ConfigError('CHROMIUM_SANDBOX', `must be one of ${SANDBOX_MODES.join(', ')} (got "${raw}")`)
+  return mode
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** proxy-addr's names for address ranges, which Fastify's `trustProxy` also takes. */
@@ -299,6 +311,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     signingCertP12: certP12,
     signingCertPassword: certPassword,
     chromiumPath: read(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    chromiumSandbox: chromiumSandbox(env),
     allowPrivateNetworkUrls: boolean(env, 'ALLOW_PRIVATE_NETWORK_URLS'),
     webhookRetrySchedule: retrySchedule(env),
     rateLimit: {

@@ -211,6 +211,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
   })
   const renderer = new ChromiumRenderer({
     executablePath: config.chromiumPath,
+    sandbox: config.chromiumSandbox,
     logger,
     ...overrides.renderer,
   })

@@ -13,7 +13,12 @@ export interface Running {
   browser: Browser
   /** The browser's process id, also its process group's. */
   pid: number | undefined
+  /** Whether Chromium's own sandbox confines its renderers. */
+  sandboxed: boolean
 }
+
+/** CHROMIUM_SANDBOX: where it can run, always (or fail), or never. */
+export type SandboxMode = 'auto' | 'on' | 'off'
 
 /** Chromium could not start: a server fault, told apart from failures while rendering. */
 export class LaunchError extends Error {}
@@ -35,24 +40,42 @@ const CHROMIUM_ARGS = [
   '--mute-audio',
 ]
 
-export async function launchChromium(executablePath: string, logger: RenderLogger): Promise<Running> {
-  // Chromium runs without its own sandbox, as root or not: playwright adds --no-sandbox unless told
-  // `chromiumSandbox: true`, and the sandbox's user namespaces are refused by Docker's and
-  // containerd's default seccomp profiles (seen in deploy/proof). What contains a rendering is the
-  // renderer's own rules (chromium-renderer.ts) and the process's container. The explicit flag keeps
-  // root working should playwright's default change.
-  const args = process.getuid?.() === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : CHROMIUM_ARGS
-  let browser: Browser
+/**
+ * Chromium's own sandbox (seccomp-bpf plus namespaces) confines each renderer beneath the renderer's
+ * rules (chromium-renderer.ts). It cannot run as root, nor where user namespaces are refused, as by
+ * Docker's and containerd's default seccomp profiles (seen in deploy/proof). `auto` tries it unless
+ * root and falls back, saying so once per executable; `on` fails rather than run without it; `off`
+ * never tries (a container whose runtime refuses it: no failed start first).
+ */
+const sandboxRefused = new Set<string>()
+
+export async function launchChromium(
+  executablePath: string,
+  logger: RenderLogger,
+  mode: SandboxMode = 'auto',
+): Promise<Running> {
+  const root = process.getuid?.() === 0
+  const tryIt = mode === 'on' || (mode === 'auto' && !root && !sandboxRefused.has(executablePath))
+  if (tryIt) {
+    try {
+      return await launch(executablePath, true)
+    } catch (error) {
+      if (mode === 'on') {
+        logger.warn(
+          { err: error, chromium_path: executablePath },
+          `Chromium could not start with its sandbox, which CHROMIUM_SANDBOX=on requires${root ? ' (it never runs as root)' : ''}: from_html and from_docx fail until it can, or CHROMIUM_SANDBOX is auto or off`,
+        )
+        throw new LaunchError('Chromium could not start with its sandbox', { cause: error })
+      }
+      sandboxRefused.add(executablePath)
+      logger.warn(
+        { err: error, chromium_path: executablePath },
+        'Chromium could not start with its sandbox here (user namespaces refused?): it runs without it; set CHROMIUM_SANDBOX=off to skip the attempt, or on to require it',
+      )
+    }
+  }
   try {
-    browser = await chromium.launch({
-      executablePath,
-      args,
-      timeout: LAUNCH_TIMEOUT_MS,
-      // Paraph's own shutdown closes the browser; playwright's handlers would exit the process.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    })
+    return await launch(executablePath, false)
   } catch (error) {
     logger.warn(
       { err: error, chromium_path: executablePath },
@@ -60,7 +83,21 @@ export async function launchChromium(executablePath: string, logger: RenderLogge
     )
     throw new LaunchError('Chromium could not start', { cause: error })
   }
-  return { browser, pid: await processId(browser) }
+}
+
+async function launch(executablePath: string, sandboxed: boolean): Promise<Running> {
+  const browser = await chromium.launch({
+    executablePath,
+    // Without the sandbox, the flag explicitly too: should playwright's default change, root still starts.
+    args: sandboxed ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--no-sandbox'],
+    chromiumSandbox: sandboxed,
+    timeout: LAUNCH_TIMEOUT_MS,
+    // Paraph's own shutdown closes the browser; playwright's handlers would exit the process.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
+  return { browser, pid: await processId(browser), sandboxed }
 }
 
 /** The browser process's id, asked of Chromium itself (playwright's launch() does not expose it). */

@@ -8,7 +8,8 @@
 //   one (on 2 cores that tripled the render's time).
 // - Chromium is treated as hostile with no network (security-notes "Chromium"): JavaScript off
 //   twice, every request but data: and about: aborted, a closed proxy port and a resolver that
-//   resolves nothing, setContent (never a file:// page); Chromium's own sandbox is off (chromium-process.ts).
+//   resolves nothing, setContent (never a file:// page); beneath that, Chromium's own sandbox where it
+//   can run (CHROMIUM_SANDBOX, chromium-process.ts).
 // - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
 //   for the other accounts, 8 waiting in all by default; issue #20), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the
@@ -26,6 +27,7 @@ import {
   launchChromium,
   type RenderLogger,
   type Running,
+  type SandboxMode,
   within,
 } from './chromium-process.ts'
 import {
@@ -49,6 +51,8 @@ export interface RenderedPdf {
 
 export interface RendererOptions {
   executablePath: string
+  /** Chromium's own sandbox (CHROMIUM_SANDBOX): `auto` by default. */
+  sandbox?: SandboxMode
   logger: RenderLogger
   /**
    * Renders of one account at once, renders waiting, wall-clock limit of one render, pages of one
@@ -367,7 +371,11 @@ export class ChromiumRenderer {
     if (this.closed)
       return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
     if (this.running) return this.running
-    const running = launchChromium(this.options.executablePath, this.options.logger).then((launched) => {
+    const running = launchChromium(
+      this.options.executablePath,
+      this.options.logger,
+      this.options.sandbox,
+    ).then((launched) => {
       this.current = launched
       launched.browser.on('disconnected', () => {
         if (this.running === running) {
