@@ -34,12 +34,7 @@ missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
-if [ "${#missing[@]}" -gt 0 ]; then
-  say "apt-get install ${missing[*]}"
-  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
-fi
+[ "${#missing[@]}" -eq 0 ] || apt_install "${missing[@]}"
 
 # npm ci when node_modules is missing or older than the lockfile. better-sqlite3 is a Node-API module
 # whose package carries builds for every Node.js line: npm 11.19+ runs only the install scripts that
@@ -54,19 +49,38 @@ fi
 say "npm run build"
 npm run --silent build
 
+# The test suite's services: PostgreSQL (database `test`, trust authentication on 127.0.0.1) and
+# Redis on their default ports. Reachable already: left alone. Installed but down: started. Not
+# installed (a fresh machine): installed from Debian, and the new cluster set up as the tests expect.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+wait_for() {
+  for _ in $(seq 1 100); do listening "$1" && return 0; sleep 0.2; done
+  echo "$2 is not reachable on 127.0.0.1:$1" >&2
+  exit 1
+}
 if [ "${1:-}" = "--services" ]; then
-  if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
-    say "starting PostgreSQL"
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start
+  if ! listening 5432; then
+    if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+      apt_install postgresql
+      conf=$(ls -d /etc/postgresql/*/main | head -n1)
+      # A cluster made just now, for tests only: trust on the loopback, as the tests connect.
+      sed -i -E 's/^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+$/\1trust/' "$conf/pg_hba.conf"
+      fresh_cluster=1
+    fi
+    # A fresh cluster may have been started by its package: restarted, so that trust applies.
+    if [ "${fresh_cluster:-0}" = 1 ] || ! listening 5432; then
+      say "starting PostgreSQL"
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main "$([ "${fresh_cluster:-0}" = 1 ] && echo restart || echo start)"
+    fi
+    wait_for 5432 PostgreSQL
+    if [ "${fresh_cluster:-0}" = 1 ]; then
+      psql -h 127.0.0.1 -U postgres -qc 'create database test' postgres
+    fi
   fi
-  if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  if ! listening 6379; then
+    command -v redis-server >/dev/null || apt_install redis-server
     say "starting Redis"
     redis-server --daemonize yes --port 6379 --save "" --appendonly no
+    wait_for 6379 Redis
   fi
-  for _ in $(seq 1 50); do
-    pg_isready -h 127.0.0.1 -p 5432 -q && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break
-    sleep 0.2
-  done
-  pg_isready -h 127.0.0.1 -p 5432 -q || { echo "PostgreSQL is not reachable on 127.0.0.1:5432" >&2; exit 1; }
-  redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null || { echo "Redis is not reachable on 127.0.0.1:6379" >&2; exit 1; }
 fi

