@@ -1,12 +1,15 @@
 // Streams for backup and restore: copy a file while hashing what was read (so the manifest describes
 // the bytes written, even for a file replaced meanwhile), hash a file, walk a folder.
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { open, opendir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { hashFile } from '../lib/hash-file.ts'
 import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../lib/private-files.ts'
+
+export { hashFile }
 
 export interface Measured {
   size: number
@@ -40,16 +43,6 @@ export async function copyWithHash(source: string, target: string): Promise<Meas
     createWriteStream(target, { flags: 'wx', flush: true, mode: PRIVATE_FILE_MODE }),
   )
   await makePrivateFile(target)
-  return { size, sha256: hash.digest('hex') }
-}
-
-export async function hashFile(path: string): Promise<Measured> {
-  const hash = createHash('sha256')
-  let size = 0
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-    hash.update(chunk)
-    size += chunk.length
-  }
   return { size, sha256: hash.digest('hex') }
 }
 

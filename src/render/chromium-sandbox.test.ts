@@ -7,7 +7,7 @@
 // container runs its user.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'

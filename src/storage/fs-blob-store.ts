@@ -4,23 +4,13 @@ import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promi
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { hashFile } from '../lib/hash-file.ts'
 import { randomBase62 } from '../lib/ids.ts'
 import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../lib/private-files.ts'
 import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT'
-}
-
-/** SHA-256 and size of a file, streamed (it is usually still in the page cache). */
-async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256')
-  let size = 0
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-    hash.update(chunk)
-    size += chunk.length
-  }
-  return { size, sha256: hash.digest('hex') }
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { type Clock, systemClock } from '../lib/clock.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
+import { digestFile } from '../lib/hash-file.ts'
 import { assertBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts'
 
 export interface S3BlobStoreOptions {
@@ -35,17 +36,6 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600
 /** GetObject says NoSuchKey; HeadObject has no body, so a missing key is a bare 404 NotFound. */
 function isMissing(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound')
-}
-
-/** One streaming pass over a local file: its size and SHA-256, without holding it in memory. */
-async function hashFile(path: string): Promise<{ size: number; digest: Buffer }> {
-  const hash = createHash('sha256')
-  let size = 0
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer)
-    size += (chunk as Buffer).length
-  }
-  return { size, digest: hash.digest() }
 }
 
 /** Blobs as objects in one S3 bucket (AWS or compatible); a PutObject replaces an object atomically. */
@@ -91,7 +81,7 @@ export class S3BlobStore implements BlobStore {
   async putFile(key: string, path: string, contentType: string): Promise<StoredBlob> {
     const object = this.#object(key)
     // Hashing first (a second read of the file) lets S3 verify the upload against the hash we return.
-    const { size, digest } = await hashFile(path)
+    const { size, digest } = await digestFile(path)
     await this.#client.send(
       new PutObjectCommand({
         ...object,
