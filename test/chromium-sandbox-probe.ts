@@ -9,6 +9,10 @@ const mode = (process.argv[2] ?? 'auto') as SandboxMode
 const warnings: string[] = []
 const logger = { debug() {}, warn: (_: object, message: string) => void warnings.push(message) }
 
+function report(what: object): void {
+  process.stdout.write(`${JSON.stringify(what)}\n`)
+}
+
 /** [pid, process group, command line] of every process this user can read. */
 function processes(): Array<[number, number, string]> {
   const found: Array<[number, number, string]> = []
@@ -35,7 +39,7 @@ try {
     .filter(([, group, command]) => group === running.pid && command.includes('--type=renderer'))
     .map(([pid]) => Number(/^Seccomp:\s+(\d)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]))
   killGroup(running)
-  console.log(JSON.stringify({ started: true, sandboxed: running.sandboxed, text, seccomp, warnings }))
+  report({ started: true, sandboxed: running.sandboxed, text, seccomp, warnings })
 } catch (error) {
-  console.log(JSON.stringify({ started: false, error: (error as Error).message, warnings }))
+  report({ started: false, error: (error as Error).message, warnings })
 }

@@ -17,7 +17,7 @@
 # (CURL_CA_BUNDLE, npm_config_cafile, NODE_EXTRA_CA_CERTS). Debian's mirror is reached over http.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=${PROOF_DIR:-$repo/.tmp/fresh-machine}
+work=${PROOF_DIR:-/var/tmp/paraph-fresh-machine}
 rootfs=$work/rootfs
 checkout=/home/newcomer/paraph
 netns=paraph-fresh-$$
