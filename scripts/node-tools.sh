@@ -42,11 +42,18 @@ node_home() {
   printf '%s\n' "$home"
 }
 
-# npm itself when the machine has none: the npm package into .tools/npm, put on PATH.
+# npm itself when the machine has none: the npm package into .tools/npm, and .tools/npm-bin holding
+# npm and npx commands that run its CLI with the node on PATH (the package's own bin/npm expects
+# to sit in a Node.js install's lib/node_modules).
 ensure_npm() {
-  if [ ! -x "$PWD/.tools/npm/bin/npm" ] && ! command -v npm >/dev/null; then
+  if [ ! -x "$PWD/.tools/npm-bin/npm" ] && ! command -v npm >/dev/null; then
     unpack_from_registry npm "$NPM_VERSION" "$PWD/.tools/npm-$NPM_VERSION"
     ln -sfn "npm-$NPM_VERSION" "$PWD/.tools/npm"
+    mkdir -p "$PWD/.tools/npm-bin"
+    for command in npm npx; do
+      printf '#!/bin/sh\nexec node "$(dirname "$0")/../npm/bin/%s-cli.js" "$@"\n' "$command" >"$PWD/.tools/npm-bin/$command"
+      chmod +x "$PWD/.tools/npm-bin/$command"
+    done
   fi
   use_checkout_node
 }
@@ -73,7 +80,7 @@ use_checkout_node() {
     export npm_config_nodedir="$PWD/.tools/node"
   fi
   # npm fetched by ensure_npm, on a machine that had none.
-  if [ -x "$PWD/.tools/npm/bin/npm" ] && ! command -v npm >/dev/null; then
-    export PATH="$PWD/.tools/npm/bin:$PATH"
+  if [ -x "$PWD/.tools/npm-bin/npm" ] && ! command -v npm >/dev/null; then
+    export PATH="$PWD/.tools/npm-bin:$PATH"
   fi
 }
