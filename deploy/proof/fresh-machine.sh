@@ -61,7 +61,8 @@ inside() {
   slirp4netns --configure --mtu=65520 --disable-host-loopback --netns-type=path "/run/netns/$netns" tap0 \
     >"$work/slirp4netns.log" 2>&1 &
   local slirp=$!
-  trap 'kill '"$slirp"' 2>/dev/null; ip netns del '"$netns"' 2>/dev/null || true' RETURN
+  # EXIT as well: a failing step ends the script through errexit, which skips RETURN traps.
+  trap 'kill '"$slirp"' 2>/dev/null; ip netns del '"$netns"' 2>/dev/null || true' RETURN EXIT
   for _ in $(seq 1 50); do ip netns exec "$netns" ip -4 addr show tap0 2>/dev/null | grep -q inet && break; sleep 0.1; done
   ip netns exec "$netns" ip link set lo up
   step_script "$step" >"$rootfs/opt/step.sh"
