@@ -2,110 +2,42 @@
 // the mouse on a generated two-page PDF, saved (a taken slug shown on its field first, a double
 // click making one template), then read back with the API key: every field where it was drawn
 // (within 0.5 % of the page), its role, created_via "ui". Also: arrow keys nudge by 1 pt, undo and
-// redo, axe-core on the editor, screenshots, and a 100-page PDF loading its pages as they come near (its time is a bench row). An HTML
-// document's tags become fields and a tag report; on a touch screen a finger moves and resizes a
-// field while the page's empty space still scrolls; a saved template opens again as a new draft.
+// redo, axe-core on the editor, screenshots, and a 100-page PDF loading its pages as they come near
+// (its time is a bench row). HTML documents, touch and Duplicate: console-editor-documents-browser.test.ts.
 import assert from 'node:assert/strict'
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
-import type { Browser, Page } from 'playwright-core'
-import { freePort, launchBrowser } from '../../test/browser.ts'
-import { type ConsoleClient, signedInMember } from '../../test/console.ts'
-import { createTemplateFor } from '../../test/documents.ts'
+import type { Page } from 'playwright-core'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import type { TestApp } from '../../test/harness.ts'
-import { startTestApp } from '../../test/harness.ts'
-import { check, openConsole, SHOTS } from './console-browser-kit.ts'
-
-const A4_WIDTH = PageSizes.A4[0]
-
-interface Drawn {
-  page: number
-  x: number
-  y: number
-  w: number
-  h: number
-}
+import { check, SHOTS } from './console-browser-kit.ts'
+import {
+  A4_WIDTH,
+  type Drawn,
+  draw,
+  type EditorSession,
+  imageShown,
+  leftFraction,
+  openEditor,
+  saveAndRead as saveAndReadIn,
+  startEditorSession,
+  stopEditorSession,
+  upload,
+} from './editor-browser-kit.ts'
 
 describe('the template editor in a browser', () => {
+  let session: EditorSession
   let t: TestApp
-  let keys: Awaited<ReturnType<TestApp['account']>>
+  let keys: EditorSession['keys']
   let base: string
-  let browser: Browser
-  let editor: ConsoleClient
-
   before(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    t = await startTestApp({ env: { PUBLIC_URL: base, RATE_LIMIT_TEST: '100000' } })
-    keys = await t.account('Acme Legal')
-    await createTemplateFor(t, keys.testKey, { name: 'Existing lease', slug: 'lease' })
-    // An editor (not an admin) may make templates.
-    editor = await signedInMember(t, keys.accountId, { role: 'editor', email: 'eve@example.eu' })
-    await t.app.listen({ port, host: '127.0.0.1' })
-    browser = await launchBrowser()
-    await mkdir(SHOTS, { recursive: true })
+    session = await startEditorSession()
+    ;({ t, keys, base } = session)
   })
-  after(async () => {
-    await browser?.close()
-    await t?.close()
-  })
-
-  async function open(
-    options: { viewport?: { width: number; height: number }; hasTouch?: boolean; path?: string } = {},
-  ): Promise<Page> {
-    const { page } = await openConsole(browser, base, editor, 'en-GB', {
-      viewport: options.viewport ?? { width: 1280, height: 900 },
-      hasTouch: options.hasTouch ?? false,
-    })
-    await page.goto(`${base}/console${options.path ?? '/templates/new'}`)
-    if (!options.path)
-      await page.getByRole('heading', { name: 'Upload a PDF, an HTML page or a Word document' }).waitFor()
-    return page
-  }
-
-  /** Uploads the file; resolves once the upload answered, with that moment (ms). */
-  async function upload(
-    page: Page,
-    pdf: Uint8Array,
-    name: string,
-    mimeType = 'application/pdf',
-  ): Promise<number> {
-    const answered = page.waitForResponse((r) => r.url().includes('/console/api/template_drafts?'))
-    await page.locator('#editor-file').setInputFiles({ name, mimeType, buffer: Buffer.from(pdf) })
-    assert.equal((await answered).status(), 201)
-    return performance.now()
-  }
-
-  /** Drags on the page from one fraction to another, as a person would with the mouse. */
-  async function draw(page: Page, area: Drawn): Promise<void> {
-    const box = page.locator(`.editor-page[data-page="${area.page}"]`)
-    await box.scrollIntoViewIfNeeded()
-    const r = (await box.boundingBox())!
-    await page.mouse.move(r.x + area.x * r.width, r.y + area.y * r.height)
-    await page.mouse.down()
-    await page.mouse.move(r.x + (area.x + area.w / 2) * r.width, r.y + (area.y + area.h / 2) * r.height, {
-      steps: 4,
-    })
-    await page.mouse.move(r.x + (area.x + area.w) * r.width, r.y + (area.y + area.h) * r.height, { steps: 4 })
-    await page.mouse.up()
-  }
-
-  /** Waits until a page's image is loaded (run in the page, which has the DOM this file's types lack). */
-  const imageShown = (page: Page, n: number) =>
-    page.waitForFunction((n) => {
-      type Img = { complete: boolean; naturalWidth: number }
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): Img | null } }).document
-      const img = doc.querySelector(`.editor-page[data-page="${n}"] img`)
-      return img?.complete === true && img.naturalWidth > 0
-    }, n)
-
-  const leftFraction = (page: Page, name: string) =>
-    page
-      .locator(`[data-field="${name}"]`)
-      .evaluate((el) => Number.parseFloat((el as unknown as { style: { left: string } }).style.left) / 100)
+  after(() => stopEditorSession(session))
+  const open = (options?: Parameters<typeof openEditor>[1]) => openEditor(session, options)
+  const _saveAndRead = (page: Page, name: string, slug: string) => saveAndReadIn(session, page, name, slug)
 
   it('a two-role template drawn with the mouse is saved where it was drawn, created_via ui', async () => {
     const page = await open()
@@ -291,160 +223,6 @@ describe('the template editor in a browser', () => {
     assert.ok(images.length < 20, `only the pages near the view load (${images.length})`)
     await page.locator('.editor-page[data-page="60"]').scrollIntoViewIfNeeded()
     await imageShown(page, 60)
-    await page.context().close()
-  })
-
-  /** A field's box as the editor holds it: fractions of its page, read from its style. */
-  const fractions = async (page: Page, name: string) => {
-    // No named function inside: the test's compiler would wrap it in a helper the page lacks.
-    const [x, y, w, h] = await page.locator(`[data-field="${name}"]`).evaluate((el) => {
-      const style = (el as unknown as { style: Record<'left' | 'top' | 'width' | 'height', string> }).style
-      return [style.left, style.top, style.width, style.height].map((v) => Number.parseFloat(v) / 100)
-    })
-    return { x: x!, y: y!, w: w!, h: h! }
-  }
-
-  /** Saves under a name and slug; resolves with the template read back with the API key. */
-  async function saveAndRead(page: Page, name: string, slug: string) {
-    await page.locator('#template-name').fill(name)
-    await page.locator('#template-slug').fill(slug)
-    const saved = page.waitForResponse((r) => /\/template_drafts\/tdr_\w+\/template$/.test(r.url()))
-    await page.getByRole('button', { name: 'Save template' }).click()
-    const response = await saved
-    assert.equal(response.status(), 201)
-    const id = (await response.json()).id
-    return (await t.request(keys.testKey, { method: 'GET', url: `/v1/templates/${id}` })).json()
-  }
-
-  it('an HTML document with tags: its fields on the pages, the roles they name, the tag report; saved as they are', async () => {
-    const page = await open()
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>Lease</title></head><body>
-      <h1>Residential lease</h1>
-      <p>Signed by the tenant: {{Tenant signature;role=Tenant;type=signature}}</p>
-      <p>Date: {{Date signed;type=date}}</p>
-      <p style="break-before: page">Landlord, name in capitals: {{Landlord name;role=Landlord;type=text}}</p>
-      <p>Landlord: {{Landlord signature;role=Landlord}}</p>
-    </body></html>`
-    await upload(page, Buffer.from(html), 'lease.html', 'text/html')
-    await page.getByRole('heading', { name: '4 fields found from tags' }).waitFor()
-    const report = page.locator('.editor-tag-list li')
-    assert.deepEqual(await report.allInnerTexts(), [
-      'Tenant signature (Signature, Tenant): page 1',
-      'Date signed (Date, Tenant): page 1',
-      'Landlord name (Text, Landlord): page 2',
-      'Landlord signature (Signature, Landlord): page 2',
-    ])
-    assert.equal(await page.locator('.editor-page[data-page="2"] .editor-field').count(), 2)
-    assert.equal(await page.getByLabel('Name of role 1').inputValue(), 'Tenant')
-    assert.equal(await page.getByLabel('Name of role 2').inputValue(), 'Landlord')
-    await page.getByText('2 pages · 4 fields').waitFor()
-    await imageShown(page, 1)
-    await imageShown(page, 2)
-    await check(page, 'editor-tag-report', [1280, 768])
-
-    // Editable like a drawn field: the arrow moves the tag's field by 10 pt.
-    const before = await fractions(page, 'Tenant signature')
-    await page.locator('[data-field="Tenant signature"]').focus()
-    await page.keyboard.press('Shift+ArrowDown')
-    const moved = await fractions(page, 'Tenant signature')
-    assert.ok(Math.abs(moved.y - before.y - 10 / 842) < 1e-6)
-
-    await page.getByRole('button', { name: 'Hide' }).click()
-    assert.equal(await page.locator('.editor-tag-report').count(), 0)
-    const template = await saveAndRead(page, 'Lease from HTML', 'lease-html')
-    assert.deepEqual(
-      template.fields.map((f: { name: string; type: string; role: string; areas: { page: number }[] }) => [
-        f.name,
-        f.type,
-        f.role,
-        f.areas[0]!.page,
-      ]),
-      [
-        ['Tenant signature', 'signature', 'Tenant', 1],
-        ['Date signed', 'date', 'Tenant', 1],
-        ['Landlord name', 'text', 'Landlord', 2],
-        ['Landlord signature', 'signature', 'Landlord', 2],
-      ],
-    )
-    assert.ok(Math.abs(template.fields[0].areas[0].y - moved.y) < 1e-5)
-    await page.context().close()
-  })
-
-  it('touch: a finger moves a field and resizes it from its corner; over the empty page it scrolls', async () => {
-    const page = await open({ viewport: { width: 390, height: 700 }, hasTouch: true })
-    await upload(page, await pdfOfPages([PageSizes.A4, PageSizes.A4]), 'touch.pdf')
-    await page.locator('.editor-page[data-page="2"]').waitFor()
-    const cdp = await page.context().newCDPSession(page)
-    const touch = async (points: { x: number; y: number }[]) => {
-      const [first, ...rest] = points
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [first!] })
-      for (const p of rest)
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] })
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
-    }
-    const path = (from: { x: number; y: number }, dx: number, dy: number, steps = 8) =>
-      Array.from({ length: steps + 1 }, (_, i) => ({
-        x: from.x + (dx * i) / steps,
-        y: from.y + (dy * i) / steps,
-      }))
-
-    await page.getByRole('button', { name: 'Add field' }).tap()
-    const field = page.locator('[data-field="Signature 1"]')
-    await field.scrollIntoViewIfNeeded()
-    const pageBox = (await page.locator('.editor-page[data-page="1"]').boundingBox())!
-    const start = await fractions(page, 'Signature 1')
-    const scrollBefore = await page.evaluate('scrollY')
-
-    // Moved 40 px right and 60 px down by a finger on the field; the window did not scroll.
-    const f = (await field.boundingBox())!
-    await touch(path({ x: f.x + f.width / 2, y: f.y + f.height / 2 }, 40, 60))
-    const moved = await fractions(page, 'Signature 1')
-    assert.equal(await page.evaluate('scrollY'), scrollBefore, 'dragging a field does not scroll')
-    assert.ok(Math.abs(moved.x - start.x - 40 / pageBox.width) < 0.002, `x ${start.x} → ${moved.x}`)
-    assert.ok(Math.abs(moved.y - start.y - 60 / pageBox.height) < 0.002, `y ${start.y} → ${moved.y}`)
-
-    // Its bottom-right corner dragged 30 px right and 20 px down.
-    const handle = (await page.locator('[data-field="Signature 1"] .editor-handle.se').boundingBox())!
-    await touch(path({ x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 }, 30, 20))
-    const resized = await fractions(page, 'Signature 1')
-    assert.ok(Math.abs(resized.x - moved.x) < 1e-6, 'the left edge stays')
-    assert.ok(Math.abs(resized.w - moved.w - 30 / pageBox.width) < 0.002, `w ${moved.w} → ${resized.w}`)
-    assert.ok(Math.abs(resized.h - moved.h - 20 / pageBox.height) < 0.002, `h ${moved.h} → ${resized.h}`)
-
-    // A finger over the page's empty space scrolls the window and draws nothing.
-    const empty = { x: pageBox.x + pageBox.width / 2, y: Math.min(pageBox.y + pageBox.height - 40, 600) }
-    await touch(path(empty, 0, -250, 10))
-    await page.waitForFunction(`scrollY > ${Number(scrollBefore) + 50}`, undefined, { timeout: 5000 })
-    assert.equal(await page.locator('.editor-field').count(), 1)
-
-    const template = await saveAndRead(page, 'Touched', 'touched')
-    const area = template.fields[0].areas[0]
-    for (const k of ['x', 'y', 'w', 'h'] as const)
-      assert.ok(Math.abs(area[k] - resized[k]) <= 0.005, `${k}: saved ${area[k]}, shown ${resized[k]}`)
-    await page.context().close()
-  })
-
-  it('Duplicate and edit: a saved template opens as a new draft with its fields; saved, it is another template', async () => {
-    const page = await open({ path: '/templates' })
-    const row = page.getByRole('row', { name: /Lease from HTML/ })
-    await row.getByRole('link', { name: 'Duplicate and edit Lease from HTML' }).click()
-    await page.getByRole('heading', { name: 'New template from a copy' }).waitFor()
-    await page.locator('.editor-page[data-page="2"] [data-field="Landlord name"]').waitFor()
-    await page.getByText('2 pages · 4 fields').waitFor()
-    assert.equal(await page.locator('#template-name').inputValue(), 'Lease from HTML')
-    const copy = await saveAndRead(page, 'Lease from HTML, v2', 'lease-html-v2')
-    const original = (
-      await t.request(keys.testKey, { method: 'GET', url: '/v1/templates?created_via=ui&limit=100' })
-    )
-      .json()
-      .data.find((x: { slug: string }) => x.slug === 'lease-html')
-    assert.ok(original, 'the original is kept')
-    assert.notEqual(copy.id, original.id)
-    assert.equal(copy.slug, 'lease-html-v2')
-    assert.deepEqual(
-      copy.fields.map((f: { name: string; role: string; areas: unknown[] }) => [f.name, f.role, f.areas]),
-      original.fields.map((f: { name: string; role: string; areas: unknown[] }) => [f.name, f.role, f.areas]),
-    )
     await page.context().close()
   })
 })

@@ -1,5 +1,15 @@
 // Row types of every table. Timestamps are ISO 8601 UTC text (see lib/clock.ts toIso), JSON is text.
 import type { Kysely, Transaction } from 'kysely'
+import type {
+  ConsoleSessionsTable,
+  ConsoleSignInLinksTable,
+  ConsoleSignInRequestsTable,
+  MembersTable,
+  SigningRequestResendsTable,
+  TemplateDraftsTable,
+} from './console-tables.ts'
+
+export type * from './console-tables.ts'
 
 export type Environment = 'test' | 'live'
 
@@ -334,81 +344,6 @@ export interface RequestLogBatchesTable {
   count: number
   /** JSON: the requests by column (form 2) or as RECORD_FIELDS arrays (form 1), request-log-form.ts. */
   records: string
-}
-
-export type MemberRole = 'admin' | 'editor'
-
-/** A person of an account who signs in to the console (issue #23); the address is lower-cased. */
-export interface MembersTable {
-  id: string
-  account_id: string
-  email: string
-  role: MemberRole
-  created_at: string
-  last_sign_in_at: string | null
-  /** Set when removed: the row stays, the address may be added again. */
-  removed_at: string | null
-}
-
-/** A console sign-in link, stored by the SHA-256 of its token; valid 15 minutes, used once. */
-export interface ConsoleSignInLinksTable {
-  token_hash: string
-  member_id: string
-  account_id: string
-  created_at: string
-  expires_at: string
-  used_at: string | null
-  /** The address that asked for the link. */
-  ip: string | null
-}
-
-/** A console session, stored by the SHA-256 of its cookie's token. */
-export interface ConsoleSessionsTable {
-  id: string
-  token_hash: string
-  member_id: string
-  account_id: string
-  /** The environment the console shows now (switchable). */
-  environment: Environment
-  csrf_token: string
-  created_at: string
-  /** Slides with use (written at most once a minute): idle expiry is 12 hours after it. */
-  last_seen_at: string
-  /** Absolute expiry, 7 days after creation. */
-  expires_at: string
-  ended_at: string | null
-}
-
-/** One request for sign-in links, for its limits (per address, per client address). */
-export interface ConsoleSignInRequestsTable {
-  /** SHA-256 of the lower-cased address: the limit needs no readable address. */
-  email_hash: string
-  ip: string
-  created_at: string
-}
-
-/** A PDF uploaded in the console's template editor, before it becomes a template (kept 24 h). */
-export interface TemplateDraftsTable {
-  id: string
-  account_id: string
-  environment: Environment
-  member_id: string
-  name: string
-  blob_key: string
-  /** JSON: `[{ width, height }]` in points, one per page. */
-  pages: string
-  created_at: string
-  expires_at: string
-}
-
-/** A signing request sent again from the console (console/resend-signing-request.ts). */
-export interface SigningRequestResendsTable {
-  submitter_id: string
-  account_id: string
-  environment: Environment
-  submission_id: string
-  member_id: string
-  created_at: string
 }
 
 export interface Tables {
