@@ -1,13 +1,11 @@
 // The console's actions in a real browser (Debian's chromium through playwright-core) against the
 // real server: a signer's address changed (and the refusal once they signed), a submission
 // cancelled and its PDF downloaded, a failing webhook delivery redelivered, the secret rotated and
-// the endpoint deleted, a template archived; a foreign page's forged writes refused; spent and
-// expired sign-in links; the test/live switch keeping submissions apart; and every page at 375,
-// 768 and 1280 px. axe-core runs on every page opened; screenshots go to SHOTS.
+// the endpoint deleted, a template archived; the test/live switch keeping submissions apart; and
+// every page at 375, 768 and 1280 px. axe-core runs on every page opened; screenshots go to SHOTS.
+// Forged writes and spent or expired sign-in links: console-access-browser.test.ts.
 import assert from 'node:assert/strict'
 import { mkdir, readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { freePort, launchBrowser } from '../../test/browser.ts'
@@ -24,7 +22,6 @@ import { drainJobs } from '../jobs/worker.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { SIGNATURE_HEADER } from '../webhooks/webhook-signature.ts'
 import { axe, check, openConsole, SHOTS, settled } from './console-browser-kit.ts'
-import { insertSignInLink, LINK_TTL_MS } from './sign-in-link-store.ts'
 
 type Keys = Awaited<ReturnType<TestApp['account']>>
 
@@ -254,76 +251,6 @@ describe('the console’s actions in a browser', () => {
     await context.close()
   })
 
-  it('CSRF: a page of another origin posting a form and a credentialed fetch is refused, nothing made', async () => {
-    const evil = await foreignSite(base)
-    try {
-      const { context, page } = await openConsole(browser, base, admin)
-      await go(page, '/templates')
-      await axe(page, 'csrf-templates')
-      const templatesBefore = (await api('GET', '/v1/templates?limit=100')).json().data.length
-      const keysBefore = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data.length
-      const refusals = ['/v1/templates', '/console/api/keys'].map((path) =>
-        page.waitForResponse((r) => r.url() === `${base}${path}` && r.request().method() === 'POST'),
-      )
-      await page.goto(evil.url)
-      const [form, fetched] = await Promise.all(refusals)
-      assert.equal(form!.status(), 403)
-      assert.equal(fetched!.status(), 403)
-      // The session cookie did go along (same site, another port): the refusal is the CSRF check's.
-      assert.match((await form!.request().allHeaders()).cookie ?? '', /paraph_console=/)
-      assert.equal((await api('GET', '/v1/templates?limit=100')).json().data.length, templatesBefore)
-      const keysAfter = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data.length
-      assert.equal(keysAfter, keysBefore)
-      await context.close()
-    } finally {
-      await evil.close()
-    }
-  })
-
-  it('sign-in links: a link used in another tab, and one past its 15 minutes, show the 410 page', async () => {
-    const member = await t.deps.db
-      .selectFrom('members')
-      .select(['id', 'account_id'])
-      .where('email', '=', 'ada@example.eu')
-      .executeTakeFirstOrThrow()
-    const link = async () =>
-      `${base}/console/sign-in/${await insertSignInLink(t.deps.db, t.clock, member, '127.0.0.1')}`
-
-    const reused = await link()
-    const { context, page } = await openConsole(browser, base)
-    const second = await context.newPage()
-    await page.goto(reused)
-    await second.goto(reused)
-    await page.getByRole('heading', { name: 'Sign in to Paraph' }).waitFor()
-    assert.match(await page.locator('main').innerText(), /Acme Legal/)
-    await check(page, 'sign-in-link-page', [375, 1280])
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL(`${base}/console/templates`)
-    await second.getByRole('button', { name: 'Sign in' }).click()
-    await second.getByRole('heading', { name: 'This link has expired or was already used' }).waitFor()
-    await check(second, 'sign-in-link-used', [375, 1280])
-    const askAgain = second.getByRole('link', { name: 'Ask for a new link' })
-    assert.equal(await askAgain.getAttribute('href'), '/console/sign-in')
-    await context.close()
-
-    const expired = await link()
-    const french = await openConsole(browser, base, undefined, 'fr-FR')
-    await french.page.goto(expired)
-    await french.page.getByRole('button', { name: 'Se connecter' }).waitFor()
-    await check(french.page, 'sign-in-link-page-fr', [375, 1280])
-    t.clock.advance(LINK_TTL_MS)
-    await french.page.getByRole('button', { name: 'Se connecter' }).click()
-    await french.page.getByRole('heading', { name: 'Ce lien a expiré ou a déjà servi' }).waitFor()
-    await check(french.page, 'sign-in-link-expired-fr', [375, 1280])
-    const { context: late, page: lateTab } = await openConsole(browser, base)
-    const answer = await lateTab.goto(expired)
-    assert.equal(answer?.status(), 410)
-    await lateTab.getByRole('heading', { name: 'This link has expired or was already used' }).waitFor()
-    await check(lateTab, 'sign-in-link-expired', [375, 1280])
-    await late.close()
-    await french.context.close()
-  })
-
   it('the test/live switch: a live submission is not in the test list, a test one not in the live list', async () => {
     await createTemplateFor(t, keys.liveKey, { name: 'Live NDA' })
     const live = await createSubmission(t, keys.liveKey, await everyTypeBody())
@@ -390,27 +317,3 @@ describe('the console’s actions in a browser', () => {
     await out.context.close()
   })
 })
-
-/**
- * A site on another port of the loopback (same site, other origin: the browser sends the console's
- * SameSite=Lax cookie along) whose page posts a form to /v1/templates and fetches
- * /console/api/keys with credentials, as a forger would.
- */
-async function foreignSite(target: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const html = `<!doctype html><html lang="en"><title>A prize for you</title>
-<form id="forged" method="post" action="${target}/v1/templates" enctype="text/plain">
-<input type="hidden" name='{"name":"forged","documents":[],"x":"' value='"}'>
-</form>
-<script>
-fetch(${JSON.stringify(`${target}/console/api/keys`)}, { method: 'POST', credentials: 'include', mode: 'no-cors', body: '{}' })
-  .finally(() => document.getElementById('forged').submit())
-</script></html>`
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
