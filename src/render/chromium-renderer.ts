@@ -370,11 +370,8 @@ export class ChromiumRenderer {
     if (this.closed)
       return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
     if (this.running) return this.running
-    const running = launchChromium(
-      this.options.executablePath,
-      this.options.logger,
-      this.options.sandbox,
-    ).then((launched) => {
+    const { executablePath, logger, sandbox } = this.options
+    const running = launchChromium(executablePath, logger, sandbox).then((launched) => {
       this.current = launched
       launched.browser.on('disconnected', () => {
         if (this.running === running) {
