@@ -6,38 +6,22 @@
 // (its time is a bench row). HTML documents, touch and Duplicate: console-editor-documents-browser.test.ts.
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
-import type { Page } from 'playwright-core'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
-import type { TestApp } from '../../test/harness.ts'
 import { check, SHOTS } from './console-browser-kit.ts'
 import {
   A4_WIDTH,
   type Drawn,
   draw,
-  type EditorSession,
+  editorSuite,
   imageShown,
   leftFraction,
-  openEditor,
-  saveAndRead as saveAndReadIn,
-  startEditorSession,
-  stopEditorSession,
   upload,
 } from './editor-browser-kit.ts'
 
 describe('the template editor in a browser', () => {
-  let session: EditorSession
-  let t: TestApp
-  let keys: EditorSession['keys']
-  let base: string
-  before(async () => {
-    session = await startEditorSession()
-    ;({ t, keys, base } = session)
-  })
-  after(() => stopEditorSession(session))
-  const open = (options?: Parameters<typeof openEditor>[1]) => openEditor(session, options)
-  const _saveAndRead = (page: Page, name: string, slug: string) => saveAndReadIn(session, page, name, slug)
+  const { session, open } = editorSuite()
 
   it('a two-role template drawn with the mouse is saved where it was drawn, created_via ui', async () => {
     const page = await open()
@@ -103,14 +87,17 @@ describe('the template editor in a browser', () => {
 
     await page.locator('#template-slug').fill('lease-2026')
     await page.getByRole('button', { name: 'Save template' }).dblclick()
-    await page.waitForURL(`${base}/console/templates`)
+    await page.waitForURL(`${session.base}/console/templates`)
     await page.getByText('Template “Lease” saved.').waitFor()
 
-    const list = await t.request(keys.testKey, { method: 'GET', url: '/v1/templates?created_via=ui' })
+    const list = await session.t.request(session.keys.testKey, {
+      method: 'GET',
+      url: '/v1/templates?created_via=ui',
+    })
     const made = list.json().data
     assert.equal(made.length, 1, 'a double click made one template')
     const template = (
-      await t.request(keys.testKey, { method: 'GET', url: `/v1/templates/${made[0].id}` })
+      await session.t.request(session.keys.testKey, { method: 'GET', url: `/v1/templates/${made[0].id}` })
     ).json()
     assert.equal(template.created_via, 'ui')
     assert.equal(template.slug, 'lease-2026')

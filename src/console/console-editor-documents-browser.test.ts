@@ -3,34 +3,14 @@
 // the page's empty space still scrolls; a saved template opens again as a new draft (the HTML
 // test's template: these tests run in order). The drawn PDF: console-editor-browser.test.ts.
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
-import type { Page } from 'playwright-core'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
-import type { TestApp } from '../../test/harness.ts'
 import { check } from './console-browser-kit.ts'
-import {
-  type EditorSession,
-  fractions,
-  imageShown,
-  openEditor,
-  saveAndRead as saveAndReadIn,
-  startEditorSession,
-  stopEditorSession,
-  upload,
-} from './editor-browser-kit.ts'
+import { editorSuite, fractions, imageShown, upload } from './editor-browser-kit.ts'
 
 describe('the template editor in a browser: HTML, touch, duplicate', () => {
-  let session: EditorSession
-  let t: TestApp
-  let keys: EditorSession['keys']
-  before(async () => {
-    session = await startEditorSession()
-    ;({ t, keys } = session)
-  })
-  after(() => stopEditorSession(session))
-  const open = (options?: Parameters<typeof openEditor>[1]) => openEditor(session, options)
-  const saveAndRead = (page: Page, name: string, slug: string) => saveAndReadIn(session, page, name, slug)
+  const { session, open, saveAndRead } = editorSuite()
 
   it('an HTML document with tags: its fields on the pages, the roles they name, the tag report; saved as they are', async () => {
     const page = await open()
@@ -150,7 +130,10 @@ describe('the template editor in a browser: HTML, touch, duplicate', () => {
     assert.equal(await page.locator('#template-name').inputValue(), 'Lease from HTML')
     const copy = await saveAndRead(page, 'Lease from HTML, v2', 'lease-html-v2')
     const original = (
-      await t.request(keys.testKey, { method: 'GET', url: '/v1/templates?created_via=ui&limit=100' })
+      await session.t.request(session.keys.testKey, {
+        method: 'GET',
+        url: '/v1/templates?created_via=ui&limit=100',
+      })
     )
       .json()
       .data.find((x: { slug: string }) => x.slug === 'lease-html')

@@ -3,6 +3,7 @@
 // and a signed-in editor, a browser, and the gestures a person makes in the editor.
 import assert from 'node:assert/strict'
 import { mkdir } from 'node:fs/promises'
+import { after, before } from 'node:test'
 import { PageSizes } from 'pdf-lib'
 import type { Browser, Page } from 'playwright-core'
 import { freePort, launchBrowser } from '../../test/browser.ts'
@@ -126,4 +127,21 @@ export async function saveAndRead({ t, keys }: EditorSession, page: Page, name: 
   assert.equal(response.status(), 201)
   const id = (await response.json()).id
   return (await t.request(keys.testKey, { method: 'GET', url: `/v1/templates/${id}` })).json()
+}
+
+/**
+ * Registers the suite's before and after (a session of its own per test file), and returns the
+ * session (filled once before has run) with open and saveAndRead bound to it.
+ */
+export function editorSuite() {
+  const session = {} as EditorSession
+  before(async () => {
+    Object.assign(session, await startEditorSession())
+  })
+  after(() => stopEditorSession(session.t ? session : undefined))
+  return {
+    session,
+    open: (options?: Parameters<typeof openEditor>[1]) => openEditor(session, options),
+    saveAndRead: (page: Page, name: string, slug: string) => saveAndRead(session, page, name, slug),
+  }
 }
