@@ -11,6 +11,8 @@
 #          README's first API call (from_html: Chromium) and checks its 201, then stops it.
 #   test   CI=true ./scripts/test-all.sh in the tree (what .ci/run runs): it installs PostgreSQL and
 #          Redis itself, since none is reachable there.
+#   run CMD…  brings the tree's clone up to HEAD and runs CMD there, with what start and
+#          test installed: `run npm test --silent -- sqlite src/render/chromium-sandbox.test.ts`.
 #   clean  removes the tree.
 # One thing differs from a real fresh machine: this one reaches registries through a TLS proxy that
 # only its own trust store knows, so its CA bundle is handed to curl and npm in the tree
@@ -65,7 +67,7 @@ inside() {
   trap 'kill '"$slirp"' 2>/dev/null; ip netns del '"$netns"' 2>/dev/null || true' RETURN EXIT
   for _ in $(seq 1 50); do ip netns exec "$netns" ip -4 addr show tap0 2>/dev/null | grep -q inet && break; sleep 0.1; done
   ip netns exec "$netns" ip link set lo up
-  step_script "$step" >"$rootfs/opt/step.sh"
+  step_script "$@" >"$rootfs/opt/step.sh"
   ip netns exec "$netns" unshare --mount --pid --fork --propagation private bash -c '
     set -e
     r=$1
@@ -108,6 +110,12 @@ echo "PROOF start: /readyz 200, from_html 201 with the printed test key"
 kill -TERM %1; wait %1 || true
 EOF
       ;;
+    run)
+      shift
+      printf 'source scripts/node-tools.sh\nuse_checkout_node\n'
+      printf '%q ' "$@"
+      echo
+      ;;
     test)
       cat <<'EOF'
 started=$SECONDS
@@ -122,6 +130,13 @@ case "${1:-all}" in
   tree) need; tree ;;
   start) need; inside start ;;
   test) need; inside test ;;
+  run)
+    need
+    # The tree has no git: its clone is brought up to HEAD from here.
+    git -C "$rootfs$checkout" fetch -q "$repo" HEAD
+    git -C "$rootfs$checkout" merge -q --ff-only FETCH_HEAD
+    inside "$@"
+    ;;
   all) need; tree; inside start; inside test ;;
   clean) rm -rf "$work" ;;
   *) echo "usage: $0 [all|tree|start|test|clean]" >&2; exit 2 ;;
