@@ -8,7 +8,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { nodeReservedBytes, withMemoryLimit } from './memory-limit.ts'
+import { nodeReservedBytes, sourceChildEnv, withMemoryLimit } from './memory-limit.ts'
 
 /** A child's answer, or what became of a request the child did not answer. */
 export type Outcome<Answer> = Answer | { ok: false; reason: 'timeout' | 'crashed' }
@@ -131,7 +131,7 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
       // The entry's flags (a loader, from the sources) change what node reserves before it runs.
       memoryLimitBytes + nodeReservedBytes(script.slice(0, -1)),
     )
-    const spawned = spawn(file, args, { stdio: 'pipe', env: childEnv() })
+    const spawned = spawn(file, args, { stdio: 'pipe', env: fromSources() ? sourceChildEnv() : undefined })
     const child: Child<Answer> = { process: spawned, ready: false, stdout: '', stderr: '' }
     this.children.add(child)
     // Children never keep the server alive on their own; closing stdin is how they learn it exited.
@@ -246,20 +246,12 @@ function parse<Answer>(line: string): Answer | ReadyMessage | undefined {
  * flags; from the bundle (bin/paraph.mjs), from the child bundle written beside it.
  */
 function childScript(script: PoolOptions<unknown>['script']): string[] {
-  if (!import.meta.url.endsWith('.ts')) return [fileURLToPath(new URL(`./${script.bundle}`, import.meta.url))]
+  if (!fromSources()) return [fileURLToPath(new URL(`./${script.bundle}`, import.meta.url))]
   return [...loaderFlags(process.execArgv), fileURLToPath(new URL(`./${script.source}`, import.meta.url))]
 }
 
-/**
- * From the sources, tsx compiles what its cache lacks with esbuild's synchronous API, which starts
- * a worker thread: on Node.js 24 a second isolate, whose own 510 MiB code range the child's limit
- * does not allow for, so a child with a cold cache (a fresh checkout in CI) died at start with
- * SIGTRAP. With worker threads off, esbuild answers through a child process of its own instead.
- */
-function childEnv(): NodeJS.ProcessEnv | undefined {
-  if (!import.meta.url.endsWith('.ts')) return undefined
-  return { ...process.env, ESBUILD_WORKER_THREADS: '0' }
-}
+/** Run from the sources (tests, tsx) rather than from the bundle. */
+const fromSources = () => import.meta.url.endsWith('.ts')
 
 // Only flags that load code: --test, --inspect or --cpu-prof would misbehave in a child.
 const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader'])

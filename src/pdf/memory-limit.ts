@@ -58,14 +58,24 @@ export function nodeReservedBytes(flags: string[] = []): number {
     const probe = flags.length
       ? [...flags, fileURLToPath(new URL('./reserved-probe.ts', import.meta.url))]
       : ['-e', "process.stdout.write(require('node:fs').readFileSync('/proc/self/maps', 'utf8'))"]
-    // As child-pool starts its children from the sources: no esbuild worker thread (an isolate more).
-    const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
+    const env = sourceChildEnv()
     const child = spawnSync(process.execPath, probe, { encoding: 'utf8', timeout: 60_000, env })
     // Should the probe fail, this process's own reservation: never less than its children's.
     bytes = reservedIn(child.status === 0 ? child.stdout : ownMaps())
     reserved.set(key, bytes)
   }
   return bytes
+}
+
+/**
+ * The environment of a node child started from the sources (tests, tsx): tsx compiles what its
+ * cache lacks with esbuild's synchronous API, which starts a worker thread, on Node.js 24 a second
+ * isolate whose own 510 MiB code range a child's limit does not allow for (a child with a cold
+ * cache, as in a fresh checkout, died at start with SIGTRAP). With worker threads off, esbuild
+ * answers through a child process of its own. The probe above runs the same way, to measure alike.
+ */
+export function sourceChildEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ESBUILD_WORKER_THREADS: '0' }
 }
 
 function ownMaps(): string {
