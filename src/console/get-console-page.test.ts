@@ -1,6 +1,6 @@
 // The console's HTML shell and its bundle files over HTTP: the redirect, the shell at every client
 // path, the security headers, immutable content-hashed assets in brotli/gzip, and the size budget
-// of a first load (docs/decisions/console-framework.md: ≤ 300 KB brotli).
+// of a first load (docs/decisions/0002-console-framework.md: ≤ 300 KB brotli).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../test/harness.ts'

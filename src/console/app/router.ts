@@ -1,4 +1,4 @@
-// A small history router (docs/decisions/console-framework.md: no router library). Paths live in
+// A small history router (docs/decisions/0002-console-framework.md: no router library). Paths live in
 // location; pages read them with usePath() and match(), links go through navigate().
 import { useEffect, useState } from 'preact/hooks'
 
