@@ -1,19 +1,33 @@
-// Issue #24 item 6: no dead relative link or anchor in README.md and docs/. Touches no database; it
-// runs in both engine passes like every test file.
+// No dead relative link or anchor in README.md and docs/, and no comment in the code citing a doc or
+// a heading that does not exist (`docs/api.md#limits`). Touches no database; it runs in both engine
+// passes like every test file.
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { anchorsOf, type DocSource, deadLinks, headingSlug, linksOf } from './docs-links.ts'
+import {
+  anchorsOf,
+  citationsOf,
+  type DocSource,
+  deadCitations,
+  deadLinks,
+  headingSlug,
+  linksOf,
+} from './docs-links.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
-function markdownUnder(dir: string): string[] {
+function filesUnder(dir: string, extensions: readonly string[]): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .filter((entry) => entry.isFile() && extensions.some((ext) => entry.name.endsWith(ext)))
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((path) => !path.split('/').includes('node_modules'))
     .sort()
+}
+
+function markdownUnder(dir: string): string[] {
+  return filesUnder(dir, ['.md'])
 }
 
 const repository: DocSource = {
@@ -71,6 +85,26 @@ describe('the documentation links checker', () => {
     )
   })
 
+  it('finds the docs the code cites, with or without a heading, on their lines', () => {
+    const text =
+      '// see docs/api.md#limits and docs/scaling.md.\nconst x = 1 // (docs/decisions/0001-pdf-engine.md)\n'
+    assert.deepEqual(
+      citationsOf(text).map((c) => `${c.line} ${c.target}`),
+      ['1 docs/api.md#limits', '1 docs/scaling.md', '2 docs/decisions/0001-pdf-engine.md'],
+    )
+    const dead = deadCitations(
+      ['src/a.ts'],
+      inMemory({
+        'src/a.ts': '// docs/guide.md#part-two docs/guide.md#part-three docs/gone.md',
+        'docs/guide.md': '# Guide\n## Part two\n',
+      }),
+    )
+    assert.deepEqual(
+      dead.map((d) => `${d.line} ${d.target}: ${d.reason}`),
+      ['1 docs/guide.md#part-three: no such heading', '1 docs/gone.md: no such file'],
+    )
+  })
+
   it('refuses a link that leaves the repository', () => {
     const dead = deadLinks(['docs/a.md'], inMemory({ 'docs/a.md': '[spec](../../shared/spec/api-v1.md)' }))
     assert.equal(dead.length, 1)
@@ -92,5 +126,21 @@ describe('README.md and docs/', () => {
     const linked = new Set(linksOf(repository.read('README.md')).map((l) => l.target.split('#')[0]))
     const unlinked = files.filter((f) => f.startsWith('docs/') && !linked.has(f))
     assert.deepEqual(unlinked, [])
+  })
+})
+
+describe('the code cites docs that exist', () => {
+  // Comments cite this repository's docs (`docs/api.md#limits`), never an outside contract: every
+  // cited file and heading must exist. This file is left out: its examples are deliberately dead.
+  const sources = ['src', 'test', 'scripts', 'bench']
+    .flatMap((dir) => filesUnder(dir, ['.ts', '.tsx', '.mjs', '.js', '.sh', '.css']))
+    .filter((path) => path !== 'test/docs-links.test.ts')
+
+  it('every docs/….md and docs/….md#heading cited in src/, test/, scripts/ and bench/ exists', () => {
+    const dead = deadCitations(sources, repository)
+    assert.deepEqual(
+      dead.map((d) => `${d.file}:${d.line} ${d.target}: ${d.reason}`),
+      [],
+    )
   })
 })

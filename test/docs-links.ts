@@ -1,7 +1,8 @@
-// The documentation's relative links (issue #24 item 6): every `[text](path)` and `[text](path#anchor)`
+// The documentation's relative links: every `[text](path)` and `[text](path#anchor)`
 // of a Markdown file must name a file that exists, and every anchor — in the same file or another
 // .md file — a heading of the target, slugged as GitHub slugs it. http(s) and mailto links are not
-// followed. Links inside fenced code blocks and inline code are not links.
+// followed. Links inside fenced code blocks and inline code are not links. The code's own citations
+// (`docs/api.md#limits` in a comment) are held to the same rule.
 import { dirname, join, normalize } from 'node:path'
 
 /** What the checker may see of the repository: paths relative to its root, `/`-separated. */
@@ -107,6 +108,40 @@ export function deadLinks(files: readonly string[], source: DocSource): DeadLink
       } else if (anchor !== null && path.endsWith('.md') && !anchors(path).has(anchor)) {
         dead.push({ file, line, target, reason: `no heading with the anchor #${anchor} in ${path}` })
       }
+    }
+  }
+  return dead
+}
+
+/** `docs/….md` and `docs/….md#anchor` as the code's comments cite them, with their 1-based lines. */
+export function citationsOf(text: string): { line: number; target: string }[] {
+  const citations: { line: number; target: string }[] = []
+  text.split('\n').forEach((raw, index) => {
+    for (const match of raw.matchAll(/\bdocs\/[\w./-]+?\.md(?:#[\w-]+)?/g)) {
+      citations.push({ line: index + 1, target: match[0] })
+    }
+  })
+  return citations
+}
+
+/** Citations of `files` (repository paths of source files) naming a missing doc or heading. */
+export function deadCitations(files: readonly string[], source: DocSource): DeadLink[] {
+  const dead: DeadLink[] = []
+  const anchorCache = new Map<string, Set<string>>()
+  for (const file of files) {
+    for (const { line, target } of citationsOf(source.read(file))) {
+      const [path, anchor] = target.split('#') as [string, string | undefined]
+      if (!source.exists(path)) {
+        dead.push({ file, line, target, reason: 'no such file' })
+        continue
+      }
+      if (anchor === undefined) continue
+      let anchors = anchorCache.get(path)
+      if (!anchors) {
+        anchors = anchorsOf(source.read(path))
+        anchorCache.set(path, anchors)
+      }
+      if (!anchors.has(anchor)) dead.push({ file, line, target, reason: 'no such heading' })
     }
   }
   return dead
