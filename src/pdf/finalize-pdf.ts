@@ -3,7 +3,7 @@
 // stored document fails its own finalization, cleanly, and never takes the server down. The
 // document as it stands (issue #20) is made by the same child code in a pool of its own, so a
 // signer's download never waits behind a finalization, nor the other way round.
-import { PoolsByLimits } from './child-pool.ts'
+import { PoolsByLimits } from '../child-pool/child-pool.ts'
 import type {
   CurrentPdfAnswer,
   CurrentPdfRequest,
@@ -41,7 +41,7 @@ export interface FinalizeOptions {
 const pools = new PoolsByLimits<FinalizeRequest, FinalizeAnswer>(
   {
     name: 'PDF finalizer',
-    script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
+    script: { source: new URL('./finalizer-child.ts', import.meta.url), bundle: 'pdf-finalizer.mjs' },
     recycleAfter: (answer) => !answer.ok || answer.final.bytes > RECYCLE_AFTER_BYTES,
   },
   // One at a time per process: a large document holds the memory it needs until it is done.
@@ -74,7 +74,7 @@ export async function finalizePdf(
 const currentPools = new PoolsByLimits<CurrentPdfRequest, CurrentPdfAnswer>(
   {
     name: 'current-PDF maker',
-    script: { source: 'finalizer-child.ts', bundle: 'pdf-finalizer.mjs' },
+    script: { source: new URL('./finalizer-child.ts', import.meta.url), bundle: 'pdf-finalizer.mjs' },
     recycleAfter: (answer) => !answer.ok || answer.current.bytes > RECYCLE_AFTER_BYTES,
   },
   { size: 1, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },

@@ -29,8 +29,8 @@ import {
   letter,
   rotatedPage,
 } from '../../test/fixtures/pdfs.ts'
+import { nodeReservedBytes } from '../child-pool/memory-limit.ts'
 import { closePdfInspector, InvalidPdfError, inspectPdfBytes, inspectPdfFile } from './inspect-pdf.ts'
-import { nodeReservedBytes } from './memory-limit.ts'
 
 after(removeTestFiles)
 

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type Outcome as PoolOutcome, PoolsByLimits } from './child-pool.ts'
+import { type Outcome as PoolOutcome, PoolsByLimits } from '../child-pool/child-pool.ts'
 import type { FileFacts, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import type { CertificationLevel } from './original-facts.ts'
 import { pageBox, type Rect } from './page-box.ts'
@@ -77,7 +77,7 @@ type Outcome = PoolOutcome<InspectAnswer>
 const pools = new PoolsByLimits<Omit<InspectRequest, 'id'>, InspectAnswer>(
   {
     name: 'PDF inspector',
-    script: { source: 'inspector-child.ts', bundle: 'pdf-inspector.mjs' },
+    script: { source: new URL('./inspector-child.ts', import.meta.url), bundle: 'pdf-inspector.mjs' },
     recycleAfter: (answer) => answer.bytes > RECYCLE_AFTER_BYTES || answer.rss > RECYCLE_AFTER_RSS,
   },
   { size: DEFAULT_POOL_SIZE, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },

@@ -5,7 +5,7 @@
 // file and what it builds from it, a Flate bomb in an object stream costs seconds of inflating.
 // It imports only mupdf and node built-ins, since bin/paraph.mjs bundles it on its own.
 import { readFile } from 'node:fs/promises'
-import { serveRequests } from './child-loop.ts'
+import { serveRequests } from '../child-pool/child-loop.ts'
 import type { Finding, InspectAnswer, InspectRequest } from './inspector-protocol.ts'
 import { openPdf, PdfPasswordError } from './mupdf-open.ts'
 import { quietMupdf } from './mupdf-quiet.ts'

@@ -5,7 +5,7 @@
 // intake but is still untrusted, so pdftoppm runs under a memory limit and a wall-clock timeout, at
 // most two at once (two cores), and a failure is one clear error, never a hang.
 import { spawn } from 'node:child_process'
-import { withMemoryLimit } from './memory-limit.ts'
+import { withMemoryLimit } from '../child-pool/memory-limit.ts'
 
 const MiB = 1024 * 1024
 const MEMORY_LIMIT_BYTES = 512 * MiB

@@ -6,8 +6,9 @@ import { createInterface } from 'node:readline'
 import type { ReadyMessage } from './child-pool.ts'
 
 export function serveRequests<Request>(answer: (request: Request) => Promise<object>): void {
-  // pdf-lib reports each damaged object it skips with console.warn, and FlateStream logs with
-  // console.log, which would corrupt the answers on stdout: a hostile file must not flood either.
+  // Answers go on stdout, so the libraries a child runs must not write there: pdf-lib reports each
+  // damaged object it skips with console.warn, and FlateStream logs with console.log, which would
+  // corrupt the answers; a hostile file must not flood either.
   console.warn = () => {}
   console.log = () => {}
   let pending = Promise.resolve()

@@ -1,5 +1,7 @@
-// A pool of long-lived child processes that do the PDF work untrusted files could turn against the
-// server: reading uploads (inspector-child.ts) and making final PDFs (finalizer-child.ts). Spawning
+// A pool of long-lived child processes that do the work untrusted files could turn against the
+// server: reading uploaded PDFs (pdf/inspector-child.ts), making final PDFs
+// (pdf/finalizer-child.ts), converting DOCX (render/docx-child.ts) and finding tags in HTML
+// (render/html-tag-child.ts). It knows none of them: each caller names its child's script. Spawning
 // a child per request cost more than a whole request (loading pdf-lib alone takes a warm start
 // ~50 ms, far more on a busy machine); a warm child answers at once. Each child runs under an OS
 // memory limit, each request under a wall-clock timeout, and the server only ever receives the
@@ -16,8 +18,12 @@ export type Outcome<Answer> = Answer | { ok: false; reason: 'timeout' | 'crashed
 export interface PoolOptions<Answer> {
   /** What the child does, for messages: `PDF inspector`. */
   name: string
-  /** The child's source beside this file (`inspector-child.ts`) and its bundle beside the server's. */
-  script: { source: string; bundle: string }
+  /**
+   * The child's entry point: its source, `new URL('./x-child.ts', import.meta.url)` written where
+   * the pool is made (run from the sources: tests, tsx), and the name of its bundle, which
+   * scripts/build.ts writes beside the server's (`pdf-inspector.mjs`).
+   */
+  script: { source: URL; bundle: string }
   size: number
   memoryLimitBytes: number
   /** Whether a child is replaced after giving this answer (to return memory a large file grew). */
@@ -247,7 +253,7 @@ function parse<Answer>(line: string): Answer | ReadyMessage | undefined {
  */
 function childScript(script: PoolOptions<unknown>['script']): string[] {
   if (!fromSources()) return [fileURLToPath(new URL(`./${script.bundle}`, import.meta.url))]
-  return [...loaderFlags(process.execArgv), fileURLToPath(new URL(`./${script.source}`, import.meta.url))]
+  return [...loaderFlags(process.execArgv), fileURLToPath(script.source)]
 }
 
 /** Run from the sources (tests, tsx) rather than from the bundle. */
