@@ -1,6 +1,6 @@
 // A pool of long-lived child processes that do the work untrusted files could turn against the
-// server: reading uploaded PDFs (pdf/inspector-child.ts), making final PDFs
-// (pdf/finalizer-child.ts), converting DOCX (render/docx-child.ts) and finding tags in HTML
+// server: reading uploaded PDFs (pdf/read/inspector-child.ts), making final PDFs
+// (pdf/finalizer/finalizer-child.ts), converting DOCX (render/docx-child.ts) and finding tags in HTML
 // (render/html-tag-child.ts). It knows none of them: each caller names its child's script. Spawning
 // a child per request cost more than a whole request (loading pdf-lib alone takes a warm start
 // ~50 ms, far more on a busy machine); a warm child answers at once. Each child runs under an OS

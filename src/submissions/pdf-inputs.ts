@@ -14,7 +14,7 @@ import { pngDataUrlBytes } from '../documents/field-values.ts'
 import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { own } from '../lib/own.ts'
-import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer-protocol.ts'
+import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer/finalizer-protocol.ts'
 
 /** Writes `bytes` as `name` in the work directory; answers its absolute path. */
 export type Writer = (name: string, bytes: Uint8Array) => Promise<string>
