@@ -4,7 +4,7 @@
 // everyone has signed.
 //
 // Made on the first download, not with the form (the page must not wait for it), by the finalizer's
-// child code (pdf/finalize-pdf.ts makeCurrentPdf: an OS memory limit, a timeout, one at a time per
+// child code (pdf/finalizer/finalize-pdf.ts makeCurrentPdf: an OS memory limit, a timeout, one at a time per
 // process), then kept in storage under a hash of what it shows: a link downloaded a thousand times
 // makes it once, and a new signature makes a new version. Two requests for one version at once make
 // it once; at most LIMITS.currentPdfQueue versions are made or waiting per process.
