@@ -9,7 +9,7 @@ import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import * as mupdf from 'mupdf'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { SES_STATEMENT } from '../src/pdf/footer.ts'
+import { SES_STATEMENT } from '../src/pdf/final/footer.ts'
 import { median } from './stats.ts'
 
 async function stampAndSign(pdf: Uint8Array, png: Uint8Array, texts: string[], key: KeyObject) {

@@ -17,8 +17,8 @@ const root = join(import.meta.dirname, '..')
 /** Entry points and their bundle's name in dist/ (the child pools find theirs beside the server's). */
 export const ENTRIES: [source: string, bundle: string][] = [
   ['src/cli/main.ts', 'paraph.mjs'],
-  ['src/pdf/inspector-child.ts', 'pdf-inspector.mjs'],
-  ['src/pdf/finalizer-child.ts', 'pdf-finalizer.mjs'],
+  ['src/pdf/read/inspector-child.ts', 'pdf-inspector.mjs'],
+  ['src/pdf/finalizer/finalizer-child.ts', 'pdf-finalizer.mjs'],
   ['src/render/docx-child.ts', 'docx-converter.mjs'],
   ['src/render/html-tag-child.ts', 'html-tagger.mjs'],
 ]

@@ -25,7 +25,7 @@ ensure_npm
 # page images; pdftotext and pdfsig are the outside readers the PDF tests use);
 # openssl makes test certificates and reads seals; chromium drives the signing page's browser tests
 # (playwright-core, no browser download).
-# Fonts drawn into final and audit PDFs, so every script prints (src/pdf/fonts.ts; subsets only are
+# Fonts drawn into final and audit PDFs, so every script prints (src/pdf/text/fonts.ts; subsets only are
 # embedded): fonts-dejavu-core (3 MB) draws Latin, Greek, Cyrillic and Hebrew as before;
 # fonts-noto-ui-core (5 MB) Arabic, Devanagari and Thai, its UI cut keeping their marks within a
 # line's height; fonts-noto-cjk (91 MB) Chinese, Japanese and Korean. fonts-noto-core (42 MB) would

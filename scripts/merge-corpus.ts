@@ -1,4 +1,4 @@
-// issue #21 item 1: runs the multi-document merge (src/pdf/merge-documents.ts) on a corpus of real
+// issue #21 item 1: runs the multi-document merge (src/pdf/merge/merge-documents.ts) on a corpus of real
 // PDFs, each one merged twice — as the first document (a one-page letter appended after it) and as a
 // later document (after the letter) — and prints what qpdf and poppler say of the results:
 //   node --import tsx scripts/merge-corpus.ts CORPUS_DIR [--verbose]
@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { mergeDocuments } from '../src/pdf/merge-documents.ts'
-import { openPdf, PdfPasswordError } from '../src/pdf/mupdf-open.ts'
+import { mergeDocuments } from '../src/pdf/merge/merge-documents.ts'
+import { openPdf, PdfPasswordError } from '../src/pdf/read/mupdf-open.ts'
 import { textPdf } from '../test/fixtures/merge-pdfs.ts'
 import {
   type FormField,

@@ -1,4 +1,36 @@
-// The composition root: every external system the service talks to is created here, once.
+// The composition root: what this process talks to outside itself. Every outside system is either
+// created here, once, or — where it must start lazily or inside a child process — named below with
+// the file that starts it. No other server code opens a connection or starts a program.
+//
+// Created here (createDeps):
+// - Database — DATABASE_URL: a SQLite file or a PostgreSQL pool (db/database.ts) → `db`.
+// - Redis — REDIS_URL, optional: shared rate-limit counters (http/rate-limit.ts) → connectRedis.
+// - Blob store — STORAGE_URL: a directory or an S3 bucket (storage/storage-url.ts) → `blobs`.
+// - SMTP server — SMTP_URL, optional: one pooled transport (mail/smtp-mailer.ts); unset, mail
+//   stays in its job row (mail/outbox-mailer.ts) → `mailer`.
+// - Chromium — CHROMIUM_PATH, CHROMIUM_SANDBOX: HTML → PDF (render/chromium-renderer.ts), one
+//   browser launched on first render or by `serve` at start → `renderer`.
+// - Webhook receivers — the URLs accounts register: POSTs through one keep-alive agent whose
+//   every connection passes the SSRF guard (lib/safe-fetch.ts guardedAgent, `resolve`), used by
+//   webhooks/ → `webhookAgent`.
+//
+// Started where they are used (named here so this list is complete):
+// - PDF URLs given at intake — documents/intake.ts → lib/safe-fetch.ts safeDownload: one guarded
+//   download per document (ALLOW_PRIVATE_NETWORK_URLS, LIMITS.pdfUrl*; `trustedCa` in tests).
+// - Time-stamping authority — TSA_URL, optional: an HTTP POST per seal (pdf/seal/timestamp.ts,
+//   LIMITS.tsaTimeoutMs), made inside the finalizer child; the URL travels in each finalize
+//   request (submissions/finalize-submission.ts reads `config.tsaUrl`).
+// - pdftoppm (poppler) — a process per page image, under a memory limit and a timeout
+//   (pdf/read/page-image.ts), for the signing page and the console's template pages.
+// - qpdf and pdfinfo (poppler) — run by one shell inside each finalizer child, to read every
+//   final PDF before it is kept (pdf/final/final-pdf-readers.ts).
+// - Pools of warm node children (child-pool/child-pool.ts), each made on its first request, each
+//   child under an OS memory limit (prlimit, else `ulimit -d`: child-pool/memory-limit.ts):
+//   the PDF inspector (pdf/read/inspect-pdf.ts), the PDF finalizer and the current-PDF maker
+//   (pdf/finalizer/finalize-pdf.ts), the DOCX converter (render/docx-to-html.ts) and the HTML tag
+//   finder (render/html-tagger.ts); closed at shutdown by cli/serve.ts (the finalizer's also by
+//   cli/worker.ts).
+// - The metrics listener — METRICS_LISTEN: served by the CLI on its own port (`metrics` below).
 
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'

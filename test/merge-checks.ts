@@ -1,4 +1,4 @@
-// What the merge tests (src/pdf/merge-*.test.ts) share: merging as the finalizer will, and reading
+// What the merge tests (src/pdf/merge/merge-*.test.ts) share: merging as the finalizer will, and reading
 // the result with qpdf and poppler, never with the engine that wrote it.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -6,8 +6,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { mergeDocuments } from '../src/pdf/merge-documents.ts'
-import { openPdf } from '../src/pdf/mupdf-open.ts'
+import { mergeDocuments } from '../src/pdf/merge/merge-documents.ts'
+import { openPdf } from '../src/pdf/read/mupdf-open.ts'
 import { pdftotext, qpdfCheck } from './pdf-checks.ts'
 
 const execFileAsync = promisify(execFile)

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { loadOrCreateSelfSigned } from '../src/pdf/self-signed-seal.ts'
+import { loadOrCreateSelfSigned } from '../src/pdf/seal/self-signed-seal.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
 import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from './signing.ts'
 

@@ -4,7 +4,7 @@
 // with what to do instead.
 import { join, relative, resolve, sep } from 'node:path'
 import type { Config } from '../config.ts'
-import { SELF_SIGNED_FILE } from '../pdf/self-signed-seal.ts'
+import { SELF_SIGNED_FILE } from '../pdf/seal/self-signed-seal.ts'
 import { FsBlobStore } from '../storage/fs-blob-store.ts'
 import { createBlobStore } from '../storage/storage-url.ts'
 

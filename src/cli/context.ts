@@ -2,7 +2,7 @@ import { type Config, ConfigError, readConfig } from '../config.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps, type Deps } from '../deps.ts'
 import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts'
-import { loadSigningCertificate, type SealingIdentity } from '../pdf/signing-certificate.ts'
+import { loadSigningCertificate, type SealingIdentity } from '../pdf/seal/signing-certificate.ts'
 import { identitySource } from '../submissions/finalize-submission.ts'
 
 /** Thrown by commands for a failure to report in one line (main.ts prints it and exits 1). */

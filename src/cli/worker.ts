@@ -2,7 +2,7 @@ import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import {
   loadConfig,

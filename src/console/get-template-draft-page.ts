@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import type { Deps } from '../deps.ts'
 import { ApiError, orNotFound } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { PageImageError, renderPageImage } from '../pdf/page-image.ts'
+import { PageImageError, renderPageImage } from '../pdf/read/page-image.ts'
 import { PAGE_IMAGE_WIDTHS } from '../signing-page/get-page-image.ts'
 import { findTemplateDraft } from './template-draft-store.ts'
 

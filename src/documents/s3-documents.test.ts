@@ -9,7 +9,7 @@ import { pdfText } from '../../test/fixtures/poppler.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../../test/s3-server.ts'
 import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 describe('documents on S3 storage', () => {
   let s3: TestS3Server

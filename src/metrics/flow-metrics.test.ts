@@ -9,7 +9,7 @@ import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../tes
 import { type HookApp, startHookApp } from '../../test/webhooks.ts'
 import { FINALIZE_MAX_ATTEMPTS, FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-move.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import type { MetricsServer } from './metrics-server.ts'
 
 const EVENTS = ['submission.created', 'submission.completed']

@@ -6,9 +6,11 @@
 //   time: a new context and page cost ~150 ms (a renderer process starts), a render of a 2-page
 //   document ~45 ms. One spare per concurrent render, each made after a render ends, never beside
 //   one (on 2 cores that tripled the render's time).
-// - Chromium is hostile with no network (security-notes "Chromium"): JavaScript off twice, all but
-//   data: and about: aborted, a closed proxy port, a resolver resolving nothing, setContent (never a
-//   file:// page); beneath, its own sandbox where it can run (CHROMIUM_SANDBOX, chromium-process.ts).
+// - Chromium is treated as hostile, with no network (security-notes "Chromium"): JavaScript off
+//   twice (the context here and the browser's flags), every request but data: and about: aborted,
+//   a navigation of the page itself answered 204 so the document stays (newLease), a closed proxy
+//   port and a resolver that resolves nothing, setContent (never a file:// page); beneath that,
+//   Chromium's own sandbox where it can run (CHROMIUM_SANDBOX, chromium-process.ts).
 // - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
 //   for the other accounts, 8 waiting in all by default; issue #20), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the

@@ -1,4 +1,4 @@
-// A long-lived DOCX converter, started by src/pdf/child-pool.ts under an OS memory limit: one JSON
+// A long-lived DOCX converter, started by src/child-pool/child-pool.ts under an OS memory limit: one JSON
 // request per stdin line, one small JSON answer per line. mammoth runs here, not in the server,
 // because a DOCX that passed the zip gate can still cost it seconds and a gigabyte
 // (security-notes "PDF and DOCX inputs"). It first inflates every entry within its declared size
@@ -7,8 +7,8 @@
 // built-ins and small leaf modules, since bin/paraph.mjs bundles it on its own.
 import { readFile, writeFile } from 'node:fs/promises'
 import mammoth from 'mammoth'
+import { serveRequests } from '../child-pool/child-loop.ts'
 import { ApiError } from '../errors.ts'
-import { serveRequests } from '../pdf/child-loop.ts'
 import { refuseDtdDeclarations } from './docx-dtd.ts'
 import { markImageSizes, readImageMark } from './docx-image-sizes.ts'
 import { tidyFragment } from './docx-page.ts'

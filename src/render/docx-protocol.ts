@@ -1,5 +1,5 @@
 // The line protocol between docx-to-html.ts and its children (docx-child.ts), carried by
-// src/pdf/child-pool.ts: one JSON object per line each way. Files travel by path, so neither the
+// src/child-pool/child-pool.ts: one JSON object per line each way. Files travel by path, so neither the
 // DOCX nor the HTML passes through the pipe. Types only: the child's bundle stays mammoth + node.
 
 export interface ConvertRequest {

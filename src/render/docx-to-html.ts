@@ -1,15 +1,15 @@
 // DOCX → HTML for POST /v1/submissions/from_docx (api-v1 §4.2): strict base64, the zip gate
 // (zip-gate.ts, in the server: a bomb is refused in microseconds and never reaches a child), then
 // mammoth in a warm child process under an OS memory limit and a timeout (docx-child.ts through
-// src/pdf/child-pool.ts), then a whole HTML document (docx-page.ts) capped in size before Chromium
+// src/child-pool/child-pool.ts), then a whole HTML document (docx-page.ts) capped in size before Chromium
 // sees it. Tags split over Word runs come out as `{{Na<strong>me</strong>;role=A}}`: the tag
 // finder reads them through inline elements.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type Outcome, PoolsByLimits } from '../child-pool/child-pool.ts'
 import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
-import { type Outcome, PoolsByLimits } from '../pdf/child-pool.ts'
 import { docxHtmlDocument } from './docx-page.ts'
 import type { ConvertAnswer, ConvertRequest } from './docx-protocol.ts'
 import { readZipDirectory } from './zip-gate.ts'
@@ -31,7 +31,7 @@ export interface DocxToHtmlOptions {
 }
 
 const MiB = 1024 * 1024
-// RLIMIT_DATA of a child (src/pdf/memory-limit.ts). A warm child holds ~60 MB (bundled, after a
+// RLIMIT_DATA of a child (src/child-pool/memory-limit.ts). A warm child holds ~60 MB (bundled, after a
 // three-page conversion, measured). mammoth can need far more: a 600 KB DOCX of 10 MiB of short
 // paragraphs took it 7 s and 1.4 GB (measured; security-notes: 1.2 GB for a 242 KB file). Past
 // this limit the child dies and the conversion fails, never the server.
@@ -48,7 +48,7 @@ const pools = new PoolsByLimits<Omit<ConvertRequest, 'id'>, ConvertAnswer>(
   {
     name: 'DOCX converter',
     // Paths from child-pool.ts: the source beside this file, the bundle beside the server's.
-    script: { source: '../render/docx-child.ts', bundle: 'docx-converter.mjs' },
+    script: { source: new URL('./docx-child.ts', import.meta.url), bundle: 'docx-converter.mjs' },
     recycleAfter: (answer) => !answer.ok || answer.bytes > RECYCLE_AFTER_BYTES,
   },
   { size: DEFAULT_POOL_SIZE, memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES },

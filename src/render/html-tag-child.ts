@@ -1,11 +1,11 @@
-// A long-lived tag finder, started by src/pdf/child-pool.ts under an OS memory limit: one JSON
+// A long-lived tag finder, started by src/child-pool/child-pool.ts under an OS memory limit: one JSON
 // request per stdin line, one small JSON answer per line. Parsing a 4 MB document with parse5
 // takes the better part of a second (about 1 s for 4 MB of text, 1.8 s for 90 000 elements,
 // measured): in the server, that second would stall every other request. Imports only parse5,
 // node built-ins and small leaf modules, since bin/paraph.mjs bundles it on its own.
 import { readFile, writeFile } from 'node:fs/promises'
+import { serveRequests } from '../child-pool/child-loop.ts'
 import { ApiError } from '../errors.ts'
-import { serveRequests } from '../pdf/child-loop.ts'
 import type { TagAnswer, Tagging, TagRequest } from './html-tag-protocol.ts'
 import { markTags, TagSyntaxError } from './html-tags.ts'
 

@@ -1,5 +1,5 @@
 // The line protocol between html-tagger.ts and its children (html-tag-child.ts), carried by
-// src/pdf/child-pool.ts: one JSON object per line each way. The HTML travels by path, both ways,
+// src/child-pool/child-pool.ts: one JSON object per line each way. The HTML travels by path, both ways,
 // so neither 4 MB document passes through the pipe. Types only.
 import type { ErrorCode } from '../errors.ts'
 import type { FoundTag, TagSource } from './html-tags.ts'

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { after, describe, it } from 'node:test'
+import { ChildPool } from '../child-pool/child-pool.ts'
 import type { ApiError } from '../errors.ts'
-import { ChildPool } from '../pdf/child-pool.ts'
 import type { TagAnswer, TagRequest } from './html-tag-protocol.ts'
 import { closeHtmlTagger, findTags } from './html-tagger.ts'
 import { markTags } from './html-tags.ts'
@@ -63,7 +63,7 @@ describe('findTags (in a child process)', () => {
   it('serves accounts fairly (issue #20): with its one child busy, another account overtakes a queue of the first', async () => {
     const pool = new ChildPool<Omit<TagRequest, 'id'>, TagAnswer>({
       name: 'HTML tag finder',
-      script: { source: '../render/html-tag-child.ts', bundle: 'html-tagger.mjs' },
+      script: { source: new URL('./html-tag-child.ts', import.meta.url), bundle: 'html-tagger.mjs' },
       size: 1,
       memoryLimitBytes: 1024 * 1024 * 1024,
     })

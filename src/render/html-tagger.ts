@@ -1,12 +1,12 @@
 // Finding a document's tags (html-tags.ts) off the server's event loop: in a warm child process
-// (html-tag-child.ts through src/pdf/child-pool.ts) under an OS memory limit and a timeout, since
+// (html-tag-child.ts through src/child-pool/child-pool.ts) under an OS memory limit and a timeout, since
 // parse5 spends up to a second or two on a 4 MB document and every other request would wait.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PoolsByLimits } from '../child-pool/child-pool.ts'
 import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
-import { PoolsByLimits } from '../pdf/child-pool.ts'
 import type { TagAnswer, TagRequest } from './html-tag-protocol.ts'
 import type { FoundTag, TagSource } from './html-tags.ts'
 
@@ -29,7 +29,7 @@ const pools = new PoolsByLimits<Omit<TagRequest, 'id'>, TagAnswer>(
   {
     name: 'HTML tag finder',
     // Paths from child-pool.ts: the source beside this file, the bundle beside the server's.
-    script: { source: '../render/html-tag-child.ts', bundle: 'html-tagger.mjs' },
+    script: { source: new URL('./html-tag-child.ts', import.meta.url), bundle: 'html-tagger.mjs' },
     // A child that refused or failed may have grown a large tree: start a fresh one.
     recycleAfter: (answer) => !answer.ok,
   },

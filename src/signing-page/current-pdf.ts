@@ -4,7 +4,7 @@
 // everyone has signed.
 //
 // Made on the first download, not with the form (the page must not wait for it), by the finalizer's
-// child code (pdf/finalize-pdf.ts makeCurrentPdf: an OS memory limit, a timeout, one at a time per
+// child code (pdf/finalizer/finalize-pdf.ts makeCurrentPdf: an OS memory limit, a timeout, one at a time per
 // process), then kept in storage under a hash of what it shows: a link downloaded a thousand times
 // makes it once, and a new signature makes a new version. Two requests for one version at once make
 // it once; at most LIMITS.currentPdfQueue versions are made or waiting per process.
@@ -15,7 +15,7 @@ import { currentPdfName } from '../documents/file-urls.ts'
 import { ApiError } from '../errors.ts'
 import { canonicalJson, sha256Hex } from '../lib/crypto.ts'
 import { LIMITS } from '../limits.ts'
-import { FinalizeError, makeCurrentPdf } from '../pdf/finalize-pdf.ts'
+import { FinalizeError, makeCurrentPdf } from '../pdf/finalizer/finalize-pdf.ts'
 import { inWorkDirectory, stampsOf, writeDocuments } from '../submissions/pdf-inputs.ts'
 import type { TemplateRecord } from '../templates/template-store.ts'
 import { type VisibleValue, valuesAsOf } from './visible-values.ts'

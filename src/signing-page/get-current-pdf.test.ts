@@ -16,7 +16,7 @@ import {
   signer,
 } from '../../test/signing.ts'
 import type { ApiError } from '../errors.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import type { FsBlobStore } from '../storage/fs-blob-store.ts'
 import { ensureCurrentPdf, type MakeOptions } from './current-pdf.ts'
 import { signerView } from './signer-view.ts'

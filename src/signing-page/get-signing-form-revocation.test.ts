@@ -18,7 +18,7 @@ import {
 } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { SESSION_HEADER } from './signer-session.ts'
 
 // Shorter than the hour of a PDF link: an expired submission's link is refused as such (410).

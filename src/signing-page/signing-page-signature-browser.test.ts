@@ -22,7 +22,7 @@ import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { png, strokePng } from '../../test/fixtures/png.ts'
 import type { TestApp } from '../../test/harness.ts'
 import { type Created, createSubmission, submitterRow } from '../../test/signing.ts'
-import { renderPageImage } from '../pdf/page-image.ts'
+import { renderPageImage } from '../pdf/read/page-image.ts'
 import { todayIso } from './page/locale.ts'
 
 const pathOf = (url: string) => new URL(url).pathname

@@ -18,8 +18,8 @@ import {
 } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { AuditRecord } from '../pdf/audit-record.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { AuditRecord } from '../pdf/audit/audit-record.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { TEXTS } from '../signing-page/page/texts.ts'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')

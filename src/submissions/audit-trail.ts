@@ -15,8 +15,8 @@ import {
   type AuditRecord,
   type AuditSubmitter,
   SES_LEGAL_LEVEL,
-} from '../pdf/audit-record.ts'
-import { type ActVia, eventSentence } from '../pdf/audit-sentences.ts'
+} from '../pdf/audit/audit-record.ts'
+import { type ActVia, eventSentence } from '../pdf/audit/audit-sentences.ts'
 import { consentIn } from '../signing-page/consent.ts'
 import type { TemplateRecord } from '../templates/template-store.ts'
 

@@ -15,7 +15,7 @@ import {
   submissionRow,
 } from '../../test/signing.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { finalizeSubmission } from './finalize-submission.ts'
 
 const area = (y: number) => ({ page: 1, x: 0.1, y, w: 0.3, h: 0.05 })

@@ -13,7 +13,7 @@ import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { SIGNATURE, signer, submissionRow } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 /** A page with no margin and each tag in a box of its own at (left, top) points. */
 function positioned(tags: Array<{ tag: string; left: number; top: number; page?: number }>, size = 'A4') {

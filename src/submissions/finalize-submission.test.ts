@@ -19,7 +19,7 @@ import {
 } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const area = (page: number, x: number, y: number, w = 0.3, h = 0.06) => ({ page, x, y, w, h })

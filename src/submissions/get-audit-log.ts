@@ -10,7 +10,7 @@ import { ApiError, orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
-import { AuditRecord } from '../pdf/audit-record.ts'
+import { AuditRecord } from '../pdf/audit/audit-record.ts'
 import { findSubmission } from './submission-store.ts'
 
 async function storedAuditTrail(

@@ -1,4 +1,4 @@
-// What the finalizer child (pdf/finalizer-protocol.ts) reads, written to a private work directory:
+// What the finalizer child (pdf/finalizer/finalizer-protocol.ts) reads, written to a private work directory:
 // the documents as sent and one stamp per area of each value, images as PNG files (files travel by
 // path, never through the server's memory). Shared by the sealed final PDF (finalize-submission.ts)
 // and the signer's document as it stands (signing-page/current-pdf.ts, issue #20).
@@ -14,7 +14,7 @@ import { pngDataUrlBytes } from '../documents/field-values.ts'
 import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { own } from '../lib/own.ts'
-import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer-protocol.ts'
+import type { FinalizeStamp, FinalizeStampValue } from '../pdf/finalizer/finalizer-protocol.ts'
 
 /** Writes `bytes` as `name` in the work directory; answers its absolute path. */
 export type Writer = (name: string, bytes: Uint8Array) => Promise<string>

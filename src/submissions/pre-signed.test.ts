@@ -11,7 +11,7 @@ import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { eventsOf, SIGNATURE, submissionRow } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 const AREA = { page: 1, x: 0.1, y: 0.6, w: 0.35, h: 0.08 }
 

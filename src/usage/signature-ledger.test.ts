@@ -16,7 +16,7 @@ import {
 } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
+import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { expireDueSubmissions } from '../submissions/expire-submissions.ts'
 import { finalizeSubmission } from '../submissions/finalize-submission.ts'
 import { ledgerRow, recordSignatures } from './signature-ledger.ts'
