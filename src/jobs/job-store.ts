@@ -1,6 +1,7 @@
 // The durable outbox (security-notes "Jobs, crashes and fences"): rows written inside the business
 // transaction, claimed with a lease and an attempt number, completed only by the attempt that holds
 // the lease. Knows no job kind: those are declared in job-catalogue.ts.
+import { sql } from 'kysely'
 import type { Engine } from '../db/dialect.ts'
 import { lockForClaim } from '../db/dialect.ts'
 import type { Db, Executor, JobsTable, Tx } from '../db/tables.ts'
@@ -50,8 +51,14 @@ export async function enqueueJob(
 }
 
 /**
- * Claims the oldest due job: pending and due, or running with a lapsed lease (its worker died).
- * The attempt number goes up on every claim and fences completion.
+ * Claims a due job: first one whose lease lapsed (its worker died; it was the oldest due when it was
+ * claimed), else the pending job due longest. The attempt number goes up on every claim and fences
+ * completion. Two statements, each read in the order of its own index and stopped at the first row,
+ * so neither the jobs scheduled for later (reminders by the hundred thousand) nor a backlog of due
+ * ones is read or sorted: `jobs_lease` (migration 0017) holds only the running jobs, `jobs_due`
+ * (state, run_at) reaches the due pending jobs without the future ones. `state` is written as a
+ * literal where the partial index must match it: an engine proves a partial index's condition from
+ * literals, not from bound parameters (SQLite never does; PostgreSQL not in a generic plan).
  */
 export async function claimJob(
   db: Db,
@@ -61,20 +68,19 @@ export async function claimJob(
 ): Promise<ClaimedJob | null> {
   const now = clock.now()
   return db.transaction().execute(async (tx) => {
-    const due = await lockForClaim(
-      engine,
-      tx
-        .selectFrom('jobs')
-        .select(['id', 'attempt'])
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', toIso(now))]),
-            eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', toIso(now))]),
-          ]),
-        )
-        .orderBy('run_at')
-        .limit(1),
-    ).executeTakeFirst()
+    const candidates = tx.selectFrom('jobs').select(['id', 'attempt']).limit(1)
+    const due =
+      (await lockForClaim(
+        engine,
+        candidates
+          .where('state', '=', sql.lit('running'))
+          .where('locked_until', '<=', toIso(now))
+          .orderBy('locked_until'),
+      ).executeTakeFirst()) ??
+      (await lockForClaim(
+        engine,
+        candidates.where('state', '=', 'pending').where('run_at', '<=', toIso(now)).orderBy('run_at'),
+      ).executeTakeFirst())
     if (!due) return null
     const row = await tx
       .updateTable('jobs')
