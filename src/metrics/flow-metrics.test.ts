@@ -7,7 +7,7 @@ import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.t
 import { listenForMetrics, scrape, series } from '../../test/metrics.ts'
 import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
 import { type HookApp, startHookApp } from '../../test/webhooks.ts'
-import { FINALIZE_MAX_ATTEMPTS, FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-move.ts'
+import { FINALIZE_MAX_ATTEMPTS, FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-submission-move.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
 import { closePdfFinalizer } from '../pdf/finalize-pdf.ts'
 import type { MetricsServer } from './metrics-server.ts'

@@ -14,7 +14,7 @@ import {
   submissionRow,
   submitterRow,
 } from '../../test/signing.ts'
-import { FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-move.ts'
+import { FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-submission-move.ts'
 import { MAIL_JOB } from '../mail/mail-job.ts'
 
 describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {

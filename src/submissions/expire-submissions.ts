@@ -7,7 +7,7 @@
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { toIso } from '../lib/clock.ts'
-import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { ACTIVE_STATUSES } from '../lifecycle/submission-moves.ts'
 
 /** How often workers look for expired submissions: the contract's "within 5 seconds" with margin. */
