@@ -1,34 +1,40 @@
 // The durable outbox (security-notes "Jobs, crashes and fences"): rows written inside the business
 // transaction, claimed with a lease and an attempt number, completed only by the attempt that holds
-// the lease. Knows no job kind: those are declared in job-catalogue.ts.
+// the lease. Knows no job kind: those are declared with defineJob and listed in job-catalogue.ts.
+
 import { sql } from 'kysely'
+import type { Static, TSchema } from 'typebox'
 import type { Engine } from '../db/dialect.ts'
 import { lockForClaim } from '../db/dialect.ts'
 import type { Db, Executor, JobsTable, Tx } from '../db/tables.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
-
-export interface NewJob {
-  kind: string
-  payload: unknown
-  runAt?: Date
-  maxAttempts?: number
-}
+import { attemptsOf, type JobDeclaration, payloadProblem } from './define-job.ts'
 
 export interface ClaimedJob {
   id: string
   kind: string
+  /** The stored payload, parsed; undefined when the stored text is not JSON (JSON has no undefined). */
   payload: unknown
   attempt: number
   maxAttempts: number
 }
 
-/** Enqueues inside the caller's transaction: the job exists exactly when the change that needs it does. */
-export async function enqueueJob(
+/**
+ * Queues a job of kind `job` inside the caller's transaction: the job exists exactly when the change
+ * that needs it does. The payload is checked as the worker will read it (after JSON): a payload that
+ * does not match the kind's schema is a bug of the caller, thrown here rather than found dead later.
+ */
+export async function enqueue<Payload extends TSchema>(
   tx: Tx,
   { clock, ids }: { clock: Clock; ids: IdGenerator },
-  job: NewJob,
+  job: JobDeclaration<Payload>,
+  payload: Static<Payload>,
+  { runAt }: { runAt?: Date } = {},
 ): Promise<string> {
+  const text = JSON.stringify(payload)
+  const problem = payloadProblem(job, text === undefined ? undefined : JSON.parse(text))
+  if (problem) throw new Error(problem)
   const id = ids.next('job')
   const now = toIso(clock.now())
   await tx
@@ -36,11 +42,11 @@ export async function enqueueJob(
     .values({
       id,
       kind: job.kind,
-      payload: JSON.stringify(job.payload),
+      payload: text,
       state: 'pending',
       attempt: 0,
-      max_attempts: job.maxAttempts ?? 1,
-      run_at: toIso(job.runAt ?? clock.now()),
+      max_attempts: attemptsOf(job),
+      run_at: toIso(runAt ?? clock.now()),
       locked_until: null,
       last_error: null,
       created_at: now,
@@ -102,9 +108,18 @@ function toClaimed(row: Pick<JobsTable, 'id' | 'kind' | 'payload' | 'attempt' | 
   return {
     id: row.id,
     kind: row.kind,
-    payload: JSON.parse(row.payload),
+    payload: parsePayload(row.payload),
     attempt: row.attempt,
     maxAttempts: row.max_attempts,
+  }
+}
+
+/** A row's payload; undefined for text that is not JSON, which the worker marks dead (never a crash). */
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }
 
