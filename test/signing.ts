@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { Environment } from '../src/db/tables.ts'
 import { randomBase62 } from '../src/lib/ids.ts'
 import { deriveEmailCode } from '../src/signing-page/email-code.ts'
-import { EMAIL_CODE_JOB } from '../src/signing-page/email-code-job.ts'
+import { emailCodeJob } from '../src/signing-page/email-code-job.ts'
 import { recordSignatures } from '../src/usage/signature-ledger.ts'
 import { base64, post } from './documents.ts'
 import { pdfOfPages } from './fixtures/pdfs.ts'
@@ -131,7 +131,7 @@ export async function guardedBody(
  * #20): it is derived from the job's id, as the job does when it sends the mail.
  */
 export async function mailedCode(t: TestApp, submitterId: string): Promise<string> {
-  const jobs = (await jobsOf(t, EMAIL_CODE_JOB)).filter((j) => j.payload.submitter_id === submitterId)
+  const jobs = (await jobsOf(t, emailCodeJob.kind)).filter((j) => j.payload.submitter_id === submitterId)
   const newest = jobs
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
     .at(-1)

@@ -9,7 +9,7 @@ import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { mailJob } from '../mail/mail-job.ts'
 import { renderDeprecationNotice } from '../mail/messages/deprecation-notice.ts'
 import { createAccount } from './create-account.ts'
 import {
@@ -35,7 +35,7 @@ describe('paraph deprecations notify', () => {
     await t.deps.keyActivity.flush()
   }
   const mailJobs = () =>
-    t.deps.db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', MAIL_JOB).execute()
+    t.deps.db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', mailJob.kind).execute()
   const summary = (outcomes: NoticeOutcome[]) =>
     outcomes.map(
       (o) => `${o.outcome} ${o.accountId === accounts.ann!.account_id ? 'ann' : (o.ownerEmail ?? 'none')}`,

@@ -7,8 +7,7 @@ import { sql } from 'kysely'
 import type { Executor } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { AnyRoute } from '../http/define-route.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderDeprecationNotice } from '../mail/messages/deprecation-notice.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
 import { routeName, utcDay } from './key-activity.ts'
@@ -125,7 +124,7 @@ async function queueNotice(deps: Deps, due: NoticeDue & { ownerEmail: string }):
       .onConflict((oc) => oc.columns(['account_id', 'route']).doNothing())
       .executeTakeFirst()
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false
-    await enqueueJob(tx, deps, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+    await enqueueMail(tx, deps, message)
     return true
   })
 }

@@ -7,6 +7,7 @@
 // only moves forward and a route-day row is inserted or left alone.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Environment, Executor } from '../db/tables.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { AuthenticatedKey } from './account-store.ts'
 
@@ -164,3 +165,13 @@ export async function listAccountKeys(db: Executor, accountId: string): Promise<
     last_used_at: row.last_used_at,
   }))
 }
+
+/** Issue #22 item 5: a key's routes per day, kept for the deprecation notices' 30 days. */
+export const purgeRouteDaysTask = definePeriodicTask({
+  name: 'key_route_days.purge',
+  everyMs: 60 * 60 * 1000,
+  run: async (deps: { db: Executor; clock: Clock; logger: FastifyBaseLogger }) => {
+    const purged = await purgeOldRouteDays(deps.db, deps.clock)
+    if (purged > 0) deps.logger.info({ purged }, "API keys' route days past 35 days purged")
+  },
+})

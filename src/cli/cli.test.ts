@@ -11,13 +11,13 @@ import { ParaphProcess, runParaph } from '../../test/paraph-process.ts'
 import { findActiveKey } from '../accounts/account-store.ts'
 import { readConfig } from '../config.ts'
 import { openDatabase } from '../db/database.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
+import { enqueue } from '../jobs/job-store.ts'
 import { systemClock } from '../lib/clock.ts'
 import { deriveKey } from '../lib/crypto.ts'
 import { randomIds } from '../lib/ids.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { mailJob } from '../mail/mail-job.ts'
 import { deriveEmailCode } from '../signing-page/email-code.ts'
-import { EMAIL_CODE_JOB, type EmailCodeJobPayload } from '../signing-page/email-code-job.ts'
+import { type EmailCodeJobPayload, emailCodeJob } from '../signing-page/email-code-job.ts'
 
 describe('paraph CLI', () => {
   let dataDir: string
@@ -204,22 +204,15 @@ describe('paraph CLI', () => {
     const database = openDatabase(readConfig(env).database)
     try {
       await database.db.transaction().execute((tx) =>
-        enqueueJob(
-          tx,
-          { clock: systemClock, ids: randomIds },
-          {
-            kind: MAIL_JOB,
-            payload: {
-              to: 'ann@example.eu',
-              bcc: null,
-              reply_to: null,
-              subject: 'Please sign',
-              text: 'Sign here: https://x/s/abc',
-              submission_id: 'sub_x',
-              submitter_id: 'sbm_x',
-            },
-          },
-        ),
+        enqueue(tx, { clock: systemClock, ids: randomIds }, mailJob, {
+          to: 'ann@example.eu',
+          bcc: null,
+          reply_to: null,
+          subject: 'Please sign',
+          text: 'Sign here: https://x/s/abc',
+          submission_id: 'sub_x',
+          submitter_id: 'sbm_x',
+        }),
       )
       // Issue #20: an e-mail code's mail is listed by what it is about, its code never kept.
       const code: EmailCodeJobPayload = {
@@ -236,9 +229,7 @@ describe('paraph CLI', () => {
       }
       await database.db
         .transaction()
-        .execute((tx) =>
-          enqueueJob(tx, { clock: systemClock, ids: randomIds }, { kind: EMAIL_CODE_JOB, payload: code }),
-        )
+        .execute((tx) => enqueue(tx, { clock: systemClock, ids: randomIds }, emailCodeJob, code))
     } finally {
       await database.close()
     }

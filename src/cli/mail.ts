@@ -3,14 +3,14 @@
 // job's id under PARAPH_SECRET as the job does when it sends it. Without SMTP_URL (the embedded
 // default) this is how a developer reads a code; whoever runs this command holds the secret anyway.
 import type { Deps } from '../deps.ts'
-import { MAIL_JOB, type MailMessage } from '../mail/mail-job.ts'
+import { type MailMessage, mailJob } from '../mail/mail-job.ts'
 import { renderEmailCodeMail } from '../mail/messages/email-code.ts'
 import { deriveEmailCode } from '../signing-page/email-code.ts'
-import { EMAIL_CODE_JOB, type EmailCodeJobPayload } from '../signing-page/email-code-job.ts'
+import { type EmailCodeJobPayload, emailCodeJob } from '../signing-page/email-code-job.ts'
 import { withDeps } from './context.ts'
 
 function listed(deps: Deps, row: { id: string; kind: string; payload: string }): MailMessage {
-  if (row.kind !== EMAIL_CODE_JOB) return JSON.parse(row.payload) as MailMessage
+  if (row.kind !== emailCodeJob.kind) return JSON.parse(row.payload) as MailMessage
   const payload = JSON.parse(row.payload) as EmailCodeJobPayload
   const rendered = renderEmailCodeMail({
     language: payload.language,
@@ -37,7 +37,7 @@ export async function mailList(options: { json?: boolean; limit: string }): Prom
     const rows = await deps.db
       .selectFrom('jobs')
       .select(['id', 'kind', 'state', 'payload', 'created_at'])
-      .where('kind', 'in', [MAIL_JOB, EMAIL_CODE_JOB])
+      .where('kind', 'in', [mailJob.kind, emailCodeJob.kind])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

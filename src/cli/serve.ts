@@ -2,7 +2,7 @@ import { createDefaultAccountOnce } from '../accounts/create-account.ts'
 import { buildApp } from '../app.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
-import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
+import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { closePdfInspector } from '../pdf/read/inspect-pdf.ts'
@@ -57,7 +57,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const stopWorker = new AbortController()
   const worker = options.worker
     ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal, {
-        housekeeping: housekeeping(deps),
+        periodicTasks: periodicTasks(deps),
       })
     : Promise.resolve()
   const dispatching = options.worker ? new WebhookDispatcher(deps).run(stopWorker.signal) : Promise.resolve()

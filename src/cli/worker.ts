@@ -1,6 +1,6 @@
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
-import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
+import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
@@ -27,7 +27,7 @@ export async function worker(): Promise<void> {
   deps.logger.info({ engine: deps.engine }, 'paraph worker started')
   const dispatching = new WebhookDispatcher(deps).run(stop.signal)
   await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
-    housekeeping: housekeeping(deps),
+    periodicTasks: periodicTasks(deps),
   })
   await dispatching
   await metrics?.close()

@@ -3,8 +3,7 @@
 import { Type } from 'typebox'
 import { StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderConsoleSignIn } from '../mail/messages/console-sign-in.ts'
 import { MAIL_LANGUAGES, mailTexts } from '../mail/messages/texts.ts'
 import { checkOrigin } from './console-auth.ts'
@@ -58,7 +57,7 @@ export const createSignInLinks = defineRoute({
         submission_id: null,
         submitter_id: null,
       }
-      await enqueueJob(tx, deps, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+      await enqueueMail(tx, deps, message)
     })
     return { object: 'sign_in_link_request', email } as const
   },

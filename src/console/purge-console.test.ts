@@ -4,7 +4,7 @@ import { PageSizes } from 'pdf-lib'
 import { type ConsoleClient, signedInMember } from '../../test/console.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
-import { housekeeping } from '../job-catalogue.ts'
+import { periodicTasks } from '../job-catalogue.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { hashToken, insertSession } from './console-session-store.ts'
 import { purgeConsole } from './purge-console.ts'
@@ -80,7 +80,7 @@ describe('console housekeeping', () => {
     await request('live@example.eu')
     t.clock.advance(60_000)
 
-    for (const task of housekeeping(t.deps)) await task.run()
+    for (const task of periodicTasks(t.deps)) await task.run()
 
     const drafts = await t.deps.db.selectFrom('template_drafts').select('id').execute()
     assert.deepEqual(drafts, [{ id: freshDraft.id }])

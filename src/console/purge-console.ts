@@ -4,6 +4,7 @@
 // most PURGE_BATCH rows, so no statement holds locks for long however much has piled up.
 import type { Executor } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { PAGE_IMAGE_WIDTHS } from '../signing-page/get-page-image.ts'
 import { SESSION_IDLE_MS } from './console-session-store.ts'
@@ -139,3 +140,13 @@ export async function purgeConsole(
     requests: await inBatches((n) => purgeRequests(deps.db, ago(REQUEST_WINDOW_MS), n), limit),
   }
 }
+
+/** Issue #23: the console's spent drafts (with their blobs), links, sessions and sign-in requests. */
+export const purgeConsoleTask = definePeriodicTask({
+  name: 'console.purge',
+  everyMs: 10 * 60 * 1000,
+  run: async (deps: Deps) => {
+    const purged = await purgeConsole(deps)
+    if (Object.values(purged).some((n) => n > 0)) deps.logger.info(purged, 'console rows purged')
+  },
+})

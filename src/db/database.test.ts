@@ -80,7 +80,7 @@ describe('migrations', () => {
           row(5, 'acct_b', 'live', '2026-11-01T08:00:00.000Z'),
         ])
         .execute()
-      assert.deepEqual(await migrate(db, engine), ['0016-signature-days'])
+      assert.deepEqual(await migrate(db, engine, '0016-signature-days'), ['0016-signature-days'])
       const days = await db
         .selectFrom('signature_days')
         .select(['account_id', 'environment', 'day', 'signatures'])

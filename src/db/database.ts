@@ -23,6 +23,7 @@ import * as templateDrafts from './migrations/0013-template-drafts.ts'
 import * as signingRequestResends from './migrations/0014-signing-request-resends.ts'
 import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
 import * as signatureDays from './migrations/0016-signature-days.ts'
+import * as jobLeaseIndex from './migrations/0017-job-lease-index.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-signing-request-resends': signingRequestResends,
   '0015-list-order-indexes': listOrderIndexes,
   '0016-signature-days': signatureDays,
+  '0017-job-lease-index': jobLeaseIndex,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -8,8 +8,10 @@
 // that outlives its lease without renewing (an event loop stalled for seconds) cannot create twice:
 // its response is stored under its claim token in the transaction that creates, so if another
 // request took the key over, that transaction rolls back.
+import type { FastifyBaseLogger } from 'fastify'
 import type { Executor, Scope, Tx } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { canonicalDigest } from '../lib/crypto.ts'
 import { randomBase62 } from '../lib/ids.ts'
@@ -188,3 +190,12 @@ export async function purgeExpiredIdempotencyKeys(db: Executor, clock: Clock): P
     .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+export const purgeIdempotencyKeysTask = definePeriodicTask({
+  name: 'idempotency_keys.purge',
+  everyMs: 10 * 60 * 1000,
+  run: async (deps: { db: Executor; clock: Clock; logger: FastifyBaseLogger }) => {
+    const purged = await purgeExpiredIdempotencyKeys(deps.db, deps.clock)
+    if (purged > 0) deps.logger.info({ purged }, 'expired idempotency keys purged')
+  },
+})

@@ -1,33 +1,40 @@
 // The durable outbox (security-notes "Jobs, crashes and fences"): rows written inside the business
 // transaction, claimed with a lease and an attempt number, completed only by the attempt that holds
-// the lease. Knows no job kind: those are declared in job-catalogue.ts.
+// the lease. Knows no job kind: those are declared with defineJob and listed in job-catalogue.ts.
+
+import { sql } from 'kysely'
+import type { Static, TSchema } from 'typebox'
 import type { Engine } from '../db/dialect.ts'
 import { lockForClaim } from '../db/dialect.ts'
 import type { Db, Executor, JobsTable, Tx } from '../db/tables.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
-
-export interface NewJob {
-  kind: string
-  payload: unknown
-  runAt?: Date
-  maxAttempts?: number
-}
+import { attemptsOf, type JobDeclaration, payloadProblem } from './define-job.ts'
 
 export interface ClaimedJob {
   id: string
   kind: string
+  /** The stored payload, parsed; undefined when the stored text is not JSON (JSON has no undefined). */
   payload: unknown
   attempt: number
   maxAttempts: number
 }
 
-/** Enqueues inside the caller's transaction: the job exists exactly when the change that needs it does. */
-export async function enqueueJob(
+/**
+ * Queues a job of kind `job` inside the caller's transaction: the job exists exactly when the change
+ * that needs it does. The payload is checked as the worker will read it (after JSON): a payload that
+ * does not match the kind's schema is a bug of the caller, thrown here rather than found dead later.
+ */
+export async function enqueue<Payload extends TSchema>(
   tx: Tx,
   { clock, ids }: { clock: Clock; ids: IdGenerator },
-  job: NewJob,
+  job: JobDeclaration<Payload>,
+  payload: Static<Payload>,
+  { runAt }: { runAt?: Date } = {},
 ): Promise<string> {
+  const text = JSON.stringify(payload)
+  const problem = payloadProblem(job, text === undefined ? undefined : JSON.parse(text))
+  if (problem) throw new Error(problem)
   const id = ids.next('job')
   const now = toIso(clock.now())
   await tx
@@ -35,11 +42,11 @@ export async function enqueueJob(
     .values({
       id,
       kind: job.kind,
-      payload: JSON.stringify(job.payload),
+      payload: text,
       state: 'pending',
       attempt: 0,
-      max_attempts: job.maxAttempts ?? 1,
-      run_at: toIso(job.runAt ?? clock.now()),
+      max_attempts: attemptsOf(job),
+      run_at: toIso(runAt ?? clock.now()),
       locked_until: null,
       last_error: null,
       created_at: now,
@@ -50,8 +57,14 @@ export async function enqueueJob(
 }
 
 /**
- * Claims the oldest due job: pending and due, or running with a lapsed lease (its worker died).
- * The attempt number goes up on every claim and fences completion.
+ * Claims a due job: first one whose lease lapsed (its worker died; it was the oldest due when it was
+ * claimed), else the pending job due longest. The attempt number goes up on every claim and fences
+ * completion. Two statements, each read in the order of its own index and stopped at the first row,
+ * so neither the jobs scheduled for later (reminders by the hundred thousand) nor a backlog of due
+ * ones is read or sorted: `jobs_lease` (migration 0017) holds only the running jobs, `jobs_due`
+ * (state, run_at) reaches the due pending jobs without the future ones. `state` is written as a
+ * literal where the partial index must match it: an engine proves a partial index's condition from
+ * literals, not from bound parameters (SQLite never does; PostgreSQL not in a generic plan).
  */
 export async function claimJob(
   db: Db,
@@ -61,20 +74,19 @@ export async function claimJob(
 ): Promise<ClaimedJob | null> {
   const now = clock.now()
   return db.transaction().execute(async (tx) => {
-    const due = await lockForClaim(
-      engine,
-      tx
-        .selectFrom('jobs')
-        .select(['id', 'attempt'])
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', toIso(now))]),
-            eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', toIso(now))]),
-          ]),
-        )
-        .orderBy('run_at')
-        .limit(1),
-    ).executeTakeFirst()
+    const candidates = tx.selectFrom('jobs').select(['id', 'attempt']).limit(1)
+    const due =
+      (await lockForClaim(
+        engine,
+        candidates
+          .where('state', '=', sql.lit('running'))
+          .where('locked_until', '<=', toIso(now))
+          .orderBy('locked_until'),
+      ).executeTakeFirst()) ??
+      (await lockForClaim(
+        engine,
+        candidates.where('state', '=', 'pending').where('run_at', '<=', toIso(now)).orderBy('run_at'),
+      ).executeTakeFirst())
     if (!due) return null
     const row = await tx
       .updateTable('jobs')
@@ -96,9 +108,18 @@ function toClaimed(row: Pick<JobsTable, 'id' | 'kind' | 'payload' | 'attempt' | 
   return {
     id: row.id,
     kind: row.kind,
-    payload: JSON.parse(row.payload),
+    payload: parsePayload(row.payload),
     attempt: row.attempt,
     maxAttempts: row.max_attempts,
+  }
+}
+
+/** A row's payload; undefined for text that is not JSON, which the worker marks dead (never a crash). */
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }
 

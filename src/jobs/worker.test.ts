@@ -33,15 +33,16 @@ describe('worker loop', () => {
     })
     // everyMs 0: the task runs on every turn of the loop, so it counts the idle polls.
     const counter = {
+      name: 'counter',
       everyMs: 0,
       run: async () => {
         listenersSeen = Math.max(listenersSeen, getEventListeners(stop.signal, 'abort').length)
         if (++count === polls) reached()
       },
     }
-    const worker = runWorker({ ...t.deps, catalogue: {} }, stop.signal, {
+    const worker = runWorker({ ...t.deps, catalogue: new Map() }, stop.signal, {
       pollMs: 1,
-      housekeeping: [counter],
+      periodicTasks: [counter],
     })
     await withDeadline(enough, 30_000, `${polls} idle polls`)
     const listeners = getEventListeners(stop.signal, 'abort').length
@@ -58,9 +59,9 @@ describe('worker loop', () => {
     const firstPoll = new Promise<void>((resolve) => {
       idle = resolve
     })
-    const worker = runWorker({ ...t.deps, catalogue: {} }, stop.signal, {
+    const worker = runWorker({ ...t.deps, catalogue: new Map() }, stop.signal, {
       pollMs: 60_000,
-      housekeeping: [{ everyMs: 0, run: async () => idle() }],
+      periodicTasks: [{ name: 'idle', everyMs: 0, run: async () => idle() }],
     })
     await withDeadline(firstPoll, 10_000, 'the first poll')
     stop.abort()
@@ -77,10 +78,11 @@ describe('worker loop', () => {
         turned = resolve
       })
     let turn = nextTurn()
-    const worker = runWorker({ ...t.deps, catalogue: {}, jobBell: bell }, stop.signal, {
+    const worker = runWorker({ ...t.deps, catalogue: new Map(), jobBell: bell }, stop.signal, {
       pollMs: 60_000,
-      housekeeping: [
+      periodicTasks: [
         {
+          name: 'turns',
           everyMs: 0,
           run: async () => {
             turns++

@@ -4,24 +4,14 @@ import { type Engine, isDatabaseUnavailable } from '../db/dialect.ts'
 import type { Db } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { Outage } from '../lib/outage.ts'
+import { type CatalogueEntry, type JobCatalogue, PermanentJobError, payloadProblem } from './define-job.ts'
+import type { BoundPeriodicTask } from './define-periodic-task.ts'
 import { JobBell } from './job-bell.ts'
 import { type ClaimedJob, claimJob, completeJob, failJob } from './job-store.ts'
 
-export interface JobKind {
-  /** Seconds after the first attempt's failure for each further attempt; empty: no retry. */
-  retrySchedule: number[]
-  /** Must be idempotent, keyed by the job id: a job may run again after a crash. */
-  handle(payload: unknown, job: ClaimedJob): Promise<void>
-}
-
-export type JobCatalogue = Record<string, JobKind>
-
-/**
- * Thrown by a handler for a failure no retry can mend (a mail server's permanent rejection): the
- * job is marked dead at once, whatever its retry schedule, and logged at error level.
- */
-export class PermanentJobError extends Error {
-  override name = 'PermanentJobError'
+/** An attempt still running after its kind's `timeoutMs`: abandoned, failed, retried on the schedule. */
+export class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError'
 }
 
 export interface WorkerContext {
@@ -44,24 +34,61 @@ export interface WorkerContext {
 export const DATABASE_RETRY_MS = 5000
 
 /** The kind's wait before the next attempt after this one failed; undefined when none is left. */
-function scheduledDelayMs(kind: JobKind, job: ClaimedJob): number | undefined {
+function scheduledDelayMs(kind: CatalogueEntry, job: ClaimedJob): number | undefined {
   const seconds = kind.retrySchedule[job.attempt - 1]
   return seconds === undefined ? undefined : seconds * 1000
+}
+
+/**
+ * Runs the attempt within the kind's timeout, if it has one. An abandoned attempt cannot be stopped
+ * (a promise has no cancel): it may still finish, which its idempotence makes harmless, and a late
+ * failure of it is dropped, the attempt's failure being recorded already.
+ */
+async function runWithin(kind: CatalogueEntry, job: ClaimedJob): Promise<void> {
+  const running = kind.run(job.payload, job)
+  if (kind.timeoutMs === undefined) return running
+  const ms = kind.timeoutMs
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new JobTimeoutError(`${job.kind} attempt abandoned after its timeout of ${ms} ms`)),
+      ms,
+    )
+  })
+  try {
+    await Promise.race([running, late])
+  } finally {
+    clearTimeout(timer)
+    running.catch(() => {})
+  }
+}
+
+/** Why the claimed row cannot run: its payload is not JSON or does not match its kind; null when it can. */
+function unrunnable(kind: CatalogueEntry, job: ClaimedJob): string | null {
+  if (job.payload === undefined) return `the payload of a ${job.kind} job is not JSON`
+  return payloadProblem(kind, job.payload)
 }
 
 /** Runs one due job; false when none is due. */
 export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
   const job = await claimJob(ctx.db, ctx.engine, ctx.clock, ctx.leaseMs ?? 60_000)
   if (!job) return false
-  const kind = ctx.catalogue[job.kind]
+  const kind = ctx.catalogue.get(job.kind)
   const log = ctx.logger.child({ job_id: job.id, job_kind: job.kind, attempt: job.attempt })
   if (!kind) {
     log.error('unknown job kind: marked dead')
     await failJob(ctx.db, ctx.clock, job, `unknown job kind ${job.kind}`, null)
     return true
   }
+  // A row no attempt can run (written by hand, or by a release with another schema) is dead at once.
+  const problem = unrunnable(kind, job)
+  if (problem) {
+    log.error({ problem }, 'job payload unreadable: marked dead')
+    await failJob(ctx.db, ctx.clock, job, problem, null)
+    return true
+  }
   try {
-    await kind.handle(job.payload, job)
+    await runWithin(kind, job)
     if (!(await completeJob(ctx.db, ctx.clock, job)))
       log.warn('job finished after its lease lapsed; newer attempt kept')
   } catch (error) {
@@ -88,32 +115,27 @@ export async function drainJobs(ctx: WorkerContext): Promise<number> {
   return count
 }
 
-export interface Housekeeping {
-  everyMs: number
-  run(): Promise<void>
-}
-
 /**
  * The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts, and runs the
- * housekeeping tasks (purges of expired rows) on their own interval. A ring of `ctx.jobBell` ends
- * the idle wait early.
+ * periodic tasks (purges of expired rows, the expiry sweep) on their own interval. A ring of
+ * `ctx.jobBell` ends the idle wait early.
  */
 export async function runWorker(
   ctx: WorkerContext,
   signal: AbortSignal,
-  { pollMs = 500, housekeeping = [] }: { pollMs?: number; housekeeping?: Housekeeping[] } = {},
+  { pollMs = 500, periodicTasks = [] }: { pollMs?: number; periodicTasks?: BoundPeriodicTask[] } = {},
 ): Promise<void> {
-  const lastRun = housekeeping.map(() => 0)
+  const lastRun = periodicTasks.map(() => 0)
   const bell = ctx.jobBell ?? new JobBell()
   const outage = ctx.dbOutage ?? new Outage({ logger: ctx.logger, clock: ctx.clock, what: 'database' })
   while (!signal.aborted) {
     const now = ctx.clock.now().getTime()
-    for (const [i, task] of housekeeping.entries()) {
+    for (const [i, task] of periodicTasks.entries()) {
       if (now - lastRun[i]! < task.everyMs) continue
       lastRun[i] = now
       await task.run().catch((error: unknown) => {
         if (isDatabaseUnavailable(error)) outage.failed(error, 'housekeeping')
-        else ctx.logger.error({ err: error }, 'housekeeping failed')
+        else ctx.logger.error({ err: error, task: task.name }, 'housekeeping failed')
       })
     }
     let wait = pollMs

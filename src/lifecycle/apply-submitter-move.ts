@@ -6,7 +6,7 @@ import type { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
 import { recordSignatures } from '../usage/signature-ledger.ts'
-import type { LifecycleContext } from './apply-move.ts'
+import type { LifecycleContext } from './apply-submission-move.ts'
 import { type SubmitterTrigger, submitterMoveFrom } from './submitter-moves.ts'
 
 /** One act of a signer: the request it came with. */

@@ -1,5 +1,5 @@
 // api-v1 §3: every status a submission can move to, from where, and the event it records. Pure:
-// apply-move.ts is the only code that writes a status, and only through this table.
+// apply-submission-move.ts is the only code that writes a status, and only through this table.
 import type { SubmissionStatus } from '../db/tables.ts'
 import type { SubmissionEventType } from '../events/event-types.ts'
 

@@ -10,9 +10,9 @@ import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { type MailTestApp, startMailApp } from '../../test/mail.ts'
 import { jobsOf } from '../../test/signing.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
-import { claimJob, completeJob, enqueueJob } from '../jobs/job-store.ts'
+import { claimJob, completeJob, enqueue } from '../jobs/job-store.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { MAIL_JOB, MAIL_RETRY_SCHEDULE, type MailMessage } from './mail-job.ts'
+import { MAIL_RETRY_SCHEDULE, type MailMessage, mailJob } from './mail-job.ts'
 
 const MAIL_FROM = 'Acme Contracts <contracts@acme.example>'
 
@@ -36,13 +36,13 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
     )
     assert.equal(res.statusCode, 201, res.body)
     const { id, submitters } = res.json()
-    const [job] = (await jobsOf(m.t, MAIL_JOB)).filter(
+    const [job] = (await jobsOf(m.t, mailJob.kind)).filter(
       (j) => j.payload.submission_id === id && j.payload.kind === 'signing_request',
     )
     assert.ok(job, 'a mail job is queued with the submission')
     return { id, url: submitters[0].signing_url as string, jobId: job.id }
   }
-  const job = async (id: string) => (await jobsOf(m.t, MAIL_JOB)).find((j) => j.id === id)!
+  const job = async (id: string) => (await jobsOf(m.t, mailJob.kind)).find((j) => j.id === id)!
   const logged = (msg: string) => m.t.logs.entries().filter((e) => e.msg === msg)
 
   describe('happy', () => {
@@ -84,9 +84,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
         submission_id: 'sub_x',
         submitter_id: 'sbm_x',
       }
-      await m.t.deps.db
-        .transaction()
-        .execute((tx) => enqueueJob(tx, m.t.deps, { kind: MAIL_JOB, payload: message }))
+      await m.t.deps.db.transaction().execute((tx) => enqueue(tx, m.t.deps, mailJob, message))
       await m.work()
       const [mail] = m.smtp.to('code@example.eu')
       assert.ok(mail)
@@ -172,7 +170,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
         assert.equal(m.smtp.to('kept@example.eu').length, 1)
         assert.equal((await job(jobId)).state, 'done')
         // issue #20: the bcc's notice is a job of its own.
-        const copy = (await jobsOf(m.t, MAIL_JOB)).find(
+        const copy = (await jobsOf(m.t, mailJob.kind)).find(
           (j) => j.payload.submission_id === id && j.payload.kind === 'signing_request_copy',
         )
         assert.deepEqual([copy?.state, copy?.attempt], ['dead', 1])
@@ -186,7 +184,6 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
     it('a worker dying after the server took the mail: the next attempt sends one copy with the same Message-ID', async () => {
       const { jobId } = await requestTo('twice@example.eu')
       // A worker claims the job and delivers, then dies before recording it (no completeJob).
-      const catalogue = jobCatalogue(m.t.deps)
       for (;;) {
         const claimed = await claimJob(m.t.deps.db, m.t.deps.engine, m.t.clock, 60_000)
         assert.ok(claimed, 'the mail job is claimed')
@@ -194,7 +191,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
           await completeJob(m.t.deps.db, m.t.clock, claimed)
           continue
         }
-        await catalogue[MAIL_JOB]!.handle(claimed.payload, claimed)
+        await mailJob.handle(claimed.payload as MailMessage, claimed, m.t.deps)
         break
       }
       assert.equal(m.smtp.to('twice@example.eu').length, 1)
@@ -233,7 +230,7 @@ describe('mail.send to a server that never answers', () => {
     const res = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
     assert.equal(res.statusCode, 201, res.body)
     await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
-    const [mail] = (await jobsOf(t, MAIL_JOB)).filter((j) => j.payload.submission_id === res.json().id)
+    const [mail] = (await jobsOf(t, mailJob.kind)).filter((j) => j.payload.submission_id === res.json().id)
     assert.deepEqual([mail?.state, mail?.attempt], ['pending', 1])
     assert.equal(mail?.last_error, 'ETIMEDOUT: Greeting never received')
     assert.equal(mail?.run_at, new Date(t.clock.now().getTime() + 10_000).toISOString())
@@ -252,7 +249,7 @@ describe('mail.send without SMTP_URL: the outbox', () => {
     const res = await post(t, key, '/v1/submissions/from_pdf', await fromPdfBody())
     assert.equal(res.statusCode, 201, res.body)
     await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
-    const [mail] = (await jobsOf(t, MAIL_JOB)).filter((j) => j.payload.submission_id === res.json().id)
+    const [mail] = (await jobsOf(t, mailJob.kind)).filter((j) => j.payload.submission_id === res.json().id)
     assert.equal(mail?.state, 'done')
     const payload = mail.payload as unknown as MailMessage
     assert.equal(payload.kind, 'signing_request')

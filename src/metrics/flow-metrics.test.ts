@@ -7,8 +7,9 @@ import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.t
 import { listenForMetrics, scrape, series } from '../../test/metrics.ts'
 import { createSubmission, everyTypeBody, FIRST_VALUES, signer } from '../../test/signing.ts'
 import { type HookApp, startHookApp } from '../../test/webhooks.ts'
-import { FINALIZE_MAX_ATTEMPTS, FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-move.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { attemptsOf } from '../jobs/define-job.ts'
+import { finalizeSubmissionDeclaration } from '../lifecycle/submission-jobs.ts'
+import { mailJob } from '../mail/mail-job.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import type { MetricsServer } from './metrics-server.ts'
 
@@ -58,7 +59,7 @@ describe('GET /metrics after a submission signed to completion', () => {
     await read()
     const rows = await jobRows()
     const kinds = new Set(rows.map((r) => r.split(' ')[0] as string))
-    assert.ok(kinds.has(MAIL_JOB) && kinds.has(FINALIZE_SUBMISSION_JOB), [...kinds].join())
+    assert.ok(kinds.has(mailJob.kind) && kinds.has(finalizeSubmissionDeclaration.kind), [...kinds].join())
     for (const kind of kinds) {
       const pending = countOf(rows, `${kind} pending`)
       assert.ok(pending > 0)
@@ -75,12 +76,12 @@ describe('GET /metrics after a submission signed to completion', () => {
     await h.work()
     await read()
     const rows = await jobRows()
-    assert.equal(countOf(rows, `${FINALIZE_SUBMISSION_JOB} done`), 1)
+    assert.equal(countOf(rows, `${finalizeSubmissionDeclaration.kind} done`), 1)
     assert.equal(metric('paraph_finalizations_total', { outcome: 'completed' }), 1)
     assert.equal(metric('paraph_finalization_duration_seconds_count', { outcome: 'completed' }), 1)
     assert.equal(metric('paraph_finalizations_total', { outcome: 'failed' }), undefined)
     // No SMTP_URL: every mail job's message is kept in the outbox.
-    const mails = countOf(rows, `${MAIL_JOB} done`)
+    const mails = countOf(rows, `${mailJob.kind} done`)
     assert.ok(mails >= 2, `signing request and completion notice: ${mails}`)
     assert.equal(metric('paraph_mails_total', { outcome: 'outboxed' }), mails)
     assert.equal(metric('paraph_mails_total', { outcome: 'sent' }), undefined)
@@ -117,16 +118,19 @@ describe('GET /metrics after a submission signed to completion', () => {
     // The document gone from storage: every attempt of the finalization fails.
     for (const document of JSON.parse(row.documents) as Array<{ blob_key: string }>)
       await h.t.deps.blobs.delete(document.blob_key)
-    for (let attempt = 1; attempt <= FINALIZE_MAX_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= attemptsOf(finalizeSubmissionDeclaration); attempt++) {
       await h.work()
       h.t.clock.advance(3600_000)
     }
     await read()
-    assert.equal(metric('paraph_finalizations_total', { outcome: 'retried' }), FINALIZE_MAX_ATTEMPTS - 1)
+    assert.equal(
+      metric('paraph_finalizations_total', { outcome: 'retried' }),
+      attemptsOf(finalizeSubmissionDeclaration) - 1,
+    )
     assert.equal(metric('paraph_finalizations_total', { outcome: 'failed' }), 1)
     assert.equal(metric('paraph_finalization_duration_seconds_count', { outcome: 'failed' }), 1)
     assert.equal(metric('paraph_finalizations_total', { outcome: 'completed' }), 1, 'the earlier one')
-    assert.equal(metric('paraph_jobs', { kind: FINALIZE_SUBMISSION_JOB, state: 'dead' }), 1)
+    assert.equal(metric('paraph_jobs', { kind: finalizeSubmissionDeclaration.kind, state: 'dead' }), 1)
   })
 
   it('200 with the refused delivery counted gave_up once its retry schedule has run out', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { startTestApp } from '../../test/harness.ts'
-import { housekeeping } from '../job-catalogue.ts'
+import { periodicTasks } from '../job-catalogue.ts'
 import { batchRows } from './request-log-codec.ts'
 import { decodeBatch, type RequestRecord } from './request-log-form.ts'
 
@@ -17,7 +17,7 @@ describe('request log retention', () => {
       const recent = String((await health()).headers['request-id'])
       await t.deps.requestLogs.flush()
       t.clock.advance(5001)
-      for (const task of housekeeping(t.deps)) await task.run()
+      for (const task of periodicTasks(t.deps)) await task.run()
       const left = (await t.deps.db.selectFrom('request_log_batches').selectAll().execute()).flatMap(
         (batch) => decodeBatch(batch).map((record) => record[0]),
       )

@@ -3,9 +3,11 @@
 // that can hold what it asks for — newest first by their last request, skipping those whose time
 // range, statuses, routes or request-id range rule them out — decodes them, keeps the matching
 // requests, and reads further batches only while an unread one could still hold a newer match.
+import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
 import type { Position } from '../http/pagination.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-form.ts'
 
@@ -165,3 +167,13 @@ export async function purgeOldRequestLogs(db: Executor, clock: Clock): Promise<n
   const result = await db.deleteFrom('request_log_batches').where('last_at', '<', cutoff).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+/** Issue #22 item 4: request logs are kept 7 days. */
+export const purgeRequestLogsTask = definePeriodicTask({
+  name: 'request_logs.purge',
+  everyMs: 10 * 60 * 1000,
+  run: async (deps: { db: Executor; clock: Clock; logger: FastifyBaseLogger }) => {
+    const purged = await purgeOldRequestLogs(deps.db, deps.clock)
+    if (purged > 0) deps.logger.info({ purged }, 'request logs older than 7 days purged')
+  },
+})

@@ -5,7 +5,7 @@
 // (they may already know they will not sign), but not after signing.
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
-import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { PageLanguage } from './consent.ts'
 import { defineSignerRoutes } from './signer-routes.ts'

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { type MailTestApp, startMailApp } from '../../test/mail.ts'
 import { type CreatedSubmitter, createSubmission, guardedBody, jobsOf, signer } from '../../test/signing.ts'
-import { EMAIL_CODE_JOB } from './email-code-job.ts'
+import { emailCodeJob } from './email-code-job.ts'
 
 const SECOND = 1000
 
@@ -76,7 +76,7 @@ describe('the e-mail code mail job (SMTP)', () => {
       await send(who)
       await m.work()
       assert.equal(m.smtp.to('grey-code@example.eu').length, 0)
-      const [job] = (await jobsOf(m.t, EMAIL_CODE_JOB)).filter((j) => j.payload.submitter_id === who.id)
+      const [job] = (await jobsOf(m.t, emailCodeJob.kind)).filter((j) => j.payload.submitter_id === who.id)
       assert.deepEqual([job!.state, job!.attempt], ['pending', 1])
       assert.match(job!.last_error ?? '', /451 4\.7\.1 Greylisted/)
       m.smtp.refuse = () => null

@@ -4,15 +4,14 @@
 // HMAC the send stored, and the mail rendered then. A code that was replaced, used, voided or has
 // expired by the time the job runs (a mail server away for 10 minutes) is not sent: it could only
 // mislead. Every attempt sends the same code, so a retry after a failed send still works.
-import type { Environment } from '../db/tables.ts'
+import { type Static, Type } from 'typebox'
 import type { Deps } from '../deps.ts'
-import type { JobKind } from '../jobs/worker.ts'
+import { Environment } from '../http/common-schemas.ts'
+import { defineJob } from '../jobs/define-job.ts'
 import { deliverMail, type MailMessage, mailMessageId } from '../mail/mail-job.ts'
 import { renderEmailCodeMail } from '../mail/messages/email-code.ts'
 import { deriveEmailCode, EMAIL_CODE, hashEmailCode } from './email-code.ts'
 import { findEmailCode } from './email-code-store.ts'
-
-export const EMAIL_CODE_JOB = 'mail.email_code'
 
 /**
  * Seconds between attempts: a code lapses 10 minutes after it was asked for, so the attempts all
@@ -21,18 +20,19 @@ export const EMAIL_CODE_JOB = 'mail.email_code'
 export const EMAIL_CODE_RETRY_SCHEDULE = [10, 30, 60, 120, 240]
 
 /** What the job keeps: the mail's words and where it goes, never the code. */
-export interface EmailCodeJobPayload {
-  kind: 'email_code'
-  to: string
-  to_name: string | null
-  language: string
-  document_name: string
-  sender_name: string
-  submission_id: string
-  submitter_id: string
-  account_id: string
-  environment: Environment
-}
+export const EmailCodeJobPayload = Type.Object({
+  kind: Type.Literal('email_code'),
+  to: Type.String(),
+  to_name: Type.Union([Type.String(), Type.Null()]),
+  language: Type.String(),
+  document_name: Type.String(),
+  sender_name: Type.String(),
+  submission_id: Type.String(),
+  submitter_id: Type.String(),
+  account_id: Type.String(),
+  environment: Environment,
+})
+export type EmailCodeJobPayload = Static<typeof EmailCodeJobPayload>
 
 /** The code of this job when it is still the signer's live one (not replaced, used, void or expired). */
 async function liveCode(deps: Deps, payload: EmailCodeJobPayload, jobId: string): Promise<string | null> {
@@ -45,37 +45,38 @@ async function liveCode(deps: Deps, payload: EmailCodeJobPayload, jobId: string)
   return new Date(row.expires_at).getTime() > deps.clock.now().getTime() ? code : null
 }
 
-export function emailCodeJob(deps: Deps): JobKind {
-  return {
-    retrySchedule: EMAIL_CODE_RETRY_SCHEDULE,
-    handle: async (raw, job) => {
-      const payload = raw as EmailCodeJobPayload
-      const code = await liveCode(deps, payload, job.id)
-      if (code === null) {
-        deps.logger.info(
-          { job_id: job.id, submitter_id: payload.submitter_id },
-          'e-mail code not sent: it was replaced, used or voided, or has expired',
-        )
-        return
-      }
-      const rendered = renderEmailCodeMail({
-        language: payload.language,
-        documentName: payload.document_name,
-        senderName: payload.sender_name,
-        signerName: payload.to_name,
-        code,
-      })
-      const message: MailMessage = {
-        kind: payload.kind,
-        to: payload.to,
-        to_name: payload.to_name,
-        bcc: null,
-        reply_to: null,
-        ...rendered,
-        submission_id: payload.submission_id,
-        submitter_id: payload.submitter_id,
-      }
-      await deliverMail(deps, message, mailMessageId(job.id, deps.config.mailFrom), job.id)
-    },
-  }
-}
+export const emailCodeJob = defineJob({
+  kind: 'mail.email_code',
+  payload: EmailCodeJobPayload,
+  retrySchedule: EMAIL_CODE_RETRY_SCHEDULE,
+  // As a mail.send job's (mail-job.ts): the send gives up after 45 s, within the 60 s lease.
+  timeoutMs: 60_000,
+  handle: async (payload, job, deps: Deps) => {
+    const code = await liveCode(deps, payload, job.id)
+    if (code === null) {
+      deps.logger.info(
+        { job_id: job.id, submitter_id: payload.submitter_id },
+        'e-mail code not sent: it was replaced, used or voided, or has expired',
+      )
+      return
+    }
+    const rendered = renderEmailCodeMail({
+      language: payload.language,
+      documentName: payload.document_name,
+      senderName: payload.sender_name,
+      signerName: payload.to_name,
+      code,
+    })
+    const message: MailMessage = {
+      kind: payload.kind,
+      to: payload.to,
+      to_name: payload.to_name,
+      bcc: null,
+      reply_to: null,
+      ...rendered,
+      submission_id: payload.submission_id,
+      submitter_id: payload.submitter_id,
+    }
+    await deliverMail(deps, message, mailMessageId(job.id, deps.config.mailFrom), job.id)
+  },
+})

@@ -3,7 +3,7 @@
 // agent) and an unopened submission to `viewed` (`submission.viewed`), in one transaction.
 // Repeating it, or opening a finished or inactive submission, changes nothing and answers the form.
 import { ApiError } from '../errors.ts'
-import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { moveFrom } from '../lifecycle/submission-moves.ts'
 import { defineSignerRoutes } from './signer-routes.ts'

@@ -12,7 +12,7 @@ import {
   signer,
   verifiedSession,
 } from '../../test/signing.ts'
-import { EMAIL_CODE_JOB } from './email-code-job.ts'
+import { emailCodeJob } from './email-code-job.ts'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -27,7 +27,7 @@ describe('POST /s/{slug}/email_2fa/send and /embed/{jwt}/email_2fa/send', () => 
   after(() => t.close())
 
   const codeMails = async (submitterId: string) =>
-    (await jobsOf(t, EMAIL_CODE_JOB)).filter((j) => j.payload.submitter_id === submitterId)
+    (await jobsOf(t, emailCodeJob.kind)).filter((j) => j.payload.submitter_id === submitterId)
 
   describe('happy', () => {
     for (const via of ['link', 'embed'] as const) {

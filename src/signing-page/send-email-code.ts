@@ -11,7 +11,7 @@ import { findAccount } from '../accounts/account-store.ts'
 import type { Email2faCodesTable, Tx } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 import { Timestamp } from '../http/common-schemas.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
+import { enqueue } from '../jobs/job-store.ts'
 import { toIso } from '../lib/clock.ts'
 import { documentNameOf } from '../submissions/signing-requests.ts'
 import {
@@ -22,7 +22,7 @@ import {
   resendWaitMs,
   sendLimitWaitMs,
 } from './email-code.ts'
-import { EMAIL_CODE_JOB, EMAIL_CODE_RETRY_SCHEDULE, type EmailCodeJobPayload } from './email-code-job.ts'
+import { type EmailCodeJobPayload, emailCodeJob } from './email-code-job.ts'
 import { findEmailCode, saveEmailCode } from './email-code-store.ts'
 import { pickLanguage } from './page/texts.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
@@ -119,11 +119,8 @@ export const [sendEmailCode, sendEmbedEmailCode] = defineSignerRoutes({
       const previous = await findEmailCode(tx, submitter)
       const sends = recentSends(previous, now)
       checkSendAllowed(previous, sends, now)
-      const jobId = await enqueueJob(tx, deps, {
-        kind: EMAIL_CODE_JOB,
-        payload: await codeMailPayload(tx, session, pickLanguage(headers['accept-language'])),
-        maxAttempts: EMAIL_CODE_RETRY_SCHEDULE.length + 1,
-      })
+      const payload = await codeMailPayload(tx, session, pickLanguage(headers['accept-language']))
+      const jobId = await enqueue(tx, deps, emailCodeJob, payload)
       const code = deriveEmailCode(deps.keys.emailCodeSeed, submitter.id, jobId)
       const expiresAt = new Date(now.getTime() + EMAIL_CODE.ttlMs)
       await saveEmailCode(tx, {

@@ -14,8 +14,8 @@ import {
   submissionRow,
   submitterRow,
 } from '../../test/signing.ts'
-import { FINALIZE_SUBMISSION_JOB } from '../lifecycle/apply-move.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { finalizeSubmissionDeclaration } from '../lifecycle/submission-jobs.ts'
+import { mailJob } from '../mail/mail-job.ts'
 
 describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
   let t: TestApp
@@ -39,7 +39,7 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
       assert.equal(row.signed_ip, '203.0.113.7')
       assert.equal(row.signed_user_agent, 'SignerBrowser/1.0')
       assert.equal((await submissionRow(t, created.id)).status, 'partially_signed')
-      const mails = await jobsOf(t, MAIL_JOB)
+      const mails = await jobsOf(t, mailJob.kind)
       assert.deepEqual(
         mails.filter((m) => m.payload.submission_id === created.id).map((m) => m.payload.to),
         ['first@example.eu', 'second@example.eu'],
@@ -50,7 +50,7 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
       const submission = await submissionRow(t, created.id)
       assert.equal(submission.status, 'partially_signed', 'completed only once the final PDF exists')
       assert.ok(submission.all_signed_at)
-      const jobs = (await jobsOf(t, FINALIZE_SUBMISSION_JOB)).filter(
+      const jobs = (await jobsOf(t, finalizeSubmissionDeclaration.kind)).filter(
         (j) => j.payload.submission_id === created.id,
       )
       assert.equal(jobs.length, 1)
@@ -121,7 +121,7 @@ describe('POST /s/{slug}/sign and /embed/{jwt}/sign', () => {
         signer(t, created.submitters[1]!, 'sign', { values: { 'second signature': SIGNATURE } }),
       ])
       assert.deepEqual([a.statusCode, b.statusCode], [200, 200], `${a.body} ${b.body}`)
-      const jobs = (await jobsOf(t, FINALIZE_SUBMISSION_JOB)).filter(
+      const jobs = (await jobsOf(t, finalizeSubmissionDeclaration.kind)).filter(
         (j) => j.payload.submission_id === created.id,
       )
       assert.equal(jobs.length, 1)

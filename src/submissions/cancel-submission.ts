@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { findSubmission } from './submission-store.ts'
 
 export const CancelledSubmission = Type.Object(

@@ -14,7 +14,7 @@ import {
   signer,
   submissionRow,
 } from '../../test/signing.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { mailJob } from '../mail/mail-job.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { finalizeSubmission } from './finalize-submission.ts'
 
@@ -77,7 +77,7 @@ describe('the completion notice', () => {
     }
   }
   const completionJobs = async (created: Created) =>
-    (await jobsOf(m.t, MAIL_JOB)).filter(
+    (await jobsOf(m.t, mailJob.kind)).filter(
       (j) => j.payload.submission_id === created.id && j.payload.kind === 'completed',
     )
 

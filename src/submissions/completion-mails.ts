@@ -4,8 +4,7 @@
 // (finalize-submission.ts), which runs once per submission: exactly one notice per submitter.
 import type { SubmissionsTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderCompleted } from '../mail/messages/completed.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
 import { signingUrl } from '../signing-page/signing-credentials.ts'
@@ -48,7 +47,7 @@ export async function queueCompletionMails(
       submission_id: submission.id,
       submitter_id: submitter.id,
     }
-    await enqueueJob(tx, deps, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+    await enqueueMail(tx, deps, message)
   }
   return submitters.length
 }

@@ -9,7 +9,7 @@ import {
   signer,
   submissionRow,
 } from '../../test/signing.ts'
-import { housekeeping, jobCatalogue } from '../job-catalogue.ts'
+import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
 import { expireDueSubmissions } from './expire-submissions.ts'
 
@@ -38,7 +38,7 @@ describe('expiry of submissions (api-v1 §3.3)', () => {
     const stop = new AbortController()
     const worker = runWorker({ ...t.deps, catalogue: jobCatalogue(t.deps) }, stop.signal, {
       pollMs: 5,
-      housekeeping: housekeeping(t.deps),
+      periodicTasks: periodicTasks(t.deps),
     })
     try {
       t.clock.advance(MINUTE + 1)

@@ -6,12 +6,11 @@
 // to an account: it is the service's own task over every account.
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { toIso } from '../lib/clock.ts'
-import { applySubmissionMove } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { ACTIVE_STATUSES } from '../lifecycle/submission-moves.ts'
 
-/** How often workers look for expired submissions: the contract's "within 5 seconds" with margin. */
-export const EXPIRY_SWEEP_MS = 1000
 const BATCH = 200
 
 const alreadyMoved = () => new ApiError('submission_already_finalized', 'moved by another worker')
@@ -42,3 +41,13 @@ export async function expireDueSubmissions(
   }
   return moved
 }
+
+export const expireSubmissionsTask = definePeriodicTask({
+  name: 'submissions.expire',
+  // The contract's "within 5 seconds" with margin.
+  everyMs: 1000,
+  run: async (deps: Deps) => {
+    const expired = await expireDueSubmissions(deps)
+    if (expired > 0) deps.logger.info({ expired }, 'submissions expired')
+  },
+})

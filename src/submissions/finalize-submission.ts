@@ -13,10 +13,11 @@ import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { eventsOfSubmission } from '../events/event-store.ts'
+import { attemptsOf, defineJob } from '../jobs/define-job.ts'
 import type { ClaimedJob } from '../jobs/job-store.ts'
-import type { JobKind } from '../jobs/worker.ts'
 import { toIso } from '../lib/clock.ts'
-import { applySubmissionMove, FINALIZE_MAX_ATTEMPTS } from '../lifecycle/apply-move.ts'
+import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
+import { finalizeSubmissionDeclaration } from '../lifecycle/submission-jobs.ts'
 import { withFinalPdf } from '../pdf/audit/audit-record.ts'
 import { finalizePdf } from '../pdf/finalizer/finalize-pdf.ts'
 import { findTemplate } from '../templates/template-store.ts'
@@ -29,10 +30,6 @@ import {
   recordFinalizeError,
   submittersOf,
 } from './submission-store.ts'
-
-// Seconds before each retry: a passing fault (storage, a killed child) clears quickly; a document
-// that fails every time stops after FINALIZE_MAX_ATTEMPTS attempts.
-const RETRY_SCHEDULE = [10, 60, 300, 1800].slice(0, FINALIZE_MAX_ATTEMPTS - 1)
 
 /** Writes the finalization's inputs to a private directory, runs the child, stores what it made. */
 async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: number, signedAt: string) {
@@ -133,22 +130,21 @@ export async function finalizeSubmission(
   return completed
 }
 
-export function finalizeSubmissionJob(deps: Deps): JobKind {
-  return {
-    retrySchedule: RETRY_SCHEDULE,
-    async handle(payload, job) {
-      const started = performance.now()
-      const seconds = () => (performance.now() - started) / 1000
-      try {
-        const submissionId = (payload as { submission_id: string }).submission_id
-        // A run with nothing to do (completed meanwhile) is not a finalization.
-        if (await finalizeSubmission(deps, submissionId, job))
-          deps.metrics.finalization('completed', seconds())
-      } catch (error) {
-        // The worker retries on RETRY_SCHEDULE while attempts are left (FINALIZE_MAX_ATTEMPTS).
-        deps.metrics.finalization(job.attempt < FINALIZE_MAX_ATTEMPTS ? 'retried' : 'failed', seconds())
-        throw error
-      }
-    },
-  }
-}
+/** The finalization job: declared by lifecycle/, which queues it with the last signature. */
+export const finalizeSubmissionJob = defineJob({
+  ...finalizeSubmissionDeclaration,
+  async handle(payload, job, deps: Deps) {
+    const started = performance.now()
+    const seconds = () => (performance.now() - started) / 1000
+    try {
+      // A run with nothing to do (completed meanwhile) is not a finalization.
+      if (await finalizeSubmission(deps, payload.submission_id, job))
+        deps.metrics.finalization('completed', seconds())
+    } catch (error) {
+      // The worker retries on the declared schedule while attempts are left.
+      const last = job.attempt >= attemptsOf(finalizeSubmissionDeclaration)
+      deps.metrics.finalization(last ? 'failed' : 'retried', seconds())
+      throw error
+    }
+  },
+})

@@ -7,7 +7,11 @@ import type { FieldValue } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
-import { applySubmissionMove, markAllSigned, recordSubmissionEvent } from '../lifecycle/apply-move.ts'
+import {
+  applySubmissionMove,
+  markAllSigned,
+  recordSubmissionEvent,
+} from '../lifecycle/apply-submission-move.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import {
   embedExpiry,

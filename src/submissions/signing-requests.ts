@@ -7,8 +7,7 @@
 import { findAccount } from '../accounts/account-store.ts'
 import type { SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
 import { renderSigningRequestCopy } from '../mail/messages/signing-request-copy.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
@@ -129,7 +128,7 @@ export async function queueSigningRequests(
     if (bcc_email)
       messages.push(signingRequestCopyMessage(deps, { ...submission, bcc_email }, submitter, context))
     for (const payload of messages) {
-      await enqueueJob(tx, deps, { kind: MAIL_JOB, payload, maxAttempts: MAIL_MAX_ATTEMPTS })
+      await enqueueMail(tx, deps, payload)
     }
   }
   return due.length

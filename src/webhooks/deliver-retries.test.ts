@@ -16,7 +16,7 @@ import {
 } from '../../test/webhooks.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
-import { MAIL_JOB } from '../mail/mail-job.ts'
+import { mailJob } from '../mail/mail-job.ts'
 import { WebhookDispatcher } from './dispatcher.ts'
 
 describe('webhook deliveries that fail', () => {
@@ -96,7 +96,7 @@ describe('webhook deliveries that fail', () => {
       await c.h.submission(account.testKey)
       const start = c.h.t.clock.epochMs()
       const mails = () =>
-        c.h.t.deps.db.selectFrom('jobs').select('payload').where('kind', '=', MAIL_JOB).execute()
+        c.h.t.deps.db.selectFrom('jobs').select('payload').where('kind', '=', mailJob.kind).execute()
       const before = (await mails()).length
       for (const [i, offset] of SCHEDULE.entries()) {
         c.h.t.clock.set(new Date(start + offset * 1000))

@@ -2,6 +2,7 @@
 // endpoints that fail no more attempts (their deliveries ran out of schedule): each worker runs it
 // every minute; an endpoint is disabled once, with its pending deliveries dropped.
 import type { Deps } from '../deps.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { toIso } from '../lib/clock.ts'
 import { dropPendingDeliveries } from './delivery-store.ts'
 import { DISABLE_AFTER_MS, dueForDisabling } from './endpoint-health.ts'
@@ -23,3 +24,12 @@ export async function disableStaleEndpoints(deps: Pick<Deps, 'db' | 'clock'>): P
   }
   return disabled
 }
+
+export const disableStaleEndpointsTask = definePeriodicTask({
+  name: 'webhooks.disable_stale_endpoints',
+  everyMs: 60 * 1000,
+  run: async (deps: Deps) => {
+    const disabled = await disableStaleEndpoints(deps)
+    if (disabled > 0) deps.logger.warn({ disabled }, 'webhook endpoints disabled after 7 days of failures')
+  },
+})

@@ -4,10 +4,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.ts'
 import type { Tx, WebhookEndpointsTable } from '../db/tables.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.ts'
+import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
 import { renderWebhookFailing } from '../mail/messages/webhook-failing.ts'
 import { DISABLE_AFTER_MS } from './endpoint-health.ts'
@@ -49,6 +48,6 @@ export async function queueFailingNotice(
     submitter_id: null,
     webhook_endpoint_id: endpoint.id,
   }
-  await enqueueJob(tx, ctx, { kind: MAIL_JOB, payload: message, maxAttempts: MAIL_MAX_ATTEMPTS })
+  await enqueueMail(tx, ctx, message)
   return true
 }

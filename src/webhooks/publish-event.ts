@@ -4,8 +4,9 @@
 // transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a second run
 // finds the deliveries made and adds none.
 import type { Deps } from '../deps.ts'
-import type { JobKind } from '../jobs/worker.ts'
+import { defineJob } from '../jobs/define-job.ts'
 import { toIso } from '../lib/clock.ts'
+import { publishEventDeclaration } from '../lifecycle/submission-jobs.ts'
 import { insertDeliveries } from './delivery-store.ts'
 import { subscribedEndpoints } from './endpoint-store.ts'
 
@@ -45,11 +46,10 @@ export async function publishEvent(deps: Deps, eventId: string): Promise<number>
   return made
 }
 
-export function publishEventJob(deps: Deps): JobKind {
-  return {
-    retrySchedule: [10, 60, 300, 1800],
-    handle: async (payload) => {
-      await publishEvent(deps, (payload as { event_id: string }).event_id)
-    },
-  }
-}
+/** The events.publish job: declared by lifecycle/, which queues it with each submission event. */
+export const publishEventJob = defineJob({
+  ...publishEventDeclaration,
+  handle: async (payload, _job, deps: Deps) => {
+    await publishEvent(deps, payload.event_id)
+  },
+})

@@ -1,13 +1,15 @@
 // The only code that changes a submission's status. Each change writes, in the caller's
 // transaction: the row (guarded by the status it was read with), the journal event, and the
-// outbox job that will deliver it to webhook endpoints — all or nothing.
+// outbox job that will deliver it to webhook endpoints — all or nothing. The moves themselves are
+// the table of submission-moves.ts; a submitter's are apply-submitter-move.ts.
 import type { Scope, SubmissionStatus, SubmissionsTable, Tx } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import type { EventType } from '../events/event-types.ts'
-import { enqueueJob } from '../jobs/job-store.ts'
+import { enqueue } from '../jobs/job-store.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
+import { finalizeSubmissionDeclaration, publishEventDeclaration } from './submission-jobs.ts'
 import { moveFrom, type SubmissionTrigger } from './submission-moves.ts'
 import { snapshotSubmission } from './submission-snapshot.ts'
 
@@ -16,15 +18,6 @@ export interface LifecycleContext {
   ids: IdGenerator
   config: { publicUrl: string }
 }
-
-/** Job kind that fans a webhook-deliverable event out to the account's endpoints. */
-export const PUBLISH_EVENT_JOB = 'events.publish'
-
-/** Job kind that makes the final PDF and the audit trail, then completes the submission. */
-export const FINALIZE_SUBMISSION_JOB = 'submission.finalize'
-
-/** Attempts of a finalization before it gives up (a hostile document fails each the same way). */
-export const FINALIZE_MAX_ATTEMPTS = 5
 
 function scopeOf(row: Pick<SubmissionsTable, 'account_id' | 'environment'>): Scope {
   return { accountId: row.account_id, environment: row.environment }
@@ -54,7 +47,7 @@ export async function recordSubmissionEvent(
     actor,
   })
   if (type.startsWith('submission.')) {
-    await enqueueJob(tx, ctx, { kind: PUBLISH_EVENT_JOB, payload: { event_id: eventId } })
+    await enqueue(tx, ctx, publishEventDeclaration, { event_id: eventId })
   }
   return eventId
 }
@@ -141,10 +134,6 @@ export async function markAllSigned(
     .where('all_signed_at', 'is', null)
     .executeTakeFirst()
   if (Number(result.numUpdatedRows) !== 1) return false
-  await enqueueJob(tx, ctx, {
-    kind: FINALIZE_SUBMISSION_JOB,
-    payload: { submission_id: submission.id },
-    maxAttempts: FINALIZE_MAX_ATTEMPTS,
-  })
+  await enqueue(tx, ctx, finalizeSubmissionDeclaration, { submission_id: submission.id })
   return true
 }
