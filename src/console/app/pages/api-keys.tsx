@@ -4,7 +4,7 @@ import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
 import type { PageProps } from '../pages.tsx'
 import { fill, useTexts } from '../texts.ts'
-import type { ApiKey } from '../types.ts'
+import type { ApiKey, CreatedApiKey } from '../types.ts'
 import {
   Badge,
   Confirm,
@@ -22,9 +22,9 @@ export function ApiKeys({ session }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
   const keys = useGet<Page<ApiKey>>('/console/api/keys')
-  const [created, setCreated] = useState<ApiKey>()
+  const [created, setCreated] = useState<CreatedApiKey>()
   const [revoking, setRevoking] = useState<ApiKey>()
-  const create = useAction(() => post<ApiKey>('/console/api/keys', {}))
+  const create = useAction(() => post<CreatedApiKey>('/console/api/keys', {}))
   const env = (session.environment === 'live' ? t.env_live : t.env_test).toLocaleLowerCase(language)
   return (
     <>

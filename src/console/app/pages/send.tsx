@@ -9,7 +9,7 @@ import type { PageProps } from '../pages.tsx'
 import { navigate } from '../router.ts'
 import { Link } from '../shell.tsx'
 import { fill, type Texts, useTexts } from '../texts.ts'
-import type { SendableTemplate } from '../types.ts'
+import type { Template } from '../types.ts'
 import { Empty, ErrorNote, Loading, PageHeader, useAction, useGet, useToast } from '../ui.tsx'
 
 interface Signer {
@@ -59,7 +59,7 @@ function FieldError({ id, text }: { id: string; text: string | null }) {
 
 export function SendTemplate({ params }: PageProps) {
   const { t } = useTexts()
-  const template = useGet<SendableTemplate>(`/v1/templates/${encodeURIComponent(params.id!)}`)
+  const template = useGet<Template>(`/v1/templates/${encodeURIComponent(params.id!)}`)
   const tpl = template.data
   return (
     <>
@@ -75,7 +75,7 @@ export function SendTemplate({ params }: PageProps) {
   )
 }
 
-function SendForm({ template }: { template: SendableTemplate }) {
+function SendForm({ template }: { template: Template }) {
   const { t } = useTexts()
   const toast = useToast()
   const [signers, setSigners] = useState<Signer[]>(() =>
