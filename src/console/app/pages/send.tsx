@@ -22,10 +22,9 @@ interface Signer {
 type Order = 'preserved' | 'random'
 const VARIABLES = Object.keys(MAIL_VARIABLES) as MailVariable[]
 
-/** The field an API error names by its path (`submitters[1].email: …`, `expires_at: …`), or null. */
+/** The form's input an API error is about (its `param`: `submitters[1].email`, `expires_at`), or null. */
 function fieldOf(error: ApiFailure | undefined): string | null {
-  if (error?.status !== 422) return null
-  const path = /^([\w.[\]]+): /.exec(error.message)?.[1]
+  const path = error?.status === 422 ? error.param : null
   if (!path) return null
   if (
     /^submitters\[\d+\]\.(email|name)$/.test(path) ||
