@@ -2,7 +2,7 @@
 // current path inside the shell.
 import { useEffect, useState } from 'preact/hooks'
 import { ApiFailure, get, post, setCsrfToken, whenSessionLost } from './api.ts'
-import { PageFor } from './pages.tsx'
+import { PageFor } from './routes.tsx'
 import { currentPath, navigate, usePath } from './router.ts'
 import { Shell } from './shell.tsx'
 import { SignIn } from './sign-in.tsx'

@@ -3,7 +3,7 @@
 // template. `/templates/new?from=tpl_…` starts from a copy of a saved template instead of an upload.
 // Loaded lazily: none of it is in the first load.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { useTexts } from '../texts.ts'
 import { PageHeader } from '../ui.tsx'

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks'
 import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { fill, useTexts } from '../texts.ts'
 import type { ApiKey, CreatedApiKey } from '../types.ts'
 import {

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { MAIL_VARIABLES, type MailVariable } from '../../../mail/messages/variables.ts'
 import { type ApiFailure, call, newIdempotencyKey } from '../api.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { navigate } from '../router.ts'
 import { Link } from '../shell.tsx'
 import { fill, type Texts, useTexts } from '../texts.ts'

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { type ApiFailure, call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { fill, type Texts, useTexts } from '../texts.ts'
 import type {

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { call, post, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { navigate } from '../router.ts'
 import { Link } from '../shell.tsx'
 import { fill, useTexts } from '../texts.ts'
