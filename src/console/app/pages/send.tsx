@@ -50,7 +50,7 @@ export function SendTemplate({ params }: PageProps) {
   )
 }
 
-/** What the form holds, as POST /v1/submissions takes it (empty texts and expiry left out). */
+/** What the form holds; requestOf makes it the body of POST /v1/submissions (empty texts and expiry left out). */
 interface Draft {
   signers: Signer[]
   order: Order
@@ -58,6 +58,11 @@ interface Draft {
   body: string
   expires: string
   sendEmail: boolean
+}
+
+function emptyDraft(template: Template): Draft {
+  const signers = template.roles.map((role) => ({ role, email: '', name: '', email2fa: false }))
+  return { signers, order: 'preserved', subject: '', body: '', expires: '', sendEmail: true }
 }
 
 function requestOf(templateId: string, draft: Draft) {
@@ -81,83 +86,84 @@ function requestOf(templateId: string, draft: Draft) {
   }
 }
 
-/** POST /v1/submissions with a new Idempotency-Key only for a new content: the same form sent again is the same submission. */
-function useCreateSubmission() {
+/**
+ * Sends the form, one request at a time; an expiry already past is refused before any request.
+ * POST /v1/submissions takes a new Idempotency-Key only for a new content: the same form sent again
+ * is the same submission.
+ */
+function useSendDraft(templateId: string, onExpiresPast: () => void) {
+  const { t } = useTexts()
+  const toast = useToast()
   const attempt = useRef<{ body: string; key: string } | undefined>(undefined)
-  return useAction((request: object) => {
+  const inFlight = useRef(false)
+  const send = useAction((request: object) => {
     const text = JSON.stringify(request)
     if (attempt.current?.body !== text) attempt.current = { body: text, key: newIdempotencyKey() }
     return call<{ id: string }>('POST', '/v1/submissions', request, { idempotencyKey: attempt.current.key })
   })
+  const submit = async (draft: Draft) => {
+    if (inFlight.current) return
+    const expiresAt = isoOf(draft.expires)
+    if (expiresAt && new Date(expiresAt).getTime() <= Date.now()) return onExpiresPast()
+    inFlight.current = true
+    const done = await send.run(requestOf(templateId, draft))
+    inFlight.current = false
+    if (!done) return
+    toast(t.send_sent)
+    navigate(`/submissions/${done.value.id}`)
+  }
+  return { ...send, submit }
 }
 
 function SendForm({ template }: { template: Template }) {
   const { t } = useTexts()
-  const toast = useToast()
-  const [signers, setSigners] = useState<Signer[]>(() =>
-    template.roles.map((role) => ({ role, email: '', name: '', email2fa: false })),
-  )
-  const [order, setOrder] = useState<Order>('preserved')
-  const [subject, setSubject] = useState('')
-  const [body, setBody] = useState('')
-  const [expires, setExpires] = useState('')
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(template))
+  const patch = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }))
   const [expiresPast, setExpiresPast] = useState(false)
-  const [sendEmail, setSendEmail] = useState(true)
-  const inFlight = useRef(false)
-  const send = useCreateSubmission()
+  const send = useSendDraft(template.id, () => {
+    setExpiresPast(true)
+    document.getElementById('send-expires')?.focus()
+  })
   const field = fieldOf(send.error)
   const errorAt = (path: string) => (field === path ? send.error!.message : null)
   const clearIf = (edited: (field: string) => boolean) => {
     if (field && edited(field)) send.clear()
   }
-
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault()
-    if (inFlight.current) return
-    const expiresAt = isoOf(expires)
-    if (expiresAt && new Date(expiresAt).getTime() <= Date.now()) {
-      setExpiresPast(true)
-      document.getElementById('send-expires')?.focus()
-      return
-    }
-    inFlight.current = true
-    const done = await send.run(requestOf(template.id, { signers, order, subject, body, expires, sendEmail }))
-    inFlight.current = false
-    if (!done) return
-    toast(t.send_sent)
-    navigate(`/submissions/${done.value.id}`)
+    void send.submit(draft)
   }
 
   return (
     <form class="send-form" onSubmit={submit}>
       <p class="muted">{t.send_intro}</p>
       <SignersSection
-        signers={signers}
-        setSigners={setSigners}
-        order={order}
-        onOrder={setOrder}
+        signers={draft.signers}
+        setSigners={(change) => setDraft((current) => ({ ...current, signers: change(current.signers) }))}
+        order={draft.order}
+        onOrder={(order) => patch({ order })}
         errorAt={errorAt}
         onEdited={(index) => clearIf((f) => f.startsWith(`submitters[${index}]`))}
       />
       <MessageSection
-        subject={subject}
-        body={body}
+        subject={draft.subject}
+        body={draft.body}
         errorAt={errorAt}
         onText={(which: MessagePart, value) => {
-          ;(which === 'subject' ? setSubject : setBody)(value)
+          patch({ [which]: value })
           clearIf((f) => f === `message.${which}`)
         }}
       />
       <OptionsSection
-        expires={expires}
+        expires={draft.expires}
         expiresError={expiresPast ? t.send_expires_past : errorAt('expires_at')}
-        onExpires={(value) => {
-          setExpires(value)
+        onExpires={(expires) => {
+          patch({ expires })
           setExpiresPast(false)
           clearIf((f) => f === 'expires_at')
         }}
-        sendEmail={sendEmail}
-        onSendEmail={setSendEmail}
+        sendEmail={draft.sendEmail}
+        onSendEmail={(sendEmail) => patch({ sendEmail })}
       />
       {field ? null : <ErrorNote error={send.error} />}
       <div class="send-actions">
