@@ -203,15 +203,33 @@ export class ApiError extends Error {
   readonly type: ErrorType
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>
+  /** The request field the error is about (`submitters[0].email`), when one is: see fieldError. */
+  readonly param: string | undefined
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, cause?: unknown) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+    cause?: unknown,
+    param?: string,
+  ) {
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'ApiError'
     this.code = code
     this.status = statusOf(code)
     this.type = typeOf(code)
     this.headers = headers
+    this.param = param
   }
+}
+
+/**
+ * An error about one field of the request: the message begins with the field's path
+ * (`submitters[0].email: must be an e-mail address.`) and the envelope gives that path as `param`
+ * (docs/api.md#errors), so a client maps the error to its input without reading the message.
+ */
+export function fieldError(code: ErrorCode, param: string, problem: string): ApiError {
+  return new ApiError(code, `${param}: ${problem}`, {}, undefined, param)
 }
 
 /** A row or a 404 identical for missing and out-of-scope resources (api-v1 §5.4). */

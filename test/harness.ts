@@ -163,11 +163,17 @@ export function whatHappened(t: Pick<TestApp, 'logs'>, response: LightMyRequestR
 }
 
 /** The error envelope of a response, asserted to have exactly the spec's shape. */
-export function errorOf(response: LightMyRequestResponse): { type: string; code: string; message: string } {
-  const body = response.json() as { error: { type: string; code: string; message: string } }
+export function errorOf(response: LightMyRequestResponse): {
+  type: string
+  code: string
+  message: string
+  param?: string
+} {
+  const body = response.json() as { error: { type: string; code: string; message: string; param?: string } }
   if (Object.keys(body).join() !== 'error') throw new Error(`not an error envelope: ${response.body}`)
-  const { type, code, message } = body.error
-  if (typeof type !== 'string' || typeof code !== 'string' || typeof message !== 'string') {
+  const { type, code, message, param } = body.error
+  const strings = [type, code, message, ...('param' in body.error ? [param] : [])]
+  if (strings.some((value) => typeof value !== 'string')) {
     throw new Error(`malformed error envelope: ${response.body}`)
   }
   return body.error

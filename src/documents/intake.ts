@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../config.ts'
-import { ApiError, type ErrorCode } from '../errors.ts'
+import { ApiError, type ErrorCode, fieldError } from '../errors.ts'
 import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
 import { LIMITS } from '../limits.ts'
 import { InvalidPdfError, inspectPdfFile } from '../pdf/read/inspect-pdf.ts'
@@ -21,9 +21,10 @@ type Source = { kind: 'base64'; data: string; field: string } | { kind: 'url'; u
 function sourceOf(doc: DocumentInput, path: string): Source {
   const given = (['pdf_base64', 'file', 'pdf_url'] as const).filter((k) => doc[k] !== undefined)
   if (given.length !== 1) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_request',
-      `${path}: give exactly one of pdf_base64, file or pdf_url (got ${given.length}).`,
+      path,
+      `give exactly one of pdf_base64, file or pdf_url (got ${given.length}).`,
     )
   }
   const field = given[0]!
@@ -55,14 +56,15 @@ export function decodeBase64Pdf(data: string, field: string): Buffer {
     body = body.replace(/\s+/g, '')
     bytes = Buffer.from(body, 'base64')
   }
-  if (body.length === 0) throw new ApiError('invalid_pdf', `${field}: is empty; send the PDF as base64.`)
+  if (body.length === 0) throw fieldError('invalid_pdf', field, 'is empty; send the PDF as base64.')
   if (!decodedWhole(body, bytes)) {
-    throw new ApiError('invalid_pdf', `${field}: not valid base64.`)
+    throw fieldError('invalid_pdf', field, 'not valid base64.')
   }
   if (bytes.length > MAX_PDF_BYTES) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_pdf',
-      `${field}: the PDF is ${bytes.length} bytes; at most ${MAX_PDF_BYTES} bytes (50 MB).`,
+      field,
+      `the PDF is ${bytes.length} bytes; at most ${MAX_PDF_BYTES} bytes (50 MB).`,
     )
   }
   return bytes
@@ -96,14 +98,15 @@ async function download(source: Extract<Source, { kind: 'url' }>, file: string, 
       ...(ctx.trustedCa ? { ca: ctx.trustedCa } : {}),
     })
     if (response.status < 200 || response.status > 299) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_pdf_url',
-        `${source.field}: the server answered HTTP ${response.status}, not a PDF.`,
+        source.field,
+        `the server answered HTTP ${response.status}, not a PDF.`,
       )
     }
   } catch (error) {
     if (error instanceof SafeFetchError)
-      throw new ApiError('invalid_pdf_url', `${source.field}: ${error.message}.`)
+      throw fieldError('invalid_pdf_url', source.field, `${error.message}.`)
     throw error
   }
 }
@@ -113,7 +116,7 @@ async function inspect(file: string, source: Source, code: ErrorCode): Promise<S
   try {
     return (await inspectPdfFile(file)).pages
   } catch (error) {
-    if (error instanceof InvalidPdfError) throw new ApiError(code, `${source.field}: ${error.message}.`)
+    if (error instanceof InvalidPdfError) throw fieldError(code, source.field, `${error.message}.`)
     throw error
   }
 }

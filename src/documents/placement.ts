@@ -1,7 +1,7 @@
 // api-v1 §4.3, field placement: units and page numbering are detected once for the whole body,
 // then every area is checked against the real page it lands on and stored as fractions with
 // 1-indexed pages.
-import { ApiError } from '../errors.ts'
+import { ApiError, fieldError } from '../errors.ts'
 import type { PageSize, StoredArea, StoredField } from './document-model.ts'
 import type { FieldArea, FieldDeclaration } from './field-schemas.ts'
 
@@ -81,27 +81,30 @@ export function placeFields(declarations: PlacedDeclaration[], documents: PageSi
     const { field } = decl
     const role = field.role ?? decl.inheritedRole
     if (!role)
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `${decl.path}.role: is required (the role of the submitter who fills it).`,
+        `${decl.path}.role`,
+        `is required (the role of the submitter who fills it).`,
       )
     const type = field.type ?? 'signature'
     const choice = type === 'radio' || type === 'select'
     if (choice && !field.options)
-      throw new ApiError('invalid_request', `${decl.path}.options: is required for a ${type} field.`)
+      throw fieldError('invalid_request', `${decl.path}.options`, `is required for a ${type} field.`)
     if (!choice && field.options)
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `${decl.path}.options: only radio and select fields have options.`,
+        `${decl.path}.options`,
+        `only radio and select fields have options.`,
       )
     const areas = field.areas.map((_, i) => placeArea(decl, i, documents[decl.document]!, conventions))
     const existing = byName.get(field.name)
     if (existing) {
       // The same name twice is one field with more areas, as long as it is the same field.
       if (existing.role !== role || existing.type !== type) {
-        throw new ApiError(
+        throw fieldError(
           'invalid_request',
-          `${decl.path}.name: "${field.name}" is already a ${existing.type} field of role "${existing.role}".`,
+          `${decl.path}.name`,
+          `"${field.name}" is already a ${existing.type} field of role "${existing.role}".`,
         )
       }
       existing.areas.push(...areas)

@@ -60,6 +60,13 @@ export const ErrorBody = Type.Object(
       }),
       code: Type.String({ description: 'Machine-readable code (open enumeration)' }),
       message: Type.String({ description: 'Human-readable explanation naming what is wrong' }),
+      param: Type.Optional(
+        Type.String({
+          description:
+            'The request field the error is about, as a path (`submitters[0].email`, `expires_at`); the message begins with it. Absent when the error is about no one field',
+          examples: ['submitters[0].email'],
+        }),
+      ),
     }),
   },
   { title: 'Error' },

@@ -135,15 +135,47 @@ describe('errors: every 4xx/5xx is the spec envelope', () => {
     }
   })
 
-  it('422 invalid_request naming the first violation by path, with rate-limit headers', async () => {
+  it('422 invalid_request naming the first violation by path, in the message and as param, with rate-limit headers', async () => {
     const res = await post(JSON.stringify({ name: 'a', tags: [{ label: 'ok' }, { label: 'too long' }] }))
     assert.equal(res.statusCode, 422)
     assert.deepEqual(errorOf(res), {
       type: 'invalid_request_error',
       code: 'invalid_request',
       message: 'tags[1].label: must be at most 5 characters.',
+      param: 'tags[1].label',
     })
     assert.ok(res.headers['x-ratelimit-remaining'])
+  })
+
+  it('422 names the field as param for a missing field, an unknown one and a refused key', async () => {
+    const cases: [string, string][] = [
+      [JSON.stringify({ tags: [] }), 'name'],
+      [JSON.stringify({ name: 'a', tags: [{ label: 'ok', colour: 'red' }] }), 'tags[0].colour'],
+      ['{"name":"a","tags":[{"label":"x","__proto__":{}}]}', 'tags[0].__proto__'],
+    ]
+    for (const [body, param] of cases) {
+      const error = errorOf(await post(body))
+      assert.equal(error.param, param, body)
+      assert.ok(error.message.startsWith(`${param}: `), error.message)
+    }
+  })
+
+  it('400 invalid_id names the path parameter as param', async () => {
+    const res = await t.request(key, { method: 'GET', url: '/v1/test/widgets/sub_short' })
+    assert.equal(errorOf(res).param, 'id')
+  })
+
+  it('no param on errors about no one field: unknown route, bad JSON, too large, not an object', async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/v1/nope' }),
+      await post('{"name": "a",'),
+      await post(JSON.stringify({ name: 'x'.repeat(1_100_000) })),
+      await post('[1,2]'),
+    ]
+    for (const res of answers) {
+      assert.ok(res.statusCode >= 400, res.body)
+      assert.equal('param' in errorOf(res), false, res.body)
+    }
   })
 
   it('422 for mass assignment: unknown keys are refused, never applied', async () => {

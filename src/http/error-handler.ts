@@ -1,4 +1,4 @@
-// Every 4xx and 5xx leaves through here as `{ error: { type, code, message } }` (api-v1 §7.1),
+// Every 4xx and 5xx leaves through here as `{ error: { type, code, message, param? } }` (api-v1 §7.1),
 // including Fastify's own refusals (bad JSON, body too large, wrong content type, unknown route).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from '../db/dialect.ts'
@@ -13,7 +13,8 @@ import { type ValidationPart, validationError } from './validation.ts'
 export const MAX_PARAM_LENGTH = 4096
 
 export function envelope(error: ApiError) {
-  return { error: { type: error.type, code: error.code, message: error.message } }
+  const { type, code, message, param } = error
+  return { error: param === undefined ? { type, code, message } : { type, code, message, param } }
 }
 
 function frameworkError(error: FastifyError, route: AnyRoute | undefined): ApiError | null {

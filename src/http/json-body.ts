@@ -8,7 +8,7 @@
 // - a `__proto__` key (422): JSON.parse makes it an ordinary key, but any consumer that copies the
 //   object with assignment (ours, or a webhook receiver's) would replace a prototype instead.
 import { isUtf8 } from 'node:buffer'
-import { ApiError } from '../errors.ts'
+import { ApiError, fieldError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import { jsonPath } from './validation.ts'
 
@@ -48,7 +48,8 @@ function stringProblem(value: string): string | null {
 function refuse(pointer: string[], problem: string): never {
   const escaped = pointer.map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1'))
   const path = jsonPath(escaped.length ? `/${escaped.join('/')}` : '')
-  throw new ApiError('invalid_request', `${path || 'body'}: ${problem}.`)
+  if (path === '') throw new ApiError('invalid_request', `body: ${problem}.`)
+  throw fieldError('invalid_request', path, `${problem}.`)
 }
 
 /** No route reads deeper than a few levels; past this a body is refused before any walk overflows. */

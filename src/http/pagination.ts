@@ -3,7 +3,7 @@
 // key derived from PARAPH_SECRET. A cursor from another list, account, environment or filter set
 // is refused like a forged one: 422 invalid_pagination.
 import type { Scope } from '../db/tables.ts'
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import { canonicalJson, seal, sha256Hex, unseal } from '../lib/crypto.ts'
 
 export interface Position {
@@ -37,16 +37,18 @@ export function decodeCursor(
   if (cursor === undefined) return undefined
   const text = unseal(key, cursor)
   if (text === null) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_pagination',
-      'cursor: unreadable; pass the `next_cursor` of the previous page unchanged.',
+      'cursor',
+      'unreadable; pass the `next_cursor` of the previous page unchanged.',
     )
   }
   const parsed = JSON.parse(text) as { c: string; t: string; i: string }
   if (parsed.c !== contextHash(context)) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_pagination',
-      'cursor: belongs to another list or other filters; repeat the same filters or start without a cursor.',
+      'cursor',
+      'belongs to another list or other filters; repeat the same filters or start without a cursor.',
     )
   }
   return { createdAt: parsed.t, id: parsed.i }

@@ -39,6 +39,7 @@ describe('query strings: strict and prototype-safe', () => {
           type: 'invalid_request_error',
           code: 'invalid_request',
           message: `${name}: is not an accepted field.`,
+          param: name,
         })
         assert.match(String(res.headers['request-id']), /^req_/)
       }
@@ -76,6 +77,7 @@ describe('query strings: strict and prototype-safe', () => {
       type: 'invalid_request_error',
       code: 'invalid_email',
       message: 'email: must not contain the character U+0000.',
+      param: 'email',
     })
     const status = await get('/v1/submissions?status=sent%00')
     assert.equal(errorOf(status).code, 'invalid_status')

@@ -5,7 +5,7 @@
 //   and succeed on SQLite).
 // A refusal takes the route's own code for the parameter (`limit` → invalid_pagination).
 import type { FastifyRequest } from 'fastify'
-import { ApiError, type ErrorCode } from '../errors.ts'
+import { type ErrorCode, fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 import type { AnyRoute } from './define-route.ts'
 
@@ -23,7 +23,7 @@ function integerParameters(route: AnyRoute): Set<string> {
 
 function refuse(route: AnyRoute, name: string, problem: string): never {
   const code: ErrorCode = own(route.queryErrors ?? {}, name) ?? 'invalid_request'
-  throw new ApiError(code, `${name}: ${problem}.`)
+  throw fieldError(code, name, `${problem}.`)
 }
 
 /** The check for a route with a query-string schema; undefined when it has none. */

@@ -1,8 +1,9 @@
 // Ajv instances and the translation of a schema violation into the spec's error (api-v1 §7.2):
-// the message names the first violation by its path, `submitters[2].email: must be at most 320 characters`.
+// the message names the first violation by its path, `submitters[2].email: must be at most 320 characters`,
+// and `param` holds that path (docs/api.md#errors).
 import AjvModule, { type ErrorObject } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import { ApiError, type ErrorCode } from '../errors.ts'
+import { ApiError, type ErrorCode, fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 
 // ajv and ajv-formats are CommonJS with a default export.
@@ -153,15 +154,18 @@ export function validationError(
   const first = union ?? errors[0]
   if (!first) return new ApiError('invalid_request', 'The request does not match the schema.')
   const { path, problem } = describe(first)
-  const where = path === '' ? (part === 'body' ? 'body' : part) : path
-  if (part === 'params') {
-    const what =
-      path === 'id' ? 'malformed id; expected a prefix, "_" and 24 letters or digits' : `${problem}`
-    return new ApiError('invalid_id', `${where}: ${what}.`)
-  }
-  if (part === 'querystring') {
-    const field = path.split(/[.[]/)[0] ?? ''
-    return new ApiError(own(queryErrors, field) ?? 'invalid_request', `${where}: ${problem}.`)
-  }
-  return new ApiError('invalid_request', `${where}: ${problem}.`)
+  const code = codeOf(part, path, queryErrors)
+  const what =
+    part === 'params' && path === 'id'
+      ? 'malformed id; expected a prefix, "_" and 24 letters or digits'
+      : problem
+  // The body or query string as a whole (not an object, say) is no field: no `param` then.
+  if (path === '') return new ApiError(code, `${part}: ${what}.`)
+  return fieldError(code, path, `${what}.`)
+}
+
+function codeOf(part: ValidationPart, path: string, queryErrors: Record<string, ErrorCode>): ErrorCode {
+  if (part === 'params') return 'invalid_id'
+  if (part === 'querystring') return own(queryErrors, path.split(/[.[]/)[0] ?? '') ?? 'invalid_request'
+  return 'invalid_request'
 }

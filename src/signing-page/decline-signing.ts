@@ -4,7 +4,7 @@
 // Decided where the contract is silent: a signer may decline before their turn in preserved order
 // (they may already know they will not sign), but not after signing.
 import { Type } from 'typebox'
-import { ApiError } from '../errors.ts'
+import { ApiError, fieldError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { PageLanguage } from './consent.ts'
@@ -39,7 +39,7 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
   handler: async ({ body, ip, userAgent }, signer, deps) => {
     const { via } = signer
     const reason = body.reason.trim()
-    if (reason === '') throw new ApiError('invalid_request', 'reason: must say why, not only spaces.')
+    if (reason === '') throw fieldError('invalid_request', 'reason', 'must say why, not only spaces.')
     const declined = await deps.db.transaction().execute(async (tx) => {
       const session = await openSession(tx, deps, signer)
       const refusal = refusalOf(session, 'decline')

@@ -3,7 +3,7 @@
 // origin is the embed token's `allowed_origin` when the client gave one (POST
 // /v1/submitters/{id}/embed_token), else the origin of the Referer the framing page sent when it
 // loaded the embed URL, else none (the page posts nothing). Pure.
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 
 /** Hosts where plain http: is accepted, for a client developing on its own machine. */
 const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1'])
@@ -12,9 +12,10 @@ const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1'])
 const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\s\\]+$/i
 
 const notAnOrigin = (raw: string) =>
-  new ApiError(
+  fieldError(
     'invalid_request',
-    `allowed_origin: must be an origin such as https://app.example.com (https:, a host and an optional port, no path), or http://localhost or http://127.0.0.1 with an optional port for development (got "${raw.slice(0, 100)}")`,
+    'allowed_origin',
+    `must be an origin such as https://app.example.com (https:, a host and an optional port, no path), or http://localhost or http://127.0.0.1 with an optional port for development (got "${raw.slice(0, 100)}")`,
   )
 
 /** The origin as a browser serializes it (lower-case host, no default port); invalid_request otherwise. */

@@ -7,7 +7,7 @@ import type { StoredField } from '../documents/document-model.ts'
 import { type FieldValue, pngDataUrlBytes, valueProblem } from '../documents/field-values.ts'
 import { checkPng, PngError } from '../documents/png-check.ts'
 import type { StoredValues } from '../documents/stored-values.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 import { LIMITS } from '../limits.ts'
 
@@ -25,7 +25,7 @@ export interface CheckedValues {
 }
 
 const invalid = (name: string, problem: string) =>
-  new ApiError('invalid_field_value', `values.${name}: ${problem}.`)
+  fieldError('invalid_field_value', `values.${name}`, `${problem}.`)
 
 /**
  * Issue #20: a calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.

@@ -207,11 +207,13 @@ describe('POST /v1/submissions/from_pdf: refusals', () => {
         /already the role of submitters\[0\]/,
       ],
     ] as const) {
-      it(`422 for ${label}`, async () => {
+      it(`422 for ${label}, naming the field as param`, async () => {
         const res = await create(overrides as Record<string, unknown>)
         assert.equal(res.statusCode, 422, res.body)
-        assert.equal(errorOf(res).code, 'invalid_request')
-        assert.match(errorOf(res).message, pattern)
+        const { code, message, param } = errorOf(res)
+        assert.equal(code, 'invalid_request')
+        assert.match(message, pattern)
+        assert.ok(param && message.startsWith(`${param}: `), `param ${param} for ${message}`)
       })
     }
 

@@ -1,6 +1,6 @@
 // POST /v1/submissions — api-v1 §4.2: a submission from a stored template.
 import { Type } from 'typebox'
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import { Id } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { findTemplate } from '../templates/template-store.ts'
@@ -40,14 +40,16 @@ export const createSubmission = defineRoute({
     return transaction(async (tx) => {
       const template = await findTemplate(tx, scope, templateId)
       if (!template)
-        throw new ApiError(
+        throw fieldError(
           'template_not_found',
-          `template_id: no template ${templateId} in this environment.`,
+          'template_id',
+          `no template ${templateId} in this environment.`,
         )
       if (template.status === 'archived') {
-        throw new ApiError(
+        throw fieldError(
           'template_archived',
-          `template_id: template ${templateId} is archived; submissions cannot be created from it.`,
+          'template_id',
+          `template ${templateId} is archived; submissions cannot be created from it.`,
         )
       }
       const requests = templateRequests(submitters)

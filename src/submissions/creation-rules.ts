@@ -1,7 +1,7 @@
 // Business rules of submission creation beyond the schema (api-v1 §2.2, §2.3, §3.3). Pure.
 import type { StoredField } from '../documents/document-model.ts'
 import { type FieldValue, valueProblem } from '../documents/field-values.ts'
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 import { unknownVariables, variableList } from '../mail/messages/variables.ts'
 import { dateRangeProblem } from '../signing-page/sign-values.ts'
@@ -9,9 +9,10 @@ import type { CommonOptions } from './creation-schemas.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {
   if (options.expires_at !== undefined && new Date(options.expires_at).getTime() <= now.getTime()) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_request',
-      `expires_at: must be in the future (it is ${options.expires_at}; now is ${now.toISOString()}).`,
+      'expires_at',
+      `must be in the future (it is ${options.expires_at}; now is ${now.toISOString()}).`,
     )
   }
   checkMessageVariables(options.message)
@@ -22,9 +23,10 @@ function checkMessageVariables(message: CommonOptions['message']): void {
   for (const part of ['subject', 'body'] as const) {
     const unknown = unknownVariables(message?.[part] ?? '')[0]
     if (unknown !== undefined) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `message.${part}: unknown variable ${unknown} (variables: ${variableList()}).`,
+        `message.${part}`,
+        `unknown variable ${unknown} (variables: ${variableList()}).`,
       )
     }
   }
@@ -48,16 +50,18 @@ export function checkSubmitterFlags(
   const seen = new Map<string, number>()
   for (const [i, s] of submitters.entries()) {
     if (s.require_phone_2fa) {
-      throw new ApiError(
+      throw fieldError(
         'phone_2fa_not_supported',
-        `submitters[${i}].require_phone_2fa: phone verification is not supported; use require_email_2fa.`,
+        `submitters[${i}].require_phone_2fa`,
+        `phone verification is not supported; use require_email_2fa.`,
       )
     }
     const earlier = seen.get(s.role)
     if (earlier !== undefined) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `submitters[${i}].role: "${s.role}" is already the role of submitters[${earlier}]; each role signs once.`,
+        `submitters[${i}].role`,
+        `"${s.role}" is already the role of submitters[${earlier}]; each role signs once.`,
       )
     }
     seen.set(s.role, i)
@@ -73,17 +77,19 @@ export function checkSubmittersAgainstFields(submitters: SubmitterRequest[], fie
   const roles = [...new Set(fields.map((f) => f.role))]
   for (const [i, s] of submitters.entries()) {
     if (!roles.includes(s.role)) {
-      throw new ApiError(
+      throw fieldError(
         'submitter_role_not_in_template',
-        `submitters[${i}].role: "${s.role}" matches no role of the document (roles: ${list(roles) || 'none — declare fields with a role'}).`,
+        `submitters[${i}].role`,
+        `"${s.role}" matches no role of the document (roles: ${list(roles) || 'none — declare fields with a role'}).`,
       )
     }
   }
   const missing = roles.filter((r) => !submitters.some((s) => s.role === r))
   if (missing.length > 0) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_request',
-      `submitters: no submitter for role(s) ${list(missing)} of the document.`,
+      'submitters',
+      `no submitter for role(s) ${list(missing)} of the document.`,
     )
   }
   // Every submitter pre-signed is allowed (§4.2): the submission is complete at creation and
@@ -95,28 +101,31 @@ function checkValues(s: SubmitterRequest, index: number, fields: StoredField[]):
   for (const [name, value] of Object.entries(s.values)) {
     const field = fields.find((f) => f.name === name)
     if (!field) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `${s.valuesPath(name)}: no field "${name}" in the document (fields: ${list(fields.map((f) => f.name))}).`,
+        s.valuesPath(name),
+        `no field "${name}" in the document (fields: ${list(fields.map((f) => f.name))}).`,
       )
     }
     if (field.role !== s.role) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `${s.valuesPath(name)}: field "${name}" belongs to role "${field.role}", not "${s.role}".`,
+        s.valuesPath(name),
+        `field "${name}" belongs to role "${field.role}", not "${s.role}".`,
       )
     }
     const problem = valueProblem(field, value) ?? dateRangeProblem(field, value)
-    if (problem) throw new ApiError('invalid_request', `${s.valuesPath(name)}: ${problem}.`)
+    if (problem) throw fieldError('invalid_request', s.valuesPath(name), `${problem}.`)
   }
   if (s.completed) {
     const unfilled = fields.filter(
       (f) => f.role === s.role && f.required && own(s.values, f.name) === undefined,
     )
     if (unfilled.length > 0) {
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `submitters[${index}].fields: a pre-signed submitter needs a value for ${list(unfilled.map((f) => f.name))}.`,
+        `submitters[${index}].fields`,
+        `a pre-signed submitter needs a value for ${list(unfilled.map((f) => f.name))}.`,
       )
     }
   }

@@ -11,7 +11,7 @@ import type { Scope, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { type ReportedField, reportFields } from '../documents/field-report.ts'
 import type { DocumentInput, FieldDeclaration } from '../documents/field-schemas.ts'
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import { randomBase62 } from '../lib/ids.ts'
 import { LIMITS } from '../limits.ts'
 import { type FieldMark, PAGE_SIZES, type PageFormat } from '../render/field-marks.ts'
@@ -47,9 +47,10 @@ function resolveRoles(tags: FoundTag[], submitters: InlineSubmitter[], path: str
   return tags.map((tag) => {
     const role = tag.spec.role ?? first
     if (!roles.includes(role))
-      throw new ApiError(
+      throw fieldError(
         'submitter_role_not_in_template',
-        `${path}: the tag "${tag.text}" (${tag.where}) is for role "${role}", which no submitter has (submitters' roles: ${quote(roles)}).`,
+        path,
+        `the tag "${tag.text}" (${tag.where}) is for role "${role}", which no submitter has (submitters' roles: ${quote(roles)}).`,
       )
     return { ...tag, spec: { ...tag.spec, role } }
   })
@@ -69,9 +70,10 @@ function groupByName(tags: FoundTag[], path: string): FoundTag[][] {
     const differs = (['role', 'type', 'required', 'readonly'] as const).find((k) => a[k] !== b[k])
     const optionsDiffer = JSON.stringify(a.options) !== JSON.stringify(b.options)
     if (differs || optionsDiffer)
-      throw new ApiError(
+      throw fieldError(
         'invalid_template_tag',
-        `${path}: the tag "${tag.text}" (${tag.where}) repeats the field "${b.name}" of "${group[0]!.text}" with another ${differs ?? 'options'}; tags of one name are one field and must agree.`,
+        path,
+        `the tag "${tag.text}" (${tag.where}) repeats the field "${b.name}" of "${group[0]!.text}" with another ${differs ?? 'options'}; tags of one name are one field and must agree.`,
       )
     group.push(tag)
   }
@@ -82,9 +84,10 @@ function groupByName(tags: FoundTag[], path: string): FoundTag[][] {
 function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat, path: string) {
   const page = PAGE_SIZES[size]
   if (marks.length > LIMITS.tagsPerDocument)
-    throw new ApiError(
+    throw fieldError(
       'invalid_template_tag',
-      `${path}: the tags are printed ${marks.length} times (a tag in a table header or a fixed element repeats on every page); a document takes at most ${LIMITS.tagsPerDocument} field areas.`,
+      path,
+      `the tags are printed ${marks.length} times (a tag in a table header or a fixed element repeats on every page); a document takes at most ${LIMITS.tagsPerDocument} field areas.`,
     )
   // A tag's box printed on several pages (in a repeated table header, a fixed element) is an
   // area on each of them.
@@ -99,9 +102,10 @@ function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat
     const areas = group.flatMap((tag) => {
       const printed = (byIndex.get(tag.index) ?? []).filter((m) => m.w > 0 && m.h > 0)
       if (printed.length === 0)
-        throw new ApiError(
+        throw fieldError(
           'invalid_template_tag',
-          `${path}: the tag "${tag.text}" (${tag.where}) does not appear on the rendered pages (hidden by the document's CSS, or in an element with no box).`,
+          path,
+          `the tag "${tag.text}" (${tag.where}) does not appear on the rendered pages (hidden by the document's CSS, or in an element with no box).`,
         )
       return printed.map((mark) => {
         // Chromium rounds to its pixel grid: a box overhanging the page by a hair is brought in.
@@ -110,9 +114,10 @@ function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat
         const w = Math.min(mark.w, page.width - x)
         const h = Math.min(mark.h, page.height - y)
         if (w < mark.w - 2 || h < mark.h - 2)
-          throw new ApiError(
+          throw fieldError(
             'invalid_template_tag',
-            `${path}: the field of the tag "${tag.text}" (${tag.where}) is ${tag.spec.width}×${tag.spec.height} pt and does not fit on the page there; give it a smaller width= or height=.`,
+            path,
+            `the field of the tag "${tag.text}" (${tag.where}) is ${tag.spec.width}×${tag.spec.height} pt and does not fit on the page there; give it a smaller width= or height=.`,
           )
         // As fractions: in points, a 1×1 pt tag in the page's corner would read as a whole page
         // (placement tells the units apart by whether any value is above 1).
@@ -147,9 +152,10 @@ export function checkTaggedRequest(
   for (const [i, s] of input.submitters.entries()) {
     const j = (s.fields ?? []).findIndex((f) => 'areas' in f)
     if (j >= 0)
-      throw new ApiError(
+      throw fieldError(
         'invalid_request',
-        `submitters[${i}].fields[${j}]: the fields of an HTML or DOCX document are its {{…}} tags; a submitter's fields here are values ({ name, default_value }).`,
+        `submitters[${i}].fields[${j}]`,
+        `the fields of an HTML or DOCX document are its {{…}} tags; a submitter's fields here are values ({ name, default_value }).`,
       )
   }
 }
@@ -178,17 +184,19 @@ export async function renderTaggedDocument(
 function submittersRoles(submitters: InlineSubmitter[], path: string) {
   return (tags: FoundTag[]): FoundTag[] => {
     if (tags.length === 0)
-      throw new ApiError(
+      throw fieldError(
         'no_tags_found',
-        `${path}: no {{…}} tag found; mark where each party signs, e.g. {{Signature;role=${submitters[0]!.role}}}.`,
+        path,
+        `no {{…}} tag found; mark where each party signs, e.g. {{Signature;role=${submitters[0]!.role}}}.`,
       )
     const resolved = resolveRoles(tags, submitters, path)
     const roles = new Set(resolved.map((tag) => tag.spec.role!))
     const unplaced = submitters.findIndex((s) => !roles.has(s.role))
     if (unplaced >= 0)
-      throw new ApiError(
+      throw fieldError(
         'submitter_role_not_in_template',
-        `submitters[${unplaced}].role: no tag of the document is for role "${submitters[unplaced]!.role}" (roles of the tags: ${quote([...roles])}).`,
+        `submitters[${unplaced}].role`,
+        `no tag of the document is for role "${submitters[unplaced]!.role}" (roles of the tags: ${quote([...roles])}).`,
       )
     return resolved
   }

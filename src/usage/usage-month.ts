@@ -1,6 +1,6 @@
 // A calendar month of usage (operations.md §6), all in UTC: `YYYY-MM` read and checked, its time
 // range, and the days shown (every day of the month up to today). Pure: "now" is given.
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import type { DayRange } from './signature-ledger.ts'
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
@@ -20,9 +20,10 @@ export function usageMonth(raw: string | undefined, now: Date): UsageMonth {
   const match = MONTH.exec(value)
   const year = Number(match?.[1])
   if (!match || year < 1970) {
-    throw new ApiError(
+    throw fieldError(
       'invalid_month',
-      `month: expected a calendar month written YYYY-MM, e.g. 2026-11, from 1970-01 on (got "${value.slice(0, 20)}").`,
+      'month',
+      `expected a calendar month written YYYY-MM, e.g. 2026-11, from 1970-01 on (got "${value.slice(0, 20)}").`,
     )
   }
   const monthIndex = Number(match[2]) - 1

@@ -4,11 +4,11 @@
 // connect time (lib/safe-fetch.ts): a name that later resolves elsewhere is refused then too.
 import { isIP } from 'node:net'
 import type { Config } from '../config.ts'
-import { ApiError } from '../errors.ts'
+import { fieldError } from '../errors.ts'
 import { addressRefusal, type Resolve, urlRefusal } from '../lib/address-policy.ts'
 import { LIMITS } from '../limits.ts'
 
-const rejected = (why: string) => new ApiError('webhook_url_rejected', `url: ${why}.`)
+const rejected = (why: string) => fieldError('webhook_url_rejected', 'url', `${why}.`)
 
 /** Resolves when `raw` may receive webhooks; throws 422 webhook_url_rejected with the reason. */
 export async function checkWebhookUrl(

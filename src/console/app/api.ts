@@ -1,6 +1,7 @@
 // Calls to the public API (/v1) and the console API (/console/api) with the session cookie. Every
 // write carries the session's CSRF token (console contract); POSTs to /v1 carry a fresh
 // Idempotency-Key per user action, so a retried click never creates twice.
+import type { ErrorBody } from '../../http/common-schemas.ts'
 
 export class ApiFailure extends Error {
   constructor(
@@ -8,6 +9,8 @@ export class ApiFailure extends Error {
     readonly code: string,
     message: string,
     readonly retryAfter: string | null = null,
+    /** The request field the error is about (`submitters[0].email`), when the server names one. */
+    readonly param: string | null = null,
   ) {
     super(message)
   }
@@ -72,12 +75,13 @@ export async function call<T>(
     json = null
   }
   if (!response.ok) {
-    const error = (json as { error?: { code?: string; message?: string } } | null)?.error
+    const error = (json as Partial<ErrorBody> | null)?.error
     const failure = new ApiFailure(
       response.status,
       error?.code ?? 'http_error',
       error?.message ?? `HTTP ${response.status}`,
       response.headers.get('retry-after'),
+      error?.param ?? null,
     )
     if (failure.code === 'console_session_required' && !path.endsWith('/session')) onSessionLost()
     throw failure

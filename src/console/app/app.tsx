@@ -2,8 +2,8 @@
 // current path inside the shell.
 import { useEffect, useState } from 'preact/hooks'
 import { ApiFailure, get, post, setCsrfToken, whenSessionLost } from './api.ts'
-import { PageFor } from './pages.tsx'
 import { currentPath, navigate, usePath } from './router.ts'
+import { PageFor } from './routes.tsx'
 import { Shell } from './shell.tsx'
 import { SignIn } from './sign-in.tsx'
 import { initialLanguage, LANGUAGES, type Language, LanguageContext, rememberLanguage } from './texts.ts'

@@ -1,153 +1,39 @@
-// What the console reads from the API (the fields it shows; the server's schemas are the truth:
-// src/templates/template-schemas.ts, src/submissions/submission-schemas.ts, src/webhooks/…).
+// What the console reads from the API: the server's own schemas, as types. `import type` is erased
+// by esbuild, so none of the server (nor TypeBox) reaches the browser bundle; a field renamed on the
+// server is a compile error here instead of an empty cell on a page.
+import type { Static } from 'typebox'
+import type { SubmissionEventType } from '../../events/event-types.ts'
+import type { Event } from '../../events/list-events.ts'
+import type { Environment as EnvironmentSchema } from '../../http/common-schemas.ts'
+import type { RequestLog as RequestLogSchema } from '../../request-logs/list-request-logs.ts'
+import type { SubmissionDocuments as SubmissionDocumentsSchema } from '../../submissions/get-submission-documents.ts'
+import type { Submission, SubmitterSummary } from '../../submissions/submission-schemas.ts'
+import type { Template } from '../../templates/template-schemas.ts'
+import type { Usage as UsageSchema } from '../../usage/get-usage.ts'
+import type { WebhookDelivery } from '../../webhooks/delivery-schemas.ts'
+import type { WebhookTestResult } from '../../webhooks/test-webhook-endpoint.ts'
+import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../webhooks/webhook-schemas.ts'
+import type { ConsoleApiKey, ConsoleSession, CreatedConsoleApiKey } from '../console-schemas.ts'
+import type { Member } from '../member-store.ts'
+import type { SigningRequestResent as SigningRequestResentSchema } from '../resend-signing-request.ts'
 
-export type Environment = 'test' | 'live'
-export type Role = 'admin' | 'editor'
+export type Environment = Static<typeof EnvironmentSchema>
+export type Session = ConsoleSession
+export type Role = Member['role']
+export type { Member, Submission, Template, WebhookDelivery, WebhookEndpoint, WebhookTestResult }
+export type Submitter = SubmitterSummary
+/** The server's `data` is an open object (additionalProperties), which Static types as `{}`. */
+export type JournalEvent = Omit<Event, 'data'> & { data: Record<string, unknown> }
+export type SubmissionDocuments = Static<typeof SubmissionDocumentsSchema>
+export type RequestLog = Static<typeof RequestLogSchema>
+export type Usage = Static<typeof UsageSchema>
+export type SigningRequestResent = Static<typeof SigningRequestResentSchema>
+export type ApiKey = ConsoleApiKey
+export type CreatedApiKey = Static<typeof CreatedConsoleApiKey>
+export type { CreatedWebhookEndpoint }
 
-export interface Session {
-  object: 'console_session'
-  member: { id: string; email: string; role: Role }
-  account: { id: string; name: string }
-  environment: Environment
-  csrf_token: string
-  expires_at: string
-}
-
-export interface Template {
-  id: string
-  name: string
-  slug: string | null
-  status: 'active' | 'archived'
-  created_via: 'api' | 'ui'
-  documents: { name: string; page_count: number }[]
-  created_at: string
-}
-
-export interface Submitter {
-  id: string
-  submission_id: string
-  role: string
-  email: string
-  name: string | null
-  status: 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
-  signing_url: string
-  signed_at: string | null
-}
-
-export interface Submission {
-  id: string
-  status: string
-  template_id: string
-  submitters: Submitter[]
-  created_at: string
-  completed_at?: string
-  cancelled_at: string | null
-  expires_at: string | null
-}
-
-export interface SubmissionDocuments {
-  original_pdf_url: string
-  signed_pdf_url: string | null
-  documents: { name: string; original_pdf_url: string }[]
-}
-
-export interface JournalEvent {
-  id: string
-  type: string
-  created_at: string
-  submitter_id: string | null
-  data: Record<string, unknown>
-}
-
-export interface ApiKey {
-  id: string
-  environment: Environment
-  prefix: string
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
-  secret?: string
-}
-
-export interface WebhookHealth {
-  failing: boolean
-  disabled: boolean
-  consecutive_failures: number
-  last_success_at: string | null
-  last_failure_at: string | null
-  last_failure_reason: string | null
-}
-
-export interface WebhookEndpoint {
-  id: string
-  url: string
-  events: string[]
-  active: boolean
-  health: WebhookHealth
-  created_at: string
-  secret?: string
-}
-
-export interface WebhookAttempt {
-  number: number
-  at: string
-  status: number | null
-  error: string | null
-  duration_ms: number
-  succeeded: boolean
-  response_body: string | null
-}
-
-export interface WebhookDelivery {
-  id: string
-  event_id: string
-  event_type: string
-  status: 'pending' | 'delivered' | 'failed' | 'dropped'
-  next_attempt_at: string | null
-  last_error: string | null
-  created_at: string
-  request_body: string
-  attempts: WebhookAttempt[]
-}
-
-export interface WebhookTestResult {
-  delivered: boolean
-  event_id: string
-  response: { status: number | null; headers: Record<string, string>; body: string }
-  duration_ms: number
-  error: string | null
-}
-
-export interface RequestLog {
-  id: string
-  time: string
-  method: string
-  path: string
-  status: number
-  error_code: string | null
-  duration_ms: number
-  error: unknown
-}
-
-export interface Usage {
-  environment: Environment
-  month: string
-  signatures: number
-  billable: boolean
-  currency: string
-  tier: { up_to: number | null; unit_amount: number }
-  amount: number
-  days: { date: string; signatures: number }[]
-}
-
-export interface Member {
-  id: string
-  email: string
-  role: Role
-  created_at: string
-  last_sign_in_at: string | null
-}
-
+// Values the pages iterate over are written here, not imported: importing the server's tables
+// would put server modules in the bundle. `satisfies` and SameValues keep them the server's.
 export const SUBMISSION_STATUSES = [
   'created',
   'sent',
@@ -157,27 +43,18 @@ export const SUBMISSION_STATUSES = [
   'declined',
   'expired',
   'cancelled',
-] as const
+] as const satisfies readonly Submission['status'][]
 
-export const WEBHOOK_EVENTS = SUBMISSION_STATUSES.map((s) => `submission.${s}`)
+export const WEBHOOK_EVENTS = SUBMISSION_STATUSES.map(
+  (s) => `submission.${s}` as const,
+) satisfies SubmissionEventType[]
 
-// — sending
-/** A template as the Send page reads it: its roles in the order the signers are asked. */
-export interface SendableTemplate extends Template {
-  roles: string[]
-}
-
-/** A submission as its page reads it to tell whose signing request can be sent again. */
-export interface SubmissionWithOrder extends Submission {
-  signing_order: 'preserved' | 'random'
-  submitters: (Submitter & { send_email: boolean })[]
-}
-
-/** POST /console/api/submitters/:id/resend (docs/console.md). */
-export interface SigningRequestResent {
-  object: 'signing_request'
-  submitter_id: string
-  submission_id: string
-  email: string
-  queued_at: string
-}
+/** A compile error when a list above misses one of the server's values. */
+type SameValues<Local, Server> = [Server] extends [Local] ? true : false
+export type ListsCoverServer = [
+  SameValues<(typeof SUBMISSION_STATUSES)[number], Submission['status']>,
+  SameValues<(typeof WEBHOOK_EVENTS)[number], SubmissionEventType>,
+] extends [true, true]
+  ? true
+  : never
+export const listsCoverServer: ListsCoverServer = true

@@ -10,6 +10,7 @@ import { type Draft, isImageField } from './draft.ts'
 import { editor } from './editors.ts'
 import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
 import { documentPages, fieldLabel, paintField } from './pages.ts'
+import { fieldHead, fieldNav, signingEnd, topBar } from './panel-parts.ts'
 import { askForSignature } from './signature-dialog.ts'
 import { fill, type Language, type Texts } from './texts.ts'
 
@@ -30,6 +31,8 @@ export interface ViewInput {
   events: ViewEvents
 }
 
+type ImageField = Field & { type: 'signature' | 'initials' }
+
 const STALE = ['not_your_turn', 'submitter_already_finalized', 'submission_not_active', 'email_2fa_required']
 
 function initialsOf(name: string | null): string {
@@ -40,82 +43,107 @@ function initialsOf(name: string | null): string {
     .join('')
 }
 
-export function signingView(app: Element, { t, lang, form, draft, picker, events }: ViewInput): void {
-  const fields = fieldsToFill(form)
-  const { values } = draft
-  const missing = () => fields.filter((f) => f.required && !isFilled(f, values.get(f.name)))
-  const progress = h('p', { class: 'progress', role: 'status' })
-  const message = h('p', { class: 'message', role: 'alert' })
-  const inner = h('div', { class: 'panel-inner' })
-  const panel = h('aside', { class: 'panel', 'aria-label': t.sign }, inner)
-  const decline = h('button', { type: 'button', class: 'secondary small' }, t.decline)
-  decline.addEventListener('click', () =>
-    openDecline(t, decline, { declined: () => events.finished('declined'), stale: events.stale }),
-  )
-  const title = form.documents.map((d) => d.name).join(', ')
-  const header = h(
-    'header',
-    { class: 'bar' },
-    h(
-      'div',
-      { class: 'bar-inner' },
-      h('h1', { class: 'doc-title', tabindex: '-1' }, title),
-      progress,
-      picker,
-      decline,
-    ),
-  )
-  const pages = documentPages(t, lang, form, fields, pick)
-  const toggle = h('button', {
-    type: 'button',
-    class: 'secondary panel-toggle',
-    'aria-controls': 'panel-more',
-  })
-  toggle.addEventListener('click', () => setExpanded(!draft.expanded))
+export function signingView(app: Element, input: ViewInput): void {
+  new SigningView(app, input)
+}
 
-  function paint(field: Field): void {
-    const buttons = pages.overlays.get(field.name) ?? []
-    paintField(t, lang, buttons, field, values.get(field.name), fields[draft.current] === field)
+/** The form on screen, and every change to it: a value set, a field selected, the panel opened, the signature sent. */
+class SigningView {
+  private readonly t: Texts
+  private readonly lang: Language
+  private readonly form: SigningForm
+  private readonly draft: Draft
+  private readonly events: ViewEvents
+  private readonly fields: Field[]
+  private readonly values: Draft['values']
+  private readonly progress = h('p', { class: 'progress', role: 'status' })
+  private readonly message = h('p', { class: 'message', role: 'alert' })
+  private readonly inner = h('div', { class: 'panel-inner' })
+  private readonly panel: HTMLElement
+  private readonly pages: ReturnType<typeof documentPages>
+  private readonly toggle: HTMLButtonElement
+
+  constructor(app: Element, { t, lang, form, draft, picker, events }: ViewInput) {
+    this.t = t
+    this.lang = lang
+    this.form = form
+    this.draft = draft
+    this.events = events
+    this.fields = fieldsToFill(form)
+    this.values = draft.values
+    this.panel = h('aside', { class: 'panel', 'aria-label': t.sign }, this.inner)
+    const decline = h('button', { type: 'button', class: 'secondary small' }, t.decline)
+    decline.addEventListener('click', () =>
+      openDecline(t, decline, { declined: () => events.finished('declined'), stale: events.stale }),
+    )
+    const header = topBar(form, this.progress, picker, decline)
+    this.pages = documentPages(t, lang, form, this.fields, (index) => this.pick(index))
+    this.toggle = h('button', {
+      type: 'button',
+      class: 'secondary panel-toggle',
+      'aria-controls': 'panel-more',
+    })
+    this.toggle.addEventListener('click', () => this.setExpanded(!draft.expanded))
+    mount(app, header, this.pages.element, this.panel)
+    this.setExpanded(draft.expanded)
+    this.updateProgress()
+    this.updateMissing()
+    this.renderPanel(false)
+    app.querySelector<HTMLElement>('.doc-title')?.focus()
   }
 
-  function setExpanded(expanded: boolean): void {
-    draft.expanded = expanded || fields.length === 0
-    panel.classList.toggle('is-collapsed', !draft.expanded)
-    toggle.setAttribute('aria-expanded', String(draft.expanded))
-    toggle.textContent = draft.expanded ? t.panel_close : t.panel_open
+  private missing(): Field[] {
+    return this.fields.filter((f) => f.required && !isFilled(f, this.values.get(f.name)))
   }
 
-  function updateProgress(): void {
-    const left = missing().length
-    progress.textContent =
+  private paint(field: Field): void {
+    const buttons = this.pages.overlays.get(field.name) ?? []
+    const current = this.fields[this.draft.current] === field
+    paintField(this.t, this.lang, buttons, field, this.values.get(field.name), current)
+  }
+
+  private setExpanded(expanded: boolean): void {
+    const { draft, t } = this
+    draft.expanded = expanded || this.fields.length === 0
+    this.panel.classList.toggle('is-collapsed', !draft.expanded)
+    this.toggle.setAttribute('aria-expanded', String(draft.expanded))
+    this.toggle.textContent = draft.expanded ? t.panel_close : t.panel_open
+  }
+
+  private updateProgress(): void {
+    const { t } = this
+    const left = this.missing().length
+    this.progress.textContent =
       left === 0 ? t.all_filled : left === 1 ? t.required_left_one : fill(t.required_left, { n: left })
   }
 
   /** Issue #20: the "Please fill in" error follows the fields as they are filled, and goes once none is left. */
-  function updateMissing(): void {
-    const left = missing()
+  private updateMissing(): void {
+    const { draft, t } = this
+    const left = this.missing()
     if (left.length === 0) draft.showMissing = false
-    message.textContent = draft.showMissing
+    this.message.textContent = draft.showMissing
       ? fill(t.missing_fields, { fields: left.map((f) => fieldLabel(t, f)).join(', ') })
       : ''
   }
 
-  function set(field: Field, value: Value | undefined): void {
-    const before = missing().length
-    if (value === undefined || value === '') values.delete(field.name)
-    else values.set(field.name, value)
-    paint(field)
-    updateProgress()
-    updateMissing()
+  private set(field: Field, value: Value | undefined): void {
+    const before = this.missing().length
+    if (value === undefined || value === '') this.values.delete(field.name)
+    else this.values.set(field.name, value)
+    this.paint(field)
+    this.updateProgress()
+    this.updateMissing()
     // Everything required is in: the panel opens on the consent and Sign.
-    if (before > 0 && missing().length === 0) setExpanded(true)
+    if (before > 0 && this.missing().length === 0) this.setExpanded(true)
   }
 
-  async function makeImage(field: Field & { type: 'signature' | 'initials' }): Promise<void> {
+  private async makeImage(field: ImageField): Promise<void> {
+    const { draft, t } = this
     const kind = field.type
     const previous = draft.adopted[kind]
     const signature = draft.adopted.signature
-    const name = signature?.typed ?? form.submitter.name
+    const name = signature?.typed ?? this.form.submitter.name
     const made = await askForSignature(t, {
       kind,
       label: fieldLabel(t, field),
@@ -125,167 +153,131 @@ export function signingView(app: Element, { t, lang, form, draft, picker, events
     if (made) {
       draft.adopted[kind] = made
       // A new image replaces the one adopted before wherever it stands, so the document stays consistent.
-      for (const other of fields) {
-        if (previous && other.type === kind && values.get(other.name) === previous.png) set(other, made.png)
+      for (const other of this.fields) {
+        if (previous && other.type === kind && this.values.get(other.name) === previous.png)
+          this.set(other, made.png)
       }
-      set(field, made.png)
+      this.set(field, made.png)
     }
     // Back to the panel, on the field's control, so a keyboard user carries on from there.
-    renderPanel(true)
+    this.renderPanel(true)
   }
 
-  function applyAdopted(field: Field & { type: 'signature' | 'initials' }): void {
-    const adopted = draft.adopted[field.type]
-    if (adopted) set(field, adopted.png)
+  private applyAdopted(field: ImageField): void {
+    const adopted = this.draft.adopted[field.type]
+    if (adopted) this.set(field, adopted.png)
   }
 
   /** A field picked on the document: an empty signature or initials takes the adopted image at once. */
-  function pick(index: number): void {
-    const field = fields[index]
-    if (
-      field &&
-      isImageField(field) &&
-      draft.adopted[field.type] &&
-      !isFilled(field, values.get(field.name))
-    ) {
-      applyAdopted(field)
-      select(index, false)
+  private pick(index: number): void {
+    const field = this.fields[index]
+    if (field && isImageField(field) && this.draft.adopted[field.type] && !this.isFilled(field)) {
+      this.applyAdopted(field)
+      this.select(index, false)
       return
     }
-    select(index, true)
+    this.select(index, true)
   }
 
-  function select(index: number, focus: boolean): void {
+  private isFilled(field: Field): boolean {
+    return isFilled(field, this.values.get(field.name))
+  }
+
+  private select(index: number, focus: boolean): void {
+    const { draft, fields } = this
     draft.current = Math.max(0, Math.min(fields.length - 1, index))
-    renderPanel(focus)
+    this.renderPanel(focus)
     const field = fields[draft.current]
     if (!field) return
     const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    pages.overlays
+    this.pages.overlays
       .get(field.name)?.[0]
       ?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' })
-    if (
-      focus &&
-      isImageField(field) &&
-      !draft.adopted[field.type] &&
-      !isFilled(field, values.get(field.name))
-    ) {
-      void makeImage(field)
+    if (focus && isImageField(field) && !draft.adopted[field.type] && !this.isFilled(field)) {
+      void this.makeImage(field)
     }
   }
 
-  function fieldEditor(field: Field): HTMLElement {
+  private fieldEditor(field: Field): HTMLElement {
     const image = isImageField(field) ? field : null
     return editor({
-      t,
-      lang,
+      t: this.t,
+      lang: this.lang,
       field,
-      id: `field-input-${draft.current}`,
-      value: values.get(field.name),
+      id: `field-input-${this.draft.current}`,
+      value: this.values.get(field.name),
       set: (value) => {
-        set(field, value)
-        if (image) renderPanel(true)
+        this.set(field, value)
+        if (image) this.renderPanel(true)
       },
-      adopted: image ? draft.adopted[image.type] : undefined,
-      makeImage: () => image && void makeImage(image),
+      adopted: image ? this.draft.adopted[image.type] : undefined,
+      makeImage: () => image && void this.makeImage(image),
       applyAdopted: () => {
-        if (image) applyAdopted(image)
-        renderPanel(true)
+        if (image) this.applyAdopted(image)
+        this.renderPanel(true)
       },
     })
   }
 
-  function renderPanel(focus: boolean): void {
-    for (const field of fields) paint(field)
+  /** The panel on the current field: its name, its control, previous / next, then the consent and Sign. */
+  private renderPanel(focus: boolean): void {
+    const { draft, fields, t } = this
+    for (const field of fields) this.paint(field)
     const field = fields[draft.current]
     const id = `field-input-${draft.current}`
-    const previous = h(
-      'button',
-      { type: 'button', class: 'secondary', disabled: draft.current === 0 },
-      t.previous,
-    )
-    previous.addEventListener('click', () => select(draft.current - 1, true))
-    const next = h(
-      'button',
-      { type: 'button', class: 'secondary', disabled: draft.current >= fields.length - 1 },
-      t.next,
-    )
-    next.addEventListener('click', () => select(draft.current + 1, true))
     const sign = h('button', { type: 'button', class: 'primary sign' }, t.sign)
-    sign.addEventListener('click', () => submit(sign))
-    const download = form.current_pdf_url
-      ? h('a', { class: 'download', href: form.current_pdf_url, download: '' }, t.download_document)
-      : null
+    sign.addEventListener('click', () => this.submit(sign))
+    const nav = fieldNav(t, draft.current, fields.length, (step) =>
+      this.select(this.draft.current + step, true),
+    )
     mount(
-      inner,
-      field
-        ? h(
-            'div',
-            { class: 'field-head' },
-            h('label', { class: 'field-name', for: id }, fieldLabel(t, field)),
-            h(
-              'span',
-              { class: `tag${field.required ? ' tag-required' : ''}` },
-              field.required ? t.field_required : t.field_optional,
-            ),
-            h('span', { class: 'count' }, `${draft.current + 1} / ${fields.length}`),
-          )
-        : null,
-      field ? fieldEditor(field) : null,
-      field ? h('div', { class: 'nav-row' }, h('div', { class: 'nav' }, previous, next), toggle) : null,
-      message,
-      h(
-        'div',
-        { class: 'panel-more', id: 'panel-more' },
-        download,
-        h('p', { class: 'consent' }, t.consent),
-        sign,
-      ),
+      this.inner,
+      field ? fieldHead(t, field, id, `${draft.current + 1} / ${fields.length}`) : null,
+      field ? this.fieldEditor(field) : null,
+      field ? h('div', { class: 'nav-row' }, nav, this.toggle) : null,
+      this.message,
+      signingEnd(t, this.form.current_pdf_url, sign),
     )
     if (focus)
       (
-        inner.querySelector<HTMLElement>(`#${id}`) ?? inner.querySelector<HTMLElement>('input, select')
+        this.inner.querySelector<HTMLElement>(`#${id}`) ??
+        this.inner.querySelector<HTMLElement>('input, select')
       )?.focus()
   }
 
-  async function submit(button: HTMLButtonElement): Promise<void> {
-    const left = missing()
+  private async submit(button: HTMLButtonElement): Promise<void> {
+    const { t } = this
+    const left = this.missing()
     if (left.length > 0) {
       // Issue #20: to the FIRST missing field in reading order, the panel back on the field.
-      draft.showMissing = true
-      updateMissing()
-      setExpanded(false)
-      select(fields.indexOf(left[0] as Field), true)
+      this.draft.showMissing = true
+      this.updateMissing()
+      this.setExpanded(false)
+      this.select(this.fields.indexOf(left[0] as Field), true)
       return
     }
-    message.textContent = ''
+    this.message.textContent = ''
     button.disabled = true
     button.textContent = t.signing
     try {
       // The page's language goes with the signature: the audit trail quotes the consent in it.
-      await call('POST', 'sign', { values: Object.fromEntries(values), language: lang })
-      events.finished('signed')
+      await call('POST', 'sign', { values: Object.fromEntries(this.values), language: this.lang })
+      this.events.finished('signed')
     } catch (failure) {
       button.disabled = false
       button.textContent = t.sign
       const code = failure instanceof ApiFailure ? failure.code : ''
       if (STALE.includes(code)) {
-        events.stale()
+        this.events.stale()
         return
       }
-      message.textContent =
-        failure instanceof ApiFailure && failure.status === 422 && failure.message
-          ? failure.message
-          : code === 'network'
-            ? t.error_network
-            : t.error_generic
+      this.message.textContent = refusalText(t, failure)
     }
   }
+}
 
-  mount(app, header, pages.element, panel)
-  setExpanded(draft.expanded)
-  updateProgress()
-  updateMissing()
-  renderPanel(false)
-  app.querySelector<HTMLElement>('.doc-title')?.focus()
+/** What the panel says when the signature is refused: the server's words for a 422, ours otherwise. */
+function refusalText(t: Texts, failure: unknown): string {
+  if (failure instanceof ApiFailure && failure.status === 422 && failure.message) return failure.message
+  return failure instanceof ApiFailure && failure.code === 'network' ? t.error_network : t.error_generic
 }

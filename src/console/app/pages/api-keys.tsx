@@ -2,9 +2,9 @@
 import { useState } from 'preact/hooks'
 import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { fill, useTexts } from '../texts.ts'
-import type { ApiKey } from '../types.ts'
+import type { ApiKey, CreatedApiKey } from '../types.ts'
 import {
   Badge,
   Confirm,
@@ -22,9 +22,9 @@ export function ApiKeys({ session }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
   const keys = useGet<Page<ApiKey>>('/console/api/keys')
-  const [created, setCreated] = useState<ApiKey>()
+  const [created, setCreated] = useState<CreatedApiKey>()
   const [revoking, setRevoking] = useState<ApiKey>()
-  const create = useAction(() => post<ApiKey>('/console/api/keys', {}))
+  const create = useAction(() => post<CreatedApiKey>('/console/api/keys', {}))
   const env = (session.environment === 'live' ? t.env_live : t.env_test).toLocaleLowerCase(language)
   return (
     <>

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { fill, useTexts } from '../texts.ts'
 import type { Member, Role } from '../types.ts'
 import { Confirm, ErrorNote, Loading, PageHeader, useAction, useGet, useToast } from '../ui.tsx'

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { useTexts } from '../texts.ts'
 import type { RequestLog } from '../types.ts'
 import { Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { type ApiFailure, call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { fill, type Texts, useTexts } from '../texts.ts'
 import type {
@@ -11,7 +11,6 @@ import type {
   SigningRequestResent,
   Submission,
   SubmissionDocuments,
-  SubmissionWithOrder,
   Submitter,
 } from '../types.ts'
 import {
@@ -35,7 +34,7 @@ const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
  * The signers whose request went out and can be sent again (the server's rule, console/
  * resend-signing-request-rules.ts): still to sign, mailed, and their turn under preserved order.
  */
-function resendable(submission: SubmissionWithOrder): Set<string> {
+function resendable(submission: Submission): Set<string> {
   if (!OPEN_STATUSES.includes(submission.status)) return new Set()
   const waiting = submission.submitters.filter((s) => s.status === 'pending' || s.status === 'opened')
   const due = submission.signing_order === 'preserved' ? waiting.slice(0, 1) : waiting
@@ -54,7 +53,7 @@ function resendRefusal(t: Texts, error: ApiFailure): string {
 export function SubmissionDetail({ params }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
-  const submission = useGet<SubmissionWithOrder>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
+  const submission = useGet<Submission>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
   const [cancelling, setCancelling] = useState(false)
   const [editing, setEditing] = useState<Submitter>()
   const [resending, setResending] = useState<string>()

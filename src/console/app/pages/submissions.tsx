@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { get, type Page, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { fill, useTexts } from '../texts.ts'
 import { SUBMISSION_STATUSES, type Submission, type Submitter } from '../types.ts'

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { query } from '../api.ts'
 import { formatMoney, formatNumber } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { fill, useTexts } from '../texts.ts'
 import type { Usage } from '../types.ts'
 import { ErrorNote, Loading, PageHeader, useGet } from '../ui.tsx'

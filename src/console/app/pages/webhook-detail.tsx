@@ -3,11 +3,11 @@
 import { useState } from 'preact/hooks'
 import { call, post, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
 import { navigate } from '../router.ts'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { fill, useTexts } from '../texts.ts'
-import type { WebhookDelivery, WebhookEndpoint, WebhookTestResult } from '../types.ts'
+import type { CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint, WebhookTestResult } from '../types.ts'
 import {
   Badge,
   Confirm,
@@ -147,7 +147,10 @@ export function WebhookDetail({ params, session }: PageProps) {
           confirm={t.rotate_secret}
           onClose={() => setConfirm(undefined)}
           onConfirm={async () => {
-            const rotated = await post<WebhookEndpoint>(`/v1/webhook_endpoints/${id}/rotate_secret`, {})
+            const rotated = await post<CreatedWebhookEndpoint>(
+              `/v1/webhook_endpoints/${id}/rotate_secret`,
+              {},
+            )
             setSecret(rotated.secret)
             endpoint.reload()
             return true

@@ -3,10 +3,10 @@
 import { useState } from 'preact/hooks'
 import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import type { PageProps } from '../pages.tsx'
+import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { useTexts } from '../texts.ts'
-import { WEBHOOK_EVENTS, type WebhookEndpoint } from '../types.ts'
+import { type CreatedWebhookEndpoint, WEBHOOK_EVENTS, type WebhookEndpoint } from '../types.ts'
 import { Dialog, Empty, ErrorNote, Loading, PageHeader, SecretDialog, useAction, useGet } from '../ui.tsx'
 import { HealthBadge } from './webhook-health.tsx'
 
@@ -14,7 +14,7 @@ export function Webhooks({ session }: PageProps) {
   const { t, language } = useTexts()
   const endpoints = useGet<Page<WebhookEndpoint>>('/v1/webhook_endpoints?limit=100')
   const [creating, setCreating] = useState(false)
-  const [created, setCreated] = useState<WebhookEndpoint>()
+  const [created, setCreated] = useState<CreatedWebhookEndpoint>()
   const admin = session.member.role === 'admin'
   return (
     <>
@@ -87,11 +87,13 @@ export function Webhooks({ session }: PageProps) {
   )
 }
 
-function CreateEndpoint(props: { onClose: () => void; onCreated: (e: WebhookEndpoint) => void }) {
+function CreateEndpoint(props: { onClose: () => void; onCreated: (e: CreatedWebhookEndpoint) => void }) {
   const { t } = useTexts()
   const [url, setUrl] = useState('')
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS])
-  const create = useAction(() => post<WebhookEndpoint>('/v1/webhook_endpoints', { url: url.trim(), events }))
+  const create = useAction(() =>
+    post<CreatedWebhookEndpoint>('/v1/webhook_endpoints', { url: url.trim(), events }),
+  )
   return (
     <Dialog title={t.add_endpoint} onClose={props.onClose} wide>
       <form

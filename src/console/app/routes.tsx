@@ -1,4 +1,4 @@
-// Path → page. The template editor (editor/) is `/templates/new`,
+// The console's route table: path → page. The template editor (editor/) is `/templates/new`,
 // loaded lazily so its weight never counts in the first load.
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'

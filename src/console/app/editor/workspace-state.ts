@@ -1,0 +1,103 @@
+// The editor workspace's state beside its undo history: the roles (the one new fields get, the one
+// the pages are previewed as), the field edits, and the keyboard shortcuts of undo and redo.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { Texts } from '../texts.ts'
+import type { History } from './history.ts'
+import {
+  type EditorField,
+  type FieldType,
+  hasOptions,
+  newKey,
+  nextName,
+  type Rect,
+  rolesOf,
+} from './model.ts'
+
+/** Ctrl/Cmd+Z undoes, with Shift (or Ctrl+Y) redoes; text inputs keep their own undo. */
+export function useUndoShortcuts(history: History<EditorField[]>) {
+  const latest = useRef(history)
+  latest.current = history
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement
+      if (target.closest('input, textarea, select')) return
+      if (!(event.ctrlKey || event.metaKey)) return
+      const key = event.key.toLowerCase()
+      if (key === 'z' && !event.shiftKey) latest.current.undo()
+      else if ((key === 'z' && event.shiftKey) || key === 'y') latest.current.redo()
+      else return
+      event.preventDefault()
+    }
+    addEventListener('keydown', onKey)
+    return () => removeEventListener('keydown', onKey)
+  }, [])
+}
+
+export type Parties = ReturnType<typeof useParties>
+
+/** The roles of the template: the one new fields get, the one the pages are previewed as, added and renamed. */
+export function useParties(history: History<EditorField[]>, t: Texts) {
+  const [roles, setRoles] = useState<string[]>(() => {
+    const named = rolesOf(history.value)
+    return named.length > 0 ? named : [t.editor_first_party]
+  })
+  const [role, setRole] = useState(roles[0]!)
+  const [previewRole, setPreviewRole] = useState<string | null>(null)
+  const add = () => {
+    let n = roles.length + 1
+    while (roles.includes(t.editor_party_n.replace('{n}', String(n)))) n++
+    const added = t.editor_party_n.replace('{n}', String(n))
+    setRoles([...roles, added])
+    setRole(added)
+  }
+  const rename = (from: string, to: string) => {
+    setRoles(roles.map((r) => (r === from ? to : r)))
+    if (role === from) setRole(to)
+    if (previewRole === from) setPreviewRole(to)
+    history.commit(history.value.map((f) => (f.role === from ? { ...f, role: to } : f)))
+  }
+  return { roles, role, setRole, previewRole, setPreviewRole, add, rename }
+}
+
+export type FieldEdits = ReturnType<typeof fieldEdits>
+
+/** Drawing, changing and removing fields, each a step of the undo history (a drag is one step). */
+export function fieldEdits(
+  history: History<EditorField[]>,
+  t: Texts,
+  drawing: { type: FieldType; role: string },
+  select: (key: string | null) => void,
+) {
+  const fields = history.value
+  const { type, role } = drawing
+  const add = (page: number, rect: Rect) => {
+    const field: EditorField = {
+      key: newKey(),
+      page,
+      ...rect,
+      name: nextName(fields, t[`type_${type}`]),
+      type,
+      role,
+      required: true,
+      readonly: false,
+      options: hasOptions(type)
+        ? [t.editor_option_n.replace('{n}', '1'), t.editor_option_n.replace('{n}', '2')]
+        : [],
+    }
+    history.commit([...fields, field])
+    select(field.key)
+    return field
+  }
+  const change = (key: string, changes: Partial<EditorField>, final = true) => {
+    const next = fields.map((f) => (f.key === key ? { ...f, ...changes } : f))
+    if (final) {
+      history.preview(next)
+      history.settle()
+    } else history.preview(next)
+  }
+  const remove = (key: string) => {
+    history.commit(fields.filter((f) => f.key !== key))
+    select(null)
+  }
+  return { add, change, remove }
+}
