@@ -1,4 +1,4 @@
-import { insertMember } from '../console/member-store.ts'
+import { insertMember } from '../console/members/member-store.ts'
 import type { Db, Tx } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import { parseApiKey } from '../accounts/api-keys.ts'
-import { checkConsoleRequest, consoleCaller, readSessionCookie } from '../console/console-auth.ts'
+import { checkConsoleRequest, consoleCaller, readSessionCookie } from '../console/access/console-auth.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { type RateLimitDecision, retryAfterSeconds, setRateLimitHeaders } from './rate-limit.ts'

@@ -3,7 +3,7 @@
 // handler with its transaction helper.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthenticatedKey } from '../accounts/account-store.ts'
-import { CONSOLE_SECURITY_HEADERS } from '../console/console-headers.ts'
+import { CONSOLE_SECURITY_HEADERS } from '../console/shell/console-headers.ts'
 import type { Deps } from '../deps.ts'
 import { limitByAddress } from './address-limit.ts'
 import { authenticate, authenticateConsoleOnly } from './auth.ts'

@@ -1,0 +1,20 @@
+// GET /console/api/members — the account's members, oldest first.
+import { Type } from 'typebox'
+import { defineRoute } from '../../http/define-route.ts'
+import { listMembers, Member, toApiMember } from './member-store.ts'
+
+export const listConsoleMembers = defineRoute({
+  operationId: 'listConsoleMembers',
+  method: 'GET',
+  url: '/console/api/members',
+  summary: "The account's console members",
+  tag: 'Console',
+  auth: 'console',
+  consoleRole: 'admin',
+  schema: { response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Member) }) } },
+  errors: [],
+  handler: async ({ scope }, { db }) => ({
+    object: 'list' as const,
+    data: (await listMembers(db, scope.accountId)).map(toApiMember),
+  }),
+})
