@@ -1,8 +1,8 @@
 // Console sessions for tests: a member of an account and a signed-in session (as POST
 // /console/sign-in/:token makes them), and requests made with its cookie and CSRF token.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { insertMember } from '../../src/accounts/member-store.ts'
 import { insertSession } from '../../src/console/access/console-session-store.ts'
-import { insertMember } from '../../src/console/members/member-store.ts'
 import type { MemberRole } from '../../src/db/tables.ts'
 import type { TestApp } from '../harness.ts'
 

@@ -1,13 +1,13 @@
 // POST /console/api/sign_in_links — mails a sign-in link for each account the address is a member
 // of (one mail). The answer is the same whether or not it is a member, so nobody learns who is.
 import { Type } from 'typebox'
+import { membershipsOf, normalizeEmail } from '../../accounts/member-store.ts'
 import { StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { enqueueJob } from '../../jobs/job-store.ts'
 import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../../mail/mail-job.ts'
 import { renderConsoleSignIn } from '../../mail/messages/console-sign-in.ts'
 import { MAIL_LANGUAGES, mailTexts } from '../../mail/messages/texts.ts'
-import { membershipsOf, normalizeEmail } from '../members/member-store.ts'
 import { checkOrigin } from './console-auth.ts'
 import { countSignInRequest, insertSignInLink } from './sign-in-link-store.ts'
 

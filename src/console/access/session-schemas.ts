@@ -1,7 +1,7 @@
 // Shapes of the console's session API (/console/api/session, docs/console.md), one schema per shape.
 import { type Static, Type } from 'typebox'
+import { MEMBER_ROLES } from '../../accounts/member-store.ts'
 import { Id, StringEnum, Timestamp } from '../../http/common-schemas.ts'
-import { MEMBER_ROLES } from '../members/member-store.ts'
 import { type LiveSession, sessionEndsAt } from './console-session-store.ts'
 
 export const EnvironmentName = StringEnum(['test', 'live'] as const)

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { errorOf } from '../../../test/harness.ts'
 import { type MailTestApp, startMailApp } from '../../../test/mail.ts'
-import { insertMember } from '../members/member-store.ts'
+import { insertMember } from '../../accounts/member-store.ts'
 import { CONSOLE_CSP } from '../shell/console-headers.ts'
 import { LINK_TTL_MS, REQUEST_WINDOW_MS } from './sign-in-link-store.ts'
 

@@ -1,12 +1,13 @@
 // POST /console/api/members — adds a person to the account. No mail is sent: they ask for a
 // sign-in link at /console/sign-in with their address (docs/console.md).
 import { Type } from 'typebox'
+import { insertMember, MEMBER_ROLES } from '../../accounts/member-store.ts'
 import { isUniqueViolation } from '../../db/dialect.ts'
 import { ApiError } from '../../errors.ts'
 import { StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { EMAIL_PATTERN } from '../access/create-sign-in-links.ts'
-import { insertMember, MEMBER_ROLES, Member, toApiMember } from './member-store.ts'
+import { Member, toApiMember } from './member-schemas.ts'
 
 export const addConsoleMember = defineRoute({
   operationId: 'addConsoleMember',

@@ -1,10 +1,11 @@
 // POST /console/api/members/{id}/role — makes a member admin or editor; the account keeps at least
 // one admin (409 last_admin). The member's open sessions take the new role on their next request.
 import { Type } from 'typebox'
+import { findMember, MEMBER_ROLES, setMemberRole } from '../../accounts/member-store.ts'
 import { orNotFound } from '../../errors.ts'
 import { IdParams, StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { findMember, MEMBER_ROLES, Member, setMemberRole, toApiMember } from './member-store.ts'
+import { Member, toApiMember } from './member-schemas.ts'
 
 export const changeConsoleMemberRole = defineRoute({
   operationId: 'changeConsoleMemberRole',

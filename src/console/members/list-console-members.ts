@@ -1,7 +1,8 @@
 // GET /console/api/members — the account's members, oldest first.
 import { Type } from 'typebox'
+import { listMembers } from '../../accounts/member-store.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { listMembers, Member, toApiMember } from './member-store.ts'
+import { Member, toApiMember } from './member-schemas.ts'
 
 export const listConsoleMembers = defineRoute({
   operationId: 'listConsoleMembers',

@@ -1,10 +1,10 @@
 // POST /console/api/members/{id}/remove — removes a member and ends their sessions at once; the
 // account keeps at least one admin (409 last_admin).
 import { Type } from 'typebox'
+import { findMember, removeMember } from '../../accounts/member-store.ts'
 import { orNotFound } from '../../errors.ts'
 import { Id, IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { findMember, removeMember } from './member-store.ts'
 
 export const RemovedMember = Type.Object({
   object: Type.Literal('member'),

@@ -1,40 +1,18 @@
-// The people of an account who use the console (issue #23). Every query takes the account into its
-// WHERE; removed members keep their row (removed_at) and count for nothing.
-import { type Static, Type } from 'typebox'
-import { type Engine, lockForUpdate } from '../../db/dialect.ts'
-import type { Executor, MemberRole, MembersTable, Tx } from '../../db/tables.ts'
-import { ApiError } from '../../errors.ts'
-import { Id, StringEnum, Timestamp } from '../../http/common-schemas.ts'
-import type { Clock } from '../../lib/clock.ts'
-import { toIso } from '../../lib/clock.ts'
-import type { IdGenerator } from '../../lib/ids.ts'
+// The people of an account who sign in to its console (issue #23): accounts create the first (the
+// owner), the console the others. Every query takes the account into its WHERE; removed members keep
+// their row (removed_at) and count for nothing.
+import { type Engine, lockForUpdate } from '../db/dialect.ts'
+import type { Executor, MemberRole, MembersTable, Tx } from '../db/tables.ts'
+import { ApiError } from '../errors.ts'
+import type { Clock } from '../lib/clock.ts'
+import { toIso } from '../lib/clock.ts'
+import type { IdGenerator } from '../lib/ids.ts'
 
 export const MEMBER_ROLES = ['admin', 'editor'] as const
-
-export const Member = Type.Object({
-  object: Type.Literal('member'),
-  id: Id('mem'),
-  email: Type.String(),
-  role: StringEnum(MEMBER_ROLES),
-  created_at: Timestamp,
-  last_sign_in_at: Type.Union([Timestamp, Type.Null()]),
-})
-export type Member = Static<typeof Member>
 
 /** Addresses are compared lower-cased (RFC 5321 allows case in the local part; nobody relies on it). */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
-}
-
-export function toApiMember(row: MembersTable): Member {
-  return {
-    object: 'member',
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    created_at: row.created_at,
-    last_sign_in_at: row.last_sign_in_at,
-  }
 }
 
 const active = (db: Executor, accountId: string) =>
