@@ -2,9 +2,10 @@
 // no Authorization header (an API key always wins); writes need the session's X-CSRF-Token and, when
 // the browser sends an Origin, PUBLIC_URL's; a route may need the admin role.
 import type { FastifyRequest } from 'fastify'
-import type { AuthenticatedKey, ConsoleScope } from '../../accounts/account-store.ts'
 import type { Deps } from '../../deps.ts'
 import { ApiError } from '../../errors.ts'
+import type { AuthStrategy } from '../../http/auth.ts'
+import type { AuthenticatedKey, ConsoleScope } from '../../http/caller.ts'
 import type { AnyRoute } from '../../http/define-route.ts'
 import { safeEqual } from '../../lib/crypto.ts'
 import { findLiveSession, toConsoleScope, touchSession } from './console-session-store.ts'
@@ -105,6 +106,25 @@ export function checkConsoleRequest(
   }
   if (route?.consoleRole === 'admin' && caller.scope.role !== 'admin') {
     throw new ApiError('console_role_forbidden', 'Only an admin of the account may do this.')
+  }
+}
+
+/**
+ * The session cookie as a way to call, for app.ts to hand to the routes: the member's scope, counted
+ * per member with the environment's limit, then the CSRF token and Origin of a write and the route's
+ * role. On an API route it is asked only when the request has no Authorization header.
+ */
+export function consoleSessionAuth(deps: Deps): AuthStrategy<ConsoleCaller> {
+  return {
+    find(request) {
+      const token = readSessionCookie(request.headers.cookie)
+      return token === undefined ? undefined : consoleCaller(deps, token)
+    },
+    caller: (found) => found.scope,
+    check: (request, found) => checkConsoleRequest(deps, request, found, request.route),
+    // A /console/api route without the cookie (an API key does not open the console's own routes).
+    missing: () =>
+      new ApiError('console_session_required', 'Sign in to the console first (/console/sign-in).'),
   }
 }
 

@@ -1,8 +1,9 @@
 // Console sessions (console contract): an opaque cookie token, stored as its SHA-256 only. A session
 // lives 12 hours from its last use (slid at most once a minute) and 7 days at most; ending it, or
 // removing its member, ends it at once.
-import type { ConsoleScope } from '../../accounts/account-store.ts'
+
 import type { ConsoleSessionsTable, Environment, Executor, MembersTable } from '../../db/tables.ts'
+import type { ConsoleScope } from '../../http/caller.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { toIso } from '../../lib/clock.ts'
 import { sha256Hex } from '../../lib/crypto.ts'

@@ -8,6 +8,7 @@ import { enqueueJob } from '../../jobs/job-store.ts'
 import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../../mail/mail-job.ts'
 import { renderConsoleSignIn } from '../../mail/messages/console-sign-in.ts'
 import { MAIL_LANGUAGES, mailTexts } from '../../mail/messages/texts.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { checkOrigin } from './console-auth.ts'
 import { countSignInRequest, insertSignInLink } from './sign-in-link-store.ts'
 
@@ -25,6 +26,7 @@ export const createSignInLinks = defineRoute({
   summary: 'Mail console sign-in links to an address',
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_NO_STORE_HEADERS,
   schema: {
     body: Type.Object(
       {

@@ -2,6 +2,7 @@
 // token the console sends back on writes (docs/console.md).
 import { orNotFound } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { consoleScope } from './console-auth.ts'
 import { findOwnSession } from './console-session-store.ts'
 import { ConsoleSession, toApiSession } from './session-schemas.ts'
@@ -13,6 +14,7 @@ export const readConsoleSession = defineRoute({
   summary: 'The console session of the cookie',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   schema: { response: { 200: ConsoleSession } },
   errors: [],
   handler: async ({ scope }, { db }) =>

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.ts'
 import { defineRoute, type HandlerInput } from '../../http/define-route.ts'
 import { toIso } from '../../lib/clock.ts'
 import { consoleAssets } from '../shell/console-assets.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { originAllowed, sessionCookie } from './console-auth.ts'
 import { insertSession, SESSION_MAX_MS } from './console-session-store.ts'
 import { consumeSignInLink, findSignInLink } from './sign-in-link-store.ts'
@@ -44,6 +45,7 @@ export const getSignInPage = defineRoute({
   summary: 'The page of a console sign-in link',
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_NO_STORE_HEADERS,
   produces: 'text/html; charset=utf-8',
   schema,
   errors: ['resource_not_found', 'sign_in_link_expired'],
@@ -67,6 +69,7 @@ export const signInWithLink = defineRoute({
   summary: 'Sign in to the console with a link',
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_NO_STORE_HEADERS,
   produces: 'text/html; charset=utf-8',
   schema,
   errors: ['resource_not_found', 'sign_in_link_expired', 'csrf_token_invalid'],

@@ -3,6 +3,7 @@
 import { Type } from 'typebox'
 import { orNotFound } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { consoleScope } from './console-auth.ts'
 import { findOwnSession, setSessionEnvironment } from './console-session-store.ts'
 import { ConsoleSession, EnvironmentName, toApiSession } from './session-schemas.ts'
@@ -14,6 +15,7 @@ export const switchConsoleEnvironment = defineRoute({
   summary: "Switch the console session's environment",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   schema: {
     body: Type.Object({ environment: EnvironmentName }, { additionalProperties: false }),
     response: { 200: ConsoleSession },

@@ -7,6 +7,7 @@ import { ApiError, orNotFound } from '../../errors.ts'
 import { IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { findTemplate } from '../../templates/template-store.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { TemplateDraft, toApiDraft, toDeclarations } from './template-draft-schemas.ts'
 import { insertTemplateDraft } from './template-draft-store.ts'
 
@@ -17,6 +18,7 @@ export const createTemplateDraftFromTemplate = defineRoute({
   summary: "A template draft from a copy of a saved template's PDF and fields",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   schema: { params: IdParams('tpl'), response: { 201: TemplateDraft } },
   errors: ['resource_not_found', 'invalid_request', 'storage_upload_failed'],
   handler: async ({ params, scope }, deps) => {

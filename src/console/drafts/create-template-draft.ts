@@ -17,6 +17,7 @@ import { docxToHtml } from '../../render/docx-to-html.ts'
 import type { PageFormat } from '../../render/field-marks.ts'
 import type { FoundTag } from '../../render/html-tags.ts'
 import { renderTaggedDocument } from '../../submissions/tagged-document.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import {
   DOCX_TYPE,
   DraftUploadQuery,
@@ -65,6 +66,7 @@ export const createTemplateDraft = defineRoute({
   summary: 'Upload a PDF, or an HTML or DOCX document with tags, for the template editor',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   // api-v1 §4.2: the decoded PDF limit (the body is the PDF itself, not base64).
   bodyLimit: LIMITS.pdfBytes,
   schema: { querystring: DraftUploadQuery, response: { 201: TemplateDraft } },

@@ -8,6 +8,7 @@ import { defineRoute } from '../../http/define-route.ts'
 import { buildTemplate, documentDeclarations } from '../../templates/build-template.ts'
 import { Template, toApiTemplate } from '../../templates/template-schemas.ts'
 import { insertTemplate } from '../../templates/template-store.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { DraftParams, TemplateFromDraftBody } from './template-draft-schemas.ts'
 import { findTemplateDraft } from './template-draft-store.ts'
 
@@ -18,6 +19,7 @@ export const createTemplateFromDraft = defineRoute({
   summary: 'Make a template from a template draft and the fields drawn on it',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   idempotent: true,
   schema: { params: DraftParams, body: TemplateFromDraftBody, response: { 201: Template } },
   errors: [

@@ -8,6 +8,7 @@ import { ApiError, orNotFound } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { PageImageError, renderPageImage } from '../../pdf/page-image.ts'
 import { PAGE_IMAGE_WIDTHS } from '../../signing-page/get-page-image.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { findTemplateDraft } from './template-draft-store.ts'
 
 const rendering = new Map<string, Promise<Buffer>>()
@@ -42,6 +43,7 @@ export const getTemplateDraftPage = defineRoute({
   summary: 'One page of a template draft as a JPEG',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   produces: 'image/jpeg',
   schema: {
     params: Type.Object(

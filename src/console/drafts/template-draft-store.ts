@@ -1,7 +1,8 @@
 // Template drafts (the console's template editor): the scope is in every WHERE, and an expired
 // draft is not found.
-import type { AuthenticatedKey } from '../../accounts/account-store.ts'
+
 import type { Executor, Scope, TemplateDraftsTable } from '../../db/tables.ts'
+import type { AuthenticatedKey } from '../../http/caller.ts'
 import { toIso } from '../../lib/clock.ts'
 
 /** How long an uploaded PDF stays usable in the editor. */

@@ -3,6 +3,7 @@
 import { insertApiKey } from '../../accounts/account-store.ts'
 import { orNotFound } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { findScopeKey, toConsoleKey } from './console-key-store.ts'
 import { CreatedConsoleApiKey } from './key-schemas.ts'
 
@@ -13,6 +14,7 @@ export const createConsoleKey = defineRoute({
   summary: "Create an API key in the session's environment",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: { response: { 201: CreatedConsoleApiKey } },
   errors: [],

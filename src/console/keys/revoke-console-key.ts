@@ -4,6 +4,7 @@
 import { orNotFound } from '../../errors.ts'
 import { IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { findScopeKey, revokeScopeKey, toConsoleKey } from './console-key-store.ts'
 import { ConsoleApiKey } from './key-schemas.ts'
 
@@ -14,6 +15,7 @@ export const revokeConsoleKey = defineRoute({
   summary: "Revoke an API key of the session's environment",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: { params: IdParams('key'), response: { 200: ConsoleApiKey } },
   errors: ['resource_not_found'],

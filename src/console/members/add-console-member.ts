@@ -7,6 +7,7 @@ import { ApiError } from '../../errors.ts'
 import { StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { EMAIL_PATTERN } from '../access/create-sign-in-links.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { Member, toApiMember } from './member-schemas.ts'
 
 export const addConsoleMember = defineRoute({
@@ -16,6 +17,7 @@ export const addConsoleMember = defineRoute({
   summary: 'Add a console member to the account',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: {
     body: Type.Object(

@@ -5,6 +5,7 @@ import { findMember, MEMBER_ROLES, setMemberRole } from '../../accounts/member-s
 import { orNotFound } from '../../errors.ts'
 import { IdParams, StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { Member, toApiMember } from './member-schemas.ts'
 
 export const changeConsoleMemberRole = defineRoute({
@@ -14,6 +15,7 @@ export const changeConsoleMemberRole = defineRoute({
   summary: "Change a console member's role",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: {
     params: IdParams('mem'),

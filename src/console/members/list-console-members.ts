@@ -2,6 +2,7 @@
 import { Type } from 'typebox'
 import { listMembers } from '../../accounts/member-store.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { Member, toApiMember } from './member-schemas.ts'
 
 export const listConsoleMembers = defineRoute({
@@ -11,6 +12,7 @@ export const listConsoleMembers = defineRoute({
   summary: "The account's console members",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: { response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Member) }) } },
   errors: [],

@@ -5,6 +5,7 @@ import { findMember, removeMember } from '../../accounts/member-store.ts'
 import { orNotFound } from '../../errors.ts'
 import { Id, IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 
 export const RemovedMember = Type.Object({
   object: Type.Literal('member'),
@@ -19,6 +20,7 @@ export const removeConsoleMember = defineRoute({
   summary: 'Remove a console member from the account',
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   consoleRole: 'admin',
   schema: { params: IdParams('mem'), response: { 200: RemovedMember } },
   errors: ['resource_not_found', 'last_admin'],

@@ -1,7 +1,8 @@
 // The signing requests sent again from the console (migration 0014): counted for the limits,
 // scoped like every store function.
-import type { ConsoleScope } from '../../accounts/account-store.ts'
+
 import type { Executor, Scope, Tx } from '../../db/tables.ts'
+import type { ConsoleScope } from '../../http/caller.ts'
 
 /** When the signer's request was sent again since `since` (ISO), oldest first. */
 export async function resendTimes(db: Executor, scope: Scope, submitterId: string, since: string) {

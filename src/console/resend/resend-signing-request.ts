@@ -13,6 +13,7 @@ import { toIso } from '../../lib/clock.ts'
 import { queueSigningRequests } from '../../submissions/signing-requests.ts'
 import { lockSubmitterInScope } from '../../submissions/submission-store.ts'
 import { consoleScope } from '../access/console-auth.ts'
+import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { RESEND_DAY_MS, resendLimit, resendRefusal } from './resend-signing-request-rules.ts'
 import { recordResend, resendTimes } from './resend-signing-request-store.ts'
 
@@ -31,6 +32,7 @@ export const resendSigningRequest = defineRoute({
   summary: "Mail a signer the signing request again (the session's environment)",
   tag: 'Console',
   auth: 'console',
+  headers: CONSOLE_NO_STORE_HEADERS,
   schema: { params: IdParams('sbm'), response: { 202: SigningRequestResent } },
   errors: [
     'resource_not_found',

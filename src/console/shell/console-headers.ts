@@ -23,6 +23,16 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object
   'x-content-type-options': 'nosniff',
 })
 
+/**
+ * The console's API and sign-in routes declare these (`headers` of defineRoute): its security
+ * headers, and no caching (a session's data, a one-time link). Its pages and assets declare
+ * CONSOLE_SECURITY_HEADERS alone. console-routes.test.ts checks that every console route does.
+ */
+export const CONSOLE_NO_STORE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...CONSOLE_SECURITY_HEADERS,
+  'cache-control': 'no-store',
+})
+
 /** Anything with Fastify's `header(name, value)`: a FastifyReply, or a route handler's `reply`. */
 type HeaderSink = Pick<FastifyReply, 'header'> | { header(name: string, value: string): unknown }
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { ASSET_ROUTE_SCHEMA, assetAnswer } from '../../lib/web-bundle.ts'
 import { consoleAssets } from './console-assets.ts'
-import { consoleSecurityHeaders } from './console-headers.ts'
+import { CONSOLE_SECURITY_HEADERS, consoleSecurityHeaders } from './console-headers.ts'
 
 export const getConsoleAsset = defineRoute({
   operationId: 'getConsoleAsset',
@@ -14,6 +14,7 @@ export const getConsoleAsset = defineRoute({
   summary: "A file of the console's own (script, style sheet)",
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_SECURITY_HEADERS,
   perIpLimit: true,
   produces: 'application/octet-stream',
   schema: ASSET_ROUTE_SCHEMA,

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { ApiError } from '../../errors.ts'
 import { type AnyRoute, defineRoute, type HandlerInput } from '../../http/define-route.ts'
 import { consoleAssets } from './console-assets.ts'
-import { consoleSecurityHeaders } from './console-headers.ts'
+import { CONSOLE_SECURITY_HEADERS, consoleSecurityHeaders } from './console-headers.ts'
 import { consoleShellHtml } from './console-page.ts'
 import { getConsoleAsset } from './get-console-asset.ts'
 
@@ -32,6 +32,7 @@ export const redirectConsole = defineRoute({
   summary: 'The console, at /console/',
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_SECURITY_HEADERS,
   produces: 'text/html',
   schema: { response: { 200: HtmlPage } },
   errors: [],
@@ -50,6 +51,7 @@ export const getConsolePage = defineRoute({
   summary: "The console's page (its script routes on the client)",
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_SECURITY_HEADERS,
   produces: 'text/html',
   schema: { response: { 200: HtmlPage } },
   errors: [],
@@ -63,6 +65,7 @@ export const getConsoleSubpage = defineRoute({
   summary: "The console's page, at any of its client-side paths",
   tag: 'Console',
   auth: 'none',
+  headers: CONSOLE_SECURITY_HEADERS,
   produces: 'text/html',
   schema: {
     params: Type.Object({ '*': Type.String({ maxLength: 2000 }) }, { additionalProperties: false }),
