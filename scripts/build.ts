@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { bundleConsole, CONSOLE_BUNDLE } from '../src/console/console-assets.ts'
+import { bundleConsole, CONSOLE_BUNDLE } from '../src/console/shell/console-assets.ts'
 import { saveWebBundle } from '../src/lib/web-bundle.ts'
 import { bundlePage, PAGE_BUNDLE } from '../src/signing-page/page-assets.ts'
 

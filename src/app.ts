@@ -3,18 +3,20 @@
 
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import { apiKeyAuth } from './accounts/api-key-auth.ts'
 import { getHealth } from './accounts/get-health.ts'
 import { routeName } from './accounts/key-activity.ts'
+import { consoleSessionAuth } from './console/access/console-auth.ts'
+import { signInWithLink } from './console/access/sign-in-with-link.ts'
 import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
-import { createTemplateDraft } from './console/create-template-draft.ts'
-import { CONSOLE_PAGE_ROUTES } from './console/get-console-page.ts'
-import { signInWithLink } from './console/sign-in-with-link.ts'
-import { DRAFT_BODY_TYPES } from './console/template-draft-schemas.ts'
+import { createTemplateDraft } from './console/drafts/create-template-draft.ts'
+import { DRAFT_BODY_TYPES } from './console/drafts/template-draft-schemas.ts'
+import { CONSOLE_PAGE_ROUTES } from './console/shell/get-console-page.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
 import { trustProxyOption } from './http/address-limit.ts'
-import { authenticate } from './http/auth.ts'
+import { type AuthStrategies, authenticate } from './http/auth.ts'
 import type { AnyRoute } from './http/define-route.ts'
 import { errorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './http/error-handler.ts'
 import { getLiveness, getReadiness } from './http/health.ts'
@@ -145,8 +147,8 @@ function unparsableRequest(_error: Error, socket: Socket): void {
  * included): a wrong key is 401, a right one gets its 404 with its quota. Without a key, a plain
  * 404 tells a developer the URL is wrong (GitHub's API answers the same way).
  */
-function unknownRoute(deps: Deps) {
-  const authenticateRequest = authenticate(deps)
+function unknownRoute(deps: Deps, auth: AuthStrategies) {
+  const authenticateRequest = authenticate(deps, auth.api_key)
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url
     const api = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
@@ -174,6 +176,15 @@ function onlyOnRoutes(app: FastifyInstance, contentTypes: string[], urls: Set<st
     })
     done(error, undefined)
   })
+}
+
+/**
+ * The ways to call, by the `auth` a route declares (http/auth.ts): an API route takes an API key or,
+ * without an Authorization header, the console's session cookie; the console's own API the cookie only.
+ */
+function authStrategies(deps: Deps): AuthStrategies {
+  const consoleSession = consoleSessionAuth(deps)
+  return { api_key: [apiKeyAuth(deps), consoleSession], console: [consoleSession] }
 }
 
 export function buildApp(
@@ -219,7 +230,8 @@ export function buildApp(
   onlyOnRoutes(app, ['application/x-www-form-urlencoded'], FORM_ROUTES)
   onlyOnRoutes(app, DRAFT_BODY_TYPES, DRAFT_ROUTES)
   app.setErrorHandler(errorHandler)
-  app.setNotFoundHandler(unknownRoute(deps))
+  const auth = authStrategies(deps)
+  app.setNotFoundHandler(unknownRoute(deps, auth))
 
   const logRequest = requestLogHook(deps.requestLogs, deps.clock)
   const { metrics } = deps
@@ -250,8 +262,8 @@ export function buildApp(
 
   const all: AnyRoute[] = []
   all.push(...apiRoutes, ...operationalRoutes(() => all, deps))
-  for (const route of all) registerRoute(app, route, deps)
+  for (const route of all) registerRoute(app, route, deps, auth)
   // The console's own routes (docs/console.md): not part of the public API, nor of its OpenAPI.
-  for (const route of consoleRoutes) registerRoute(app, route, deps)
+  for (const route of consoleRoutes) registerRoute(app, route, deps, auth)
   return app
 }

@@ -1,4 +1,5 @@
-import type { Environment, Executor, MemberRole, Scope } from '../db/tables.ts'
+import type { Environment, Executor } from '../db/tables.ts'
+import type { AuthenticatedKey } from '../http/caller.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
@@ -9,24 +10,6 @@ export interface IssuedKey {
   environment: Environment
   /** The secret itself: shown once, never stored. */
   key: string
-}
-
-/** Who calls: an API key, or a console member through their session cookie (issue #23). */
-export type AuthenticatedKey = KeyScope | ConsoleScope
-
-export interface KeyScope extends Scope {
-  keyId: string
-  via?: undefined
-}
-
-/** A console session's caller: `keyId` is the member id (rate limit, request logs, access log). */
-export interface ConsoleScope extends Scope {
-  keyId: string
-  via: 'console'
-  memberId: string
-  role: MemberRole
-  /** The session's id (`cses_…`), for the routes that change or end it. */
-  sessionId: string
 }
 
 interface Ctx {

@@ -1,9 +1,9 @@
-import { insertMember } from '../console/member-store.ts'
 import type { Db, Tx } from '../db/tables.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 import { countAccounts, insertAccount, insertApiKey } from './account-store.ts'
+import { insertMember } from './member-store.ts'
 
 export interface CreatedAccount {
   account_id: string

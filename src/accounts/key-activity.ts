@@ -7,9 +7,9 @@
 // only moves forward and a route-day row is inserted or left alone.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Environment, Executor } from '../db/tables.ts'
+import type { AuthenticatedKey } from '../http/caller.ts'
 import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import type { Clock } from '../lib/clock.ts'
-import type { AuthenticatedKey } from './account-store.ts'
 
 const NAMES = new WeakMap<object, string>()
 

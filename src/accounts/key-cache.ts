@@ -4,8 +4,9 @@
 // forget(); the CLI revokes from another process, which no in-process invalidation could reach). Only keys that exist are cached, so a flood of made-up keys
 // cannot fill the cache; the cache is bounded all the same.
 import type { Executor } from '../db/tables.ts'
+import type { AuthenticatedKey } from '../http/caller.ts'
 import type { Clock } from '../lib/clock.ts'
-import { type AuthenticatedKey, findActiveKey } from './account-store.ts'
+import { findActiveKey } from './account-store.ts'
 
 export const KEY_CACHE_TTL_MS = 1000
 const MAX_ENTRIES = 10_000

@@ -1,14 +1,9 @@
 // `paraph members add|list`, `paraph console-link` (docs/console.md): the console's people, and a
 // sign-in link printed for an operator instead of mailed.
 import { findAccount } from '../accounts/account-store.ts'
-import {
-  insertMember,
-  listMembers,
-  membershipsOf,
-  normalizeEmail,
-  toApiMember,
-} from '../console/member-store.ts'
-import { insertSignInLink, LINK_TTL_MS } from '../console/sign-in-link-store.ts'
+import { insertMember, listMembers, membershipsOf, normalizeEmail } from '../accounts/member-store.ts'
+import { insertSignInLink, LINK_TTL_MS } from '../console/access/sign-in-link-store.ts'
+import { toApiMember } from '../console/members/member-schemas.ts'
 import { ApiError } from '../errors.ts'
 import { toIso } from '../lib/clock.ts'
 import { isId } from '../lib/ids.ts'

@@ -9,7 +9,8 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { freePort, launchBrowser } from '../../test/browser.ts'
-import { type ConsoleClient, signedInMember } from '../../test/console.ts'
+import { axe, check, openConsole, SHOTS, settled } from '../../test/console/console-browser-kit.ts'
+import { type ConsoleClient, signedInMember } from '../../test/console/console-client.ts'
 import { createTemplateFor, post } from '../../test/documents.ts'
 import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
 import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
@@ -21,7 +22,6 @@ import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import { SIGNATURE_HEADER } from '../webhooks/webhook-signature.ts'
-import { axe, check, openConsole, SHOTS, settled } from './console-browser-kit.ts'
 
 type Keys = Awaited<ReturnType<TestApp['account']>>
 

@@ -8,7 +8,8 @@ import { mkdir } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { freePort, launchBrowser, tabTo } from '../../test/browser.ts'
-import { type ConsoleClient, signedInMember } from '../../test/console.ts'
+import { check as checkAt, openConsole, SHOTS, settled } from '../../test/console/console-browser-kit.ts'
+import { type ConsoleClient, signedInMember } from '../../test/console/console-client.ts'
 import { createTemplateFor } from '../../test/documents.ts'
 import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
 import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
@@ -19,7 +20,6 @@ import { RETRY_SCHEDULE } from '../../test/webhooks.ts'
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
-import { check as checkAt, openConsole, SHOTS, settled } from './console-browser-kit.ts'
 
 type Keys = Awaited<ReturnType<TestApp['account']>>
 

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
-import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
-import { check, SHOTS } from './console-browser-kit.ts'
+import { check, SHOTS } from '../../test/console/console-browser-kit.ts'
 import {
   A4_WIDTH,
   type Drawn,
@@ -18,7 +17,8 @@ import {
   imageShown,
   leftFraction,
   upload,
-} from './editor-browser-kit.ts'
+} from '../../test/console/editor-browser-kit.ts'
+import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 
 describe('the template editor in a browser', () => {
   const { session, open } = editorSuite()

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
+import { check } from '../../test/console/console-browser-kit.ts'
+import { editorSuite, fractions, imageShown, upload } from '../../test/console/editor-browser-kit.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
-import { check } from './console-browser-kit.ts'
-import { editorSuite, fractions, imageShown, upload } from './editor-browser-kit.ts'
 
 describe('the template editor in a browser: HTML, touch, duplicate', () => {
   const { session, open, saveAndRead } = editorSuite()

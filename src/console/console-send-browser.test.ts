@@ -10,10 +10,10 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { drawStroke, freePort, launchBrowser } from '../../test/browser.ts'
-import { type ConsoleClient, signedInMember } from '../../test/console.ts'
+import { check, openConsole, SHOTS } from '../../test/console/console-browser-kit.ts'
+import { type ConsoleClient, signedInMember } from '../../test/console/console-client.ts'
 import { createTemplateFor } from '../../test/documents.ts'
 import { type MailTestApp, startMailApp } from '../../test/mail.ts'
-import { check, openConsole, SHOTS } from './console-browser-kit.ts'
 
 /** The signing link in a mail's text part. */
 function linkIn(text: string): string {

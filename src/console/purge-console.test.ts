@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { PageSizes } from 'pdf-lib'
-import { type ConsoleClient, signedInMember } from '../../test/console.ts'
+import { type ConsoleClient, signedInMember } from '../../test/console/console-client.ts'
 import { pdfOfPages } from '../../test/fixtures/pdfs.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { periodicTasks } from '../job-catalogue.ts'
 import { sha256Hex } from '../lib/crypto.ts'
-import { hashToken, insertSession } from './console-session-store.ts'
+import { hashToken, insertSession } from './access/console-session-store.ts'
+import { consumeSignInLink, insertSignInLink } from './access/sign-in-link-store.ts'
 import { purgeConsole } from './purge-console.ts'
-import { consumeSignInLink, insertSignInLink } from './sign-in-link-store.ts'
 
 const HOUR = 3600_000
 

@@ -7,8 +7,8 @@ import type { Deps } from '../deps.ts'
 import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { PAGE_IMAGE_WIDTHS } from '../signing-page/get-page-image.ts'
-import { SESSION_IDLE_MS } from './console-session-store.ts'
-import { REQUEST_WINDOW_MS } from './sign-in-link-store.ts'
+import { SESSION_IDLE_MS } from './access/console-session-store.ts'
+import { REQUEST_WINDOW_MS } from './access/sign-in-link-store.ts'
 
 export const PURGE_BATCH = 500
 
@@ -35,7 +35,7 @@ async function inBatches(batch: (limit: number) => Promise<number>, limit: numbe
   }
 }
 
-/** The page images get-template-draft-page.ts keeps beside a draft's PDF, whether rendered or not. */
+/** The page images drafts/get-template-draft-page.ts keeps beside a draft's PDF, whether rendered or not. */
 function draftBlobKeys(blobKey: string, pageCount: number): string[] {
   const pages = Array.from({ length: pageCount }, (_, i) => i + 1)
   return [blobKey, ...pages.flatMap((p) => PAGE_IMAGE_WIDTHS.map((w) => `${blobKey}.pages/${p}-${w}.jpg`))]

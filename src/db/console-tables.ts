@@ -67,7 +67,7 @@ export interface TemplateDraftsTable {
   expires_at: string
 }
 
-/** A signing request sent again from the console (console/resend-signing-request.ts). */
+/** A signing request sent again from the console (console/resend/resend-signing-request.ts). */
 export interface SigningRequestResendsTable {
   submitter_id: string
   account_id: string

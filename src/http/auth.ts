@@ -1,32 +1,41 @@
 // api-v1 §5 then §8: who is calling, then whether they may call now. Runs first on every API route
 // (security-notes: auth → rate limit → idempotency → handler), so even 404, 413 and 422 answers
-// carry the rate-limit headers.
+// carry the rate-limit headers. The ways to call (an API key, the console's session cookie) are
+// strategies their capabilities supply and app.ts hands to every route: this file knows none of them.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AuthenticatedKey } from '../accounts/account-store.ts'
-import { parseApiKey } from '../accounts/api-keys.ts'
-import { checkConsoleRequest, consoleCaller, readSessionCookie } from '../console/console-auth.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
+import type { AuthenticatedKey } from './caller.ts'
+import type { RouteDefinition } from './define-route.ts'
 import { type RateLimitDecision, retryAfterSeconds, setRateLimitHeaders } from './rate-limit.ts'
 
-const BEARER = /^Bearer +(\S+) *$/i
-
-export function readBearerKey(header: string | undefined): string {
-  if (header === undefined || header.trim() === '') {
-    throw new ApiError(
-      'missing_api_key',
-      'No API key: send the header `Authorization: Bearer sk_test_…` (or sk_live_…).',
-    )
-  }
-  const key = BEARER.exec(header)?.[1]
-  if (key === undefined || parseApiKey(key) === null) {
-    throw new ApiError(
-      'invalid_api_key',
-      'Malformed API key: expected `Authorization: Bearer sk_test_…` or `Bearer sk_live_…` with 32 letters or digits.',
-    )
-  }
-  return key
+/** One way to call: a credential read from the request, and the caller it names. */
+export interface AuthStrategy<Found = AuthenticatedKey> {
+  /**
+   * What the request's credential of this kind names: at once when that needs no I/O (a cached
+   * key), else a promise; undefined when the request carries no credential of this kind (the next
+   * strategy is asked). Throws, or rejects, the refusal of a credential that is there but wrong.
+   */
+  find(request: FastifyRequest): Found | Promise<Found> | undefined
+  /** The caller found: counted by the rate limiter, then the handler's scope. */
+  caller(found: Found): AuthenticatedKey
+  /** Checks once the caller is admitted and counted (the console's CSRF token and route role). */
+  check?(request: FastifyRequest, found: Found): void
+  /** The refusal when none of a route's strategies finds its credential: the first strategy's. */
+  missing(): ApiError
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: a list holds strategies of every credential
+export type AnyAuthStrategy = AuthStrategy<any>
+
+/**
+ * The strategies of each `auth` a route may declare, tried in order: the first that finds its
+ * credential decides (an Authorization header is read before a cookie).
+ */
+export type AuthStrategies = Record<
+  Exclude<NonNullable<RouteDefinition['auth']>, 'none'>,
+  readonly AnyAuthStrategy[]
+>
 
 function admit(
   deps: Deps,
@@ -46,91 +55,52 @@ function admit(
   )
 }
 
-async function authenticateSlowly(
+/** Counts the caller (per key or member, with its environment's limit), then the strategy's checks. */
+function admitFound(
   deps: Deps,
-  presented: string,
+  strategy: AnyAuthStrategy,
+  found: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
-) {
-  const key = await deps.keyCache.find(presented)
-  if (!key) throw new ApiError('invalid_api_key', 'Unknown or revoked API key.')
-  admit(deps, key, await deps.rateLimiter.consume(key.keyId, key.environment), request, reply)
-}
-
-/**
- * The console's session cookie (console contract): the member's scope, counted per member with the
- * environment's limit, then the CSRF token and Origin of a write and the route's role.
- */
-async function authenticateConsole(deps: Deps, token: string, request: FastifyRequest, reply: FastifyReply) {
-  const caller = await consoleCaller(deps, token)
-  admit(
-    deps,
-    caller.scope,
-    await deps.rateLimiter.consume(caller.scope.keyId, caller.scope.environment),
-    request,
-    reply,
-  )
-  checkConsoleRequest(deps, request, caller, request.route)
-}
-
-/** A /console/api route: the session cookie only (an API key does not open the console's own routes). */
-export function authenticateConsoleOnly(deps: Deps) {
-  return function authenticateConsoleRequest(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    done: (error?: Error) => void,
-  ) {
-    const token = readSessionCookie(request.headers.cookie)
-    if (token === undefined) {
-      done(new ApiError('console_session_required', 'Sign in to the console first (/console/sign-in).'))
-      return
-    }
-    authenticateConsole(deps, token, request, reply).then(() => done(), done)
+): undefined | Promise<void> {
+  const caller = strategy.caller(found)
+  const decision = deps.rateLimiter.consume(caller.keyId, caller.environment)
+  if (decision instanceof Promise) {
+    return decision.then((shared) => {
+      admit(deps, caller, shared, request, reply)
+      strategy.check?.(request, found)
+    })
   }
+  admit(deps, caller, decision, request, reply)
+  strategy.check?.(request, found)
+  return undefined
 }
 
-/** `Bearer ` as clients send it: the key follows at this offset. */
-const BEARER_PREFIX = 'Bearer '
-
 /**
- * A callback-style hook: a cached key with in-process counters (the common case) is admitted with
- * no promise at all; anything else takes the async path.
+ * A callback-style hook: a credential found with no I/O (a cached key) and in-process counters (the
+ * common case) are admitted with no promise at all; anything else takes the async path.
  */
-export function authenticate(deps: Deps) {
+export function authenticate(deps: Deps, strategies: readonly AnyAuthStrategy[]) {
+  const first = strategies[0]
+  if (first === undefined) throw new Error('authenticate: no auth strategy given')
   return function authenticateRequest(
     request: FastifyRequest,
     reply: FastifyReply,
     done: (error?: Error) => void,
   ) {
     try {
-      const header = request.headers.authorization
-      // The cache holds only keys that exist, so a hit on the usual `Bearer <key>` form needs no
-      // format check; anything else is parsed (and refused with its precise error) first.
-      let key = header?.startsWith(BEARER_PREFIX)
-        ? deps.keyCache.peek(header.slice(BEARER_PREFIX.length))
-        : undefined
-      if (!key) {
-        // No key at all: the console's cookie, if any (an Authorization header always wins).
-        const token = header === undefined ? readSessionCookie(request.headers.cookie) : undefined
-        if (token !== undefined) {
-          authenticateConsole(deps, token, request, reply).then(() => done(), done)
-          return
-        }
-        const presented = readBearerKey(header)
-        key = deps.keyCache.peek(presented)
-        if (!key) {
-          authenticateSlowly(deps, presented, request, reply).then(() => done(), done)
-          return
-        }
-      }
-      const admitted = key
-      const decision = deps.rateLimiter.consume(admitted.keyId, admitted.environment)
-      if (decision instanceof Promise) {
-        decision.then((shared) => admit(deps, admitted, shared, request, reply)).then(() => done(), done)
+      for (const strategy of strategies) {
+        const found = strategy.find(request)
+        if (found === undefined) continue
+        const admitted =
+          found instanceof Promise
+            ? found.then((f) => admitFound(deps, strategy, f, request, reply))
+            : admitFound(deps, strategy, found, request, reply)
+        if (admitted) admitted.then(() => done(), done)
+        else done()
         return
       }
-      admit(deps, admitted, decision, request, reply)
-      done()
+      throw first.missing()
     } catch (error) {
       done(error as Error)
     }

@@ -2,10 +2,10 @@
 // and the OpenAPI document (http/openapi.ts), so none of them can drift from the others.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Static, TSchema } from 'typebox'
-import type { AuthenticatedKey } from '../accounts/account-store.ts'
 import type { Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { ErrorCode } from '../errors.ts'
+import type { AuthenticatedKey } from './caller.ts'
 
 export interface RouteSchemas {
   params?: TSchema
@@ -66,9 +66,10 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   description?: string
   tag: string
   /**
-   * `api_key` (default): Bearer key (or, without one, the console's session cookie), rate limit,
-   * scope. `console`: the console's session cookie only (/console/api, docs/console.md). `none`:
-   * operational routes, signer pages, console sign-in.
+   * Which ways to call admit the caller (app.ts supplies the strategies, http/auth.ts runs them),
+   * then the rate limit and scope. `api_key` (default): Bearer key (or, without one, the console's
+   * session cookie). `console`: the console's session cookie only (/console/api, docs/console.md).
+   * `none`: operational routes, signer pages, console sign-in.
    */
   auth?: 'api_key' | 'console' | 'none'
   /** The console role a session needs to call this route (API keys are not concerned): admin. */
@@ -91,6 +92,11 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   deprecated?: { since: string; sunset: string; link?: string }
   /** Header and cookie parameters the handler reads itself, for the OpenAPI document. */
   extraParameters?: ExtraParameter[]
+  /**
+   * Headers sent on every answer of the route, refusals included, beside the common ones (the
+   * console's security headers: console/shell/console-headers.ts).
+   */
+  headers?: Readonly<Record<string, string>>
   /** Headers of the success response beyond the common ones (name → description), for the OpenAPI document. */
   responseHeaders?: Record<string, string>
   /** Content type of a non-JSON success body (the handler then returns a string or Buffer). */

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
-import { DOCX_TYPE } from '../console/template-draft-schemas.ts'
+import { DOCX_TYPE } from '../console/drafts/template-draft-schemas.ts'
 import { deprecationHeaders } from './register-route.ts'
 
 describe('errors: every 4xx/5xx is the spec envelope', () => {

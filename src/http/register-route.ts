@@ -2,11 +2,10 @@
 // address (onRequest), the Idempotency-Key header (preValidation), schema validation, then the
 // handler with its transaction helper.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AuthenticatedKey } from '../accounts/account-store.ts'
-import { CONSOLE_SECURITY_HEADERS } from '../console/console-headers.ts'
 import type { Deps } from '../deps.ts'
 import { limitByAddress } from './address-limit.ts'
-import { authenticate, authenticateConsoleOnly } from './auth.ts'
+import { type AuthStrategies, authenticate } from './auth.ts'
+import type { AuthenticatedKey } from './caller.ts'
 import { type AnyRoute, type HandlerInput, successSchema, successStatus } from './define-route.ts'
 import {
   type Claim,
@@ -51,24 +50,11 @@ export function deprecationHeaders(deprecated: NonNullable<AnyRoute['deprecated'
   return headers
 }
 
-/**
- * The console's own routes (console contract): its security headers on every answer, and no
- * caching of its API or sign-in pages (a session's data, a one-time link).
- */
-function consoleHeaders(route: AnyRoute): Record<string, string> {
-  if (route.url !== '/console' && !route.url.startsWith('/console/')) return {}
-  const noStore =
-    route.auth === 'console' ||
-    route.url.startsWith('/console/api/') ||
-    route.url.startsWith('/console/sign-in/')
-  return { ...CONSOLE_SECURITY_HEADERS, ...(noStore ? { 'cache-control': 'no-store' } : {}) }
-}
-
-function onRequestHook(route: AnyRoute, deps: Deps) {
+function onRequestHook(route: AnyRoute, deps: Deps, auth: AuthStrategies) {
   const fixed = {
     ...COMMON_HEADERS,
     ...(route.deprecated ? deprecationHeaders(route.deprecated) : {}),
-    ...consoleHeaders(route),
+    ...route.headers,
   }
   // First, so every answer of the route (refusals included) names its request.
   const identify = (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,7 +76,7 @@ function onRequestHook(route: AnyRoute, deps: Deps) {
     }
   }
   // One hook rather than two: each hook Fastify runs costs a little on every request.
-  const authenticateRequest = route.auth === 'console' ? authenticateConsoleOnly(deps) : authenticate(deps)
+  const authenticateRequest = authenticate(deps, auth[route.auth ?? 'api_key'])
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     identify(request, reply)
     authenticateRequest(request, reply, done)
@@ -213,7 +199,8 @@ function preValidation(route: AnyRoute) {
   }
 }
 
-export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps): void {
+/** `auth`: the ways to call (http/auth.ts), by the `auth` a route declares; app.ts supplies them. */
+export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps, auth: AuthStrategies): void {
   const status = successStatus(route)
   // Without an idempotency key to store, a transaction is the same for every request: made once.
   const plainTransaction: Transaction = (work) => deps.db.transaction().execute(work)
@@ -227,7 +214,7 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps)
       ...(route.schema.body && { body: route.schema.body }),
       ...(!route.produces && { response: { [status]: successSchema(route) } }),
     },
-    onRequest: onRequestHook(route, deps),
+    onRequest: onRequestHook(route, deps, auth),
     preValidation: preValidation(route),
     handler: route.idempotent
       ? (request, reply) => answerOnce(route, deps, request, reply)

@@ -1,5 +1,5 @@
 // What the signing page's and the console's front ends share once esbuild has bundled them
-// (src/signing-page/page-assets.ts, src/console/console-assets.ts): the checkout they are read from,
+// (src/signing-page/page-assets.ts, src/console/shell/console-assets.ts): the checkout they are read from,
 // the files kept in memory precompressed with brotli and gzip under their content-hashed names, and
 // where they come from. Run from the sources (tests, tsx), a process bundles them itself on first use;
 // run from the build (`npm run build`, bin/paraph.mjs), it reads what the build wrote beside it in

@@ -1,8 +1,9 @@
 // Request logs waiting to be written (issue #22 item 4), taken in as numbers and written out as
 // batch rows of form 2 (request-log-form.ts): one group per account and environment, one column
 // per field, strings kept once per batch.
-import type { AuthenticatedKey } from '../accounts/account-store.ts'
+
 import type { RequestLogBatchesTable } from '../db/tables.ts'
+import type { AuthenticatedKey } from '../http/caller.ts'
 import {
   counterOf,
   DIGIT,

@@ -10,9 +10,10 @@
 // uses (idempotency keys, errors) is left out. A batch of `GET /v1/health` is 5.6 times smaller
 // than form 1 (an array of RECORD_FIELDS arrays) and costs less to make and to take in.
 // Form 1 rows (written before) are still read.
-import type { AuthenticatedKey } from '../accounts/account-store.ts'
+
 import type { RequestLogBatchesTable } from '../db/tables.ts'
 import type { ApiError } from '../errors.ts'
+import type { AuthenticatedKey } from '../http/caller.ts'
 import { BASE62 } from '../lib/ids.ts'
 
 /** What the response hook knows of a request, handed to the writer as is (no work on the request). */

@@ -4,7 +4,7 @@
 // fields placed on those boxes then goes the way of from_pdf: an internal archived template and
 // the submission pointing to it, in one transaction. The answer adds the tag report: each field
 // with the page and box where its tags landed. The tags → fields step (renderTaggedDocument) is
-// also the console's: a template draft from HTML or DOCX (console/create-template-draft.ts).
+// also the console's: a template draft from HTML or DOCX (console/drafts/create-template-draft.ts).
 // Order of the checks, cheapest first: the options and submitters, the tags and their roles (no
 // rendering for a document that would be refused anyway), then the rendering.
 import type { Scope, Tx } from '../db/tables.ts'

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { API_ROUTES } from '../../src/app.ts'
 import { CONSOLE_API_ROUTES } from '../../src/console/console-routes.ts'
-import { CONSOLE_PAGE_ROUTES } from '../../src/console/get-console-page.ts'
+import { CONSOLE_PAGE_ROUTES } from '../../src/console/shell/get-console-page.ts'
 import type { AnyRoute } from '../../src/http/define-route.ts'
 import { getLiveness, getReadiness } from '../../src/http/health.ts'
 import { openApiRoute } from '../../src/http/openapi.ts'

@@ -13,9 +13,10 @@ import type { Usage as UsageSchema } from '../../usage/get-usage.ts'
 import type { WebhookDelivery } from '../../webhooks/delivery-schemas.ts'
 import type { WebhookTestResult } from '../../webhooks/test-webhook-endpoint.ts'
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../webhooks/webhook-schemas.ts'
-import type { ConsoleApiKey, ConsoleSession, CreatedConsoleApiKey } from '../console-schemas.ts'
-import type { Member } from '../member-store.ts'
-import type { SigningRequestResent as SigningRequestResentSchema } from '../resend-signing-request.ts'
+import type { ConsoleSession } from '../access/session-schemas.ts'
+import type { ConsoleApiKey, CreatedConsoleApiKey } from '../keys/key-schemas.ts'
+import type { Member } from '../members/member-schemas.ts'
+import type { SigningRequestResent as SigningRequestResentSchema } from '../resend/resend-schemas.ts'
 
 export type Environment = Static<typeof EnvironmentSchema>
 export type Session = ConsoleSession

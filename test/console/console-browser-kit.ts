@@ -1,0 +1,99 @@
+// What the console's browser tests share: a browser context signed in with a member's cookie, the
+// wait for a page to settle, and the check every page passes — axe-core finds nothing, then a
+// screenshot at each width into SHOTS (artefacts to look at, not committed).
+import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import type { ConsoleClient } from './console-client.ts'
+
+export const SHOTS = process.env.PARAPH_CONSOLE_SHOTS_DIR ?? '/tmp/paraph-console-shots'
+/** A phone, a tablet (the issue's "usable" width) and a laptop (its "looks finished" width). */
+export const WIDTHS = [375, 768, 1280]
+const AXE = readFile(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8')
+
+/** A browser context, signed in with the member's session cookie when one is given. */
+export async function openConsole(
+  browser: Browser,
+  base: string,
+  member?: ConsoleClient,
+  locale = 'en-GB',
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, ...options })
+  if (member) {
+    await context.addCookies([
+      {
+        name: 'paraph_console',
+        value: member.cookie.split('=')[1]!,
+        url: base,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ])
+  }
+  const page = await context.newPage()
+  watch(page)
+  return { context, page }
+}
+
+/** A script error, or anything the CSP blocked, fails the test: the console needs neither. */
+export function watch(page: Page): void {
+  page.on('pageerror', (error) => assert.fail(`script error on the page: ${error.message}`))
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) assert.fail(message.text())
+  })
+}
+
+/** The page settled: its heading drawn and nothing loading. */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('h1').first().waitFor()
+  await page.locator('.loading').first().waitFor({ state: 'detached' })
+}
+
+/** axe-core finds no violation on the page as it is now. */
+export async function axe(page: Page, name: string): Promise<void> {
+  await page.evaluate(await AXE)
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")"))',
+  )) as string[]
+  assert.deepEqual(violations, [], `${name}: accessibility violations`)
+}
+
+/**
+ * When the page is wider than the window, the elements to blame, named for the failure message: past
+ * the right edge and outside any scrolling box (a wide table's wrapper scrolls, not the page) —
+ * unless positioned absolutely, which a box that is not itself positioned does not hold in.
+ */
+const TOO_WIDE = `(() => {
+  const width = document.documentElement.clientWidth
+  if (document.documentElement.scrollWidth <= width) return []
+  const held = (e) => {
+    if (getComputedStyle(e).position === 'absolute') return false
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return true
+    }
+    return false
+  }
+  const name = (e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
+  const past = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > width + 1)
+  const loose = past.filter((e) => !held(e))
+  const blamed = loose.filter((e) => !loose.includes(e.parentElement))
+  return ['page ' + document.documentElement.scrollWidth + ' px', ...blamed.slice(0, 5).map(name)]
+})()`
+
+/**
+ * Settled, no axe violation, then a full-page screenshot at each width (`name-375.png`…); nothing
+ * may be wider than the window at any of them, so a phone never scrolls the whole page sideways.
+ */
+export async function check(page: Page, name: string, widths = WIDTHS): Promise<void> {
+  await settled(page)
+  await axe(page, name)
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+    const wide = (await page.evaluate(TOO_WIDE)) as string[]
+    assert.deepEqual(wide, [], `${name} at ${width} px: wider than the window`)
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
