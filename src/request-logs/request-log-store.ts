@@ -4,8 +4,8 @@
 // range, statuses, routes or request-id range rule them out — decodes them, keeps the matching
 // requests, and reads further batches only while an unread one could still hold a newer match.
 import { sql } from 'kysely'
+import type { Position } from '../db/keyset.ts'
 import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-form.ts'
 
