@@ -9,15 +9,9 @@ import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
 import { applySubmissionMove, markAllSigned, recordSubmissionEvent } from '../lifecycle/apply-move.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
-import {
-  embedExpiry,
-  embedUrl,
-  issueEmbedToken,
-  newSigningSlug,
-  signingUrl,
-} from '../signing-page/signing-credentials.ts'
 import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
+import { embedExpiry, embedUrl, issueEmbedToken, newSigningSlug, signingUrl } from './signing-credentials.ts'
 import { queueSigningRequests } from './signing-requests.ts'
 import { insertSubmission, insertSubmitters } from './submission-store.ts'
 

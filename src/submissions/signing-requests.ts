@@ -12,7 +12,7 @@ import { MAIL_JOB, MAIL_MAX_ATTEMPTS, type MailMessage } from '../mail/mail-job.
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
 import { renderSigningRequestCopy } from '../mail/messages/signing-request-copy.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
-import { signingUrl } from '../signing-page/signing-credentials.ts'
+import { signingUrl } from './signing-credentials.ts'
 
 export function nextSigners(
   order: SubmissionsTable['signing_order'],
