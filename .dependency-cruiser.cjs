@@ -1,8 +1,9 @@
 // The import rules of docs/architecture.md, checked by `npm run lint:imports` and at the start of
 // `npm test`. Layers, top to bottom: roots (cli/, app.ts, job-catalogue.ts, deps.ts) → capabilities
-// → http/ → leaves. An import goes down or sideways, never up. Folder-level cycles are found by
-// scripts/import-rules-reporter.mjs from the same cruise (dependency-cruiser sees cycles between
-// modules only, see that file).
+// → http/ → leaves. An import goes down or sideways, never up. Two rules that follow only run-time
+// imports (no folder cycle; no Node built-in reachable from browser code) are checked by
+// scripts/lint-imports.ts on the same cruise: dependency-cruiser's cycle and reachability rules
+// see modules only, and follow `import type` too.
 //
 // Paths are folder prefixes, never file lists, so a file added to a folder is under its folder's
 // rules. Test code (`*.test.ts`, `test/`, the test kits beside the code) may import anything;
@@ -17,8 +18,6 @@ const LEAVES =
   '^src/(lib/|errors\\.ts$|limits\\.ts$|config\\.ts$|db/|storage/|child-pool/|jobs/|metrics/|mail/|pdf/|render/)'
 // The two browser programs (own tsconfig, DOM): bundled by path, never imported by the server.
 const BROWSER = '^src/(signing-page/page|console/app)/'
-
-const NODE_BUILTINS = `^(node:)?(${require('node:module').builtinModules.join('|')})$`
 
 // A rule's `from` for production code in src/ (test code may import anything).
 const production = (path) => ({ path, pathNot: TEST_CODE })
@@ -176,17 +175,11 @@ module.exports = {
     },
     {
       name: 'browser-no-node',
-      comment: 'Browser code, and the lib/ modules it imports, import no Node built-in.',
+      comment:
+        'Browser code imports no Node built-in (scripts/lint-imports.ts checks the lib/ modules it reaches at run time).',
       severity: 'error',
       from: production(BROWSER),
       to: { dependencyTypes: ['core'] },
-    },
-    {
-      name: 'browser-reaches-no-node',
-      comment: 'No Node built-in is reachable from browser code (through the lib/ modules it imports).',
-      severity: 'error',
-      from: production(BROWSER),
-      to: { path: NODE_BUILTINS, reachable: true },
     },
     {
       name: 'server-not-to-browser',

@@ -1,12 +1,15 @@
 // `npm run lint:imports`, and the first step of `npm test`: the import rules of docs/architecture.md.
 // dependency-cruiser checks the rules between modules (.dependency-cruiser.cjs) and prints its own
-// report; from the same cruise this script adds the one rule dependency-cruiser cannot state: no
-// cycle between folders. Its `circular` sees cycles between modules only (accounts/a → console/b,
-// console/c → accounts/d is no module cycle), and its folder-scope rules count `import type` and
-// test files, and name a dependency by its deepest folder (render/ → pdf/seal/ never closes a
-// cycle through pdf/). Here a folder is a top-level folder of src/ (a file at the top, config.ts,
-// is its own unit; the two browser programs are their own), and only run-time imports of
-// production code count: `import type` is erased, tests may import anything.
+// report; from the same cruise this script adds the two rules that follow run-time imports only,
+// which dependency-cruiser cannot state:
+// - no cycle between folders. Its `circular` sees cycles between modules only (accounts/a →
+//   console/b, console/c → accounts/d is no module cycle), and its folder-scope rules count
+//   `import type` and test files, and name a dependency by its deepest folder (render/ → pdf/seal/
+//   never closes a cycle through pdf/). Here a folder is a top-level folder of src/ (a file at the
+//   top, config.ts, is its own unit; the two browser programs are their own);
+// - no Node built-in reachable from browser code (through the lib/ modules it imports). Its
+//   `reachable` would also walk the `import type` of server schemas, which the bundler erases.
+// Only run-time imports of production code count: `import type` is erased, tests import anything.
 import { resolve } from 'node:path'
 import type { ICruiseResult } from 'dependency-cruiser'
 import { cruise, format } from 'dependency-cruiser'
@@ -15,6 +18,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config'
 
 const root = resolve(import.meta.dirname, '..')
 const FOLDER = /^src\/(signing-page\/page|console\/app|[^/]+)/
+const BROWSER = /^src\/(signing-page\/page|console\/app)\//
 const TEST_CODE = /(^test\/|\.(test|contract)\.tsx?$|-kit\.ts$)/
 const ERASED = new Set(['type-only', 'type-import'])
 
@@ -84,6 +88,47 @@ function describeCycles(edges: Edges): string[] {
   })
 }
 
+/** Run-time imports of each module (erased ones left out). */
+function runTimeImports(result: ICruiseResult): Map<string, { to: string; core: boolean }[]> {
+  return new Map(
+    result.modules.map((module) => [
+      module.source,
+      module.dependencies
+        .filter((dependency) => !dependency.dependencyTypes.some((type) => ERASED.has(type)))
+        .map((dependency) => ({ to: dependency.resolved, core: dependency.coreModule })),
+    ]),
+  )
+}
+
+/** One error per browser module from which a Node built-in is reachable, with the path to it. */
+function describeNodeInBrowser(result: ICruiseResult): string[] {
+  const imports = runTimeImports(result)
+  const found: string[] = []
+  for (const start of [...imports.keys()].filter(
+    (source) => BROWSER.test(source) && !TEST_CODE.test(source),
+  )) {
+    const via = new Map<string, string>([[start, '']])
+    const queue = [start]
+    let path: string[] | undefined
+    while (queue.length && !path) {
+      const current = queue.shift() as string
+      for (const { to, core } of imports.get(current) ?? []) {
+        if (core) {
+          path = [to]
+          for (let at = current; at; at = via.get(at) as string) path.unshift(at)
+          break
+        }
+        if (!via.has(to) && to.startsWith('src/')) {
+          via.set(to, current)
+          queue.push(to)
+        }
+      }
+    }
+    if (path) found.push(`  error browser-reaches-no-node: ${path.join(' → ')}`)
+  }
+  return found
+}
+
 export type ImportReport = { output: string; errors: number; result: ICruiseResult }
 
 /**
@@ -96,15 +141,15 @@ export async function checkImports(paths: string[], baseDir = root): Promise<Imp
   const cruised = await cruise(paths, { ...options, baseDir, outputType: 'json' }, {}, { tsConfig })
   const result = JSON.parse(cruised.output as string) as ICruiseResult
   const modules = await format(result, { outputType: 'err' })
-  const folderCycles = describeCycles(folderEdges(result))
+  const runTime = [...describeCycles(folderEdges(result)), ...describeNodeInBrowser(result)]
   const output = [
     String(modules.output).trimEnd(),
-    ...folderCycles,
-    folderCycles.length ? `\nx ${folderCycles.length} folder cycles (see docs/architecture.md)` : '',
+    ...runTime,
+    runTime.length ? `\nx ${runTime.length} run-time import violations (see docs/architecture.md)` : '',
   ]
     .filter(Boolean)
     .join('\n')
-  return { output, errors: result.summary.error + folderCycles.length, result }
+  return { output, errors: result.summary.error + runTime.length, result }
 }
 
 if (import.meta.filename === process.argv[1]) {
