@@ -21,6 +21,17 @@ function find(dir) {
   return out
 }
 
+// The import rules of docs/architecture.md first (scripts/lint-imports.ts): a wrong-way import or a
+// folder cycle fails the run with dependency-cruiser's report, before anything is built. A run of
+// chosen files skips it (`npm run lint:imports` runs it alone).
+if (!chosen.length) {
+  const rules = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/lint-imports.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+  if (rules.status !== 0) process.exit(1)
+}
+
 // Tests that start the `paraph` binary run the build (bin/paraph.mjs builds nothing): make it fresh.
 const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/build.ts')], {
   cwd: root,

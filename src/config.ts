@@ -3,9 +3,9 @@
 import { resolve } from 'node:path'
 import ipaddr from 'ipaddr.js'
 import { type Static, Type } from 'typebox'
+import { DEFAULT_PRICE_TIERS, parseCurrency, parsePriceTiers } from './lib/price-tiers.ts'
 import { MAIL_LANGUAGES, type MailLanguage } from './mail/messages/texts.ts'
 import { parseS3StorageUrl } from './storage/storage-url.ts'
-import { DEFAULT_PRICE_TIERS, parseCurrency, parsePriceTiers } from './usage/pricing.ts'
 
 export const Config = Type.Object({
   port: Type.Integer(),

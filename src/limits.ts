@@ -1,5 +1,6 @@
 // Every size and time limit the service enforces beyond what the schemas say, in one place, with
 // the table the OpenAPI description and docs/api.md show (api-v1 §8 leaves these open).
+import { MAX_URL_LENGTH } from './lib/url-length.ts'
 
 export const LIMITS = {
   /** Pages of one PDF (intake refuses more as invalid_pdf). */
@@ -7,7 +8,7 @@ export const LIMITS = {
   /** Decoded size of one PDF (api-v1 §4.2). */
   pdfBytes: 50 * 1024 * 1024,
   /** Characters of a URL given to fetch, or redirected to (PDF URLs, webhook URLs). */
-  urlLength: 2048,
+  urlLength: MAX_URL_LENGTH,
   /** Request body of JSON routes. */
   jsonBodyBytes: 1024 * 1024,
   /** Request body of the routes that take PDFs inline (api-v1 §8: 4.5 MB). */

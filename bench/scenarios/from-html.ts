@@ -95,7 +95,7 @@ async function fiveMegabytes(): Promise<LimitRow> {
     const started = performance.now()
     const outcome = await renderer.render(html, 'A4', 'https://fields.paraph.invalid/bench/').then(
       (rendered) => `${rendered.pages} pages`,
-      (error: Error & { code?: string }) => `${error.code}: ${error.message}`,
+      (error: Error & { reason?: string }) => `${error.reason}: ${error.message}`,
     )
     const ms = performance.now() - started
     clearInterval(sampler)

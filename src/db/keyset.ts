@@ -1,6 +1,11 @@
 // Keyset pagination on (created_at, id), newest first: the WHERE that continues after a position.
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely'
-import type { Position } from '../http/pagination.ts'
+
+/** Where a page ends: the (created_at, id) of its last row. http/pagination.ts seals it in a cursor. */
+export interface Position {
+  createdAt: string
+  id: string
+}
 
 export function after(position: Position) {
   // A row-value comparison rather than `created_at < ? or (created_at = ? and id < ?)`: both engines

@@ -5,8 +5,8 @@
 // GET /v1/submissions/{id} carries it for every submission.
 import { type Static, Type } from 'typebox'
 import { Nullable, StringEnum } from '../http/common-schemas.ts'
+import { FIELD_TYPES } from '../lib/field-types.ts'
 import type { StoredDocument, StoredField } from './document-model.ts'
-import { FIELD_TYPES } from './field-schemas.ts'
 
 const Box = {
   x: Type.Number(),

@@ -2,18 +2,7 @@
 // and POST /v1/submissions/from_pdf.
 import { type Static, Type } from 'typebox'
 import { StringEnum } from '../http/common-schemas.ts'
-
-export const FIELD_TYPES = [
-  'signature',
-  'initials',
-  'date',
-  'text',
-  'checkbox',
-  'number',
-  'radio',
-  'select',
-] as const
-export type FieldType = (typeof FIELD_TYPES)[number]
+import { FIELD_TYPES } from '../lib/field-types.ts'
 
 export const FieldArea = Type.Object(
   {

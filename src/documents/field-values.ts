@@ -1,5 +1,6 @@
 // What a value must look like for each field type (operations.md §3 `sign`): used for prefilled
 // values now and for signing later, so both accept exactly the same things.
+import { LIMITS } from '../limits.ts'
 import type { StoredField } from './document-model.ts'
 
 export type FieldValue = string | number | boolean
@@ -51,4 +52,14 @@ export function valueProblem(field: StoredField, value: unknown): string | null 
         ? null
         : `must be one of ${(field.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`
   }
+}
+
+/**
+ * Issue #20: a calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.
+ * Only for a value that already passed its type check: `YYYY-MM-DD` compares as text.
+ */
+export function dateRangeProblem(field: StoredField, value: FieldValue): string | null {
+  if (field.type !== 'date' || typeof value !== 'string') return null
+  if (value >= LIMITS.fieldDateMin && value <= LIMITS.fieldDateMax) return null
+  return `must be a date from ${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax} (got "${value}")`
 }

@@ -1,8 +1,7 @@
 // The event journal (api-v1 §6): appended by lifecycle/ inside the transaction of the state change.
 
-import { page } from '../db/keyset.ts'
+import { type Position, page } from '../db/keyset.ts'
 import type { Executor, Scope, Tx } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 import type { EventType } from './event-types.ts'

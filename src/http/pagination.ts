@@ -2,14 +2,10 @@
 // (created_at, id) of the last row served plus the list it belongs to, sealed with AES-GCM under a
 // key derived from PARAPH_SECRET. A cursor from another list, account, environment or filter set
 // is refused like a forged one: 422 invalid_pagination.
+import type { Position } from '../db/keyset.ts'
 import type { Scope } from '../db/tables.ts'
 import { fieldError } from '../errors.ts'
 import { canonicalJson, seal, sha256Hex, unseal } from '../lib/crypto.ts'
-
-export interface Position {
-  createdAt: string
-  id: string
-}
 
 export interface ListContext {
   /** The list's operationId. */

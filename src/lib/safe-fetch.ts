@@ -6,8 +6,8 @@ import { rm } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { rootCertificates } from 'node:tls'
 import { Agent, type Dispatcher } from 'undici'
-import { LIMITS } from '../limits.ts'
 import { guardedLookup, type Resolve, systemResolve, urlRefusal } from './address-policy.ts'
+import { MAX_URL_LENGTH } from './url-length.ts'
 
 export { isAllowedAddress, type Resolve } from './address-policy.ts'
 
@@ -171,9 +171,6 @@ async function exchange<T>(
     if (!options.agent) await agent.destroy()
   }
 }
-
-/** Longest URL accepted, given or redirected to (the common limit of browsers and CDNs). */
-export const MAX_URL_LENGTH = LIMITS.urlLength
 
 function checkedUrl(raw: string, base: URL | undefined, options: SafeFetchOptions): URL {
   if (raw.length > MAX_URL_LENGTH) {

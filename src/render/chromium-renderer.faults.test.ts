@@ -2,7 +2,7 @@
 // once, too many pages, no Chromium at all, and close() leaving no process behind.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 import { groupMembers, markPrefix, recordingLogger, testRenderer, waitFor } from './renderer-test-kit.ts'
 
 const SHORT = '<p>short</p>'
@@ -24,10 +24,10 @@ function exitSignal(): { next(): Promise<void>; hook(): void } {
   }
 }
 
-function isRenderError(code: string, pattern: RegExp) {
+function isRenderError(reason: string, pattern: RegExp) {
   return (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error))
-    assert.equal(error.code, code)
+    assert.ok(error instanceof RenderError, String(error))
+    assert.equal(error.reason, reason)
     assert.match(error.message, pattern)
     return true
   }
@@ -39,7 +39,7 @@ describe('ChromiumRenderer: timeouts and browser failures', () => {
     await renderer.warm()
     await assert.rejects(
       renderer.render(SHORT, 'A4', markPrefix(), { timeoutMs: 1 }),
-      isRenderError('html_render_failed', /took longer than 0\.001 s/),
+      isRenderError('render_failed', /took longer than 0\.001 s/),
     )
     assert.equal((await renderer.render(SHORT, 'A4', markPrefix())).pages, 1)
   })
@@ -54,7 +54,7 @@ describe('ChromiumRenderer: timeouts and browser failures', () => {
     process.kill(frozen, 'SIGSTOP')
     await assert.rejects(
       renderer.render(SHORT, 'A4', markPrefix(), { timeoutMs: 200 }),
-      isRenderError('html_render_failed', /took longer than 0\.2 s/),
+      isRenderError('render_failed', /took longer than 0\.2 s/),
     )
     // Its context cannot close, so the renderer kills the browser's process group.
     await exited
@@ -82,7 +82,7 @@ describe('ChromiumRenderer: timeouts and browser failures', () => {
     await assert.rejects(renderer.warm())
     await assert.rejects(
       renderer.render(SHORT, 'A4', markPrefix()),
-      isRenderError('html_render_failed', /^The HTML renderer is unavailable: Chromium could not start\.$/),
+      isRenderError('render_failed', /^The HTML renderer is unavailable: Chromium could not start\.$/),
     )
     const warning = logger.entries.find((e) => e.level === 'warn')
     assert.equal(warning?.object.chromium_path, '/nonexistent/chromium')
@@ -110,8 +110,8 @@ describe('ChromiumRenderer: limits', () => {
     const renderer = testRenderer({ concurrency: 1, queueLimit: 1 })
     const [first, second, third] = [1, 2, 3].map(() => renderer.render(SHORT, 'A4', markPrefix()))
     await assert.rejects(third!, (error: unknown) => {
-      isRenderError('html_render_failed', /busy \(1 renders running, 1 waiting\)/)(error)
-      assert.equal((error as ApiError).headers['Retry-After'], '5')
+      isRenderError('busy', /busy \(1 renders running, 1 waiting\)/)(error)
+      assert.equal((error as RenderError).retryAfterSeconds, 5)
       return true
     })
     assert.equal((await first!).pages, 1)
@@ -123,8 +123,7 @@ describe('ChromiumRenderer: limits', () => {
     const pages = (n: number) => '<p style="break-after:page">page</p>'.repeat(n - 1).concat('<p>last</p>')
     assert.equal((await renderer.render(pages(3), 'A4', markPrefix())).pages, 3)
     await assert.rejects(renderer.render(pages(5), 'A4', markPrefix()), (error: unknown) => {
-      isRenderError('invalid_request', /^html: the document renders to more than 3 pages; at most 3/)(error)
-      assert.equal((error as ApiError).status, 422)
+      isRenderError('refused_html', /^html: the document renders to more than 3 pages; at most 3/)(error)
       return true
     })
   })
@@ -141,7 +140,7 @@ describe('ChromiumRenderer: close', () => {
     await waitFor(() => groupMembers(pid).length === 0, 5000, 'the browser processes to exit')
     await assert.rejects(
       renderer.render(SHORT, 'A4', markPrefix()),
-      isRenderError('html_render_failed', /shut down/),
+      isRenderError('render_failed', /shut down/),
     )
   })
 

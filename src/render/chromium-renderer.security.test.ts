@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { dataUrl, ihdr, pngOf } from '../../test/fixtures/png.ts'
 import { pdfText } from '../../test/fixtures/poppler.ts'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
+import { RenderError } from './render-error.ts'
 import { markPrefix, testRenderer } from './renderer-test-kit.ts'
 
 const TIMEOUT_MS = 10_000
@@ -103,7 +103,7 @@ describe('ChromiumRenderer: no local file and no script', () => {
 
 describe('ChromiumRenderer: large and deep documents end within the timeout', () => {
   /**
-   * What became of `html` — a page count, or the refusal's code — asserted to end within the
+   * What became of `html` — a page count, or the refusal's reason — asserted to end within the
    * timeout and never with another error.
    */
   async function outcomeOf(html: string): Promise<number | string> {
@@ -112,8 +112,8 @@ describe('ChromiumRenderer: large and deep documents end within the timeout', ()
     try {
       outcome = (await renderer.render(html, 'A4', markPrefix())).pages
     } catch (error) {
-      assert.ok(error instanceof ApiError, String(error))
-      outcome = error.code
+      assert.ok(error instanceof RenderError, String(error))
+      outcome = error.reason
     }
     const elapsed = performance.now() - started
     assert.ok(elapsed < TIMEOUT_MS + 1000, `${elapsed} ms`)
@@ -133,7 +133,7 @@ describe('ChromiumRenderer: large and deep documents end within the timeout', ()
     const outcome = await outcomeOf(
       `${'<div style="padding-left:1px">'.repeat(50_000)}deep${'</div>'.repeat(50_000)}`,
     )
-    assert.ok(outcome === 'html_render_failed' || outcome === 1, String(outcome))
+    assert.ok(outcome === 'render_failed' || outcome === 1, String(outcome))
   })
 
   it('refuses a 5 MB single line of text: past the page cap, found without printing it all', async () => {
@@ -147,8 +147,8 @@ describe('ChromiumRenderer: large and deep documents end within the timeout', ()
         () => undefined,
         (error: unknown) => error,
       )
-    assert.ok(refusal instanceof ApiError, String(refusal))
-    assert.equal(refusal.code, 'invalid_request', refusal.message)
+    assert.ok(refusal instanceof RenderError, String(refusal))
+    assert.equal(refusal.reason, 'refused_html', refusal.message)
     assert.match(refusal.message, new RegExp(`more than ${LIMITS.htmlPages} pages`))
     assert.ok(performance.now() - started < LIMITS.htmlRenderMs + 1000)
   })

@@ -20,7 +20,6 @@
 //   which a document's own `@page { margin }` overrides (tested): documents written for print keep
 //   their layout, bare HTML gets the margins of a letter. The HTML itself is never edited.
 import type { BrowserContext, Page } from 'playwright-core'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import {
   killGroup,
@@ -39,6 +38,7 @@ import {
   setPageBoxes,
   takeFieldMarks,
 } from './field-marks.ts'
+import { RenderError } from './render-error.ts'
 import { RenderSlots } from './render-slots.ts'
 
 export type { FieldMark, PageFormat, RenderLogger }
@@ -149,7 +149,7 @@ export class ChromiumRenderer {
   /**
    * Prints `html` on `format` pages. `markPrefix` is the markers' URI up to their index
    * (`https://fields.paraph.invalid/{nonce}/`): those links become marks and leave the PDF.
-   * Rejects with ApiError: 422 invalid_request past the page cap, 500 html_render_failed otherwise.
+   * Rejects with RenderError: `refused_html` past the page cap, `busy` or `render_failed` otherwise.
    * `options.timeoutMs` shortens the renderer's deadline for this render (a caller's own budget);
    * `options.account` is whose render it is, for sharing the slots fairly (issue #20).
    */
@@ -202,7 +202,7 @@ export class ChromiumRenderer {
       const result = await Promise.race([work, timedOut])
       if (result === 'timeout') {
         const message = `Rendering the HTML took longer than ${timeoutMs / 1000} s (stopped ${STAGES[job.stage]}).`
-        throw new ApiError('html_render_failed', message)
+        throw new RenderError('render_failed', message)
       }
       return result
     } catch (error) {
@@ -248,8 +248,8 @@ export class ChromiumRenderer {
     const doc = await loadPrinted(printed)
     const pages = doc.getPageCount()
     if (pages > this.maxPages) {
-      throw new ApiError(
-        'invalid_request',
+      throw new RenderError(
+        'refused_html',
         `html: the document renders to more than ${this.maxPages} pages; at most ${this.maxPages} are accepted.`,
       )
     }
@@ -355,14 +355,14 @@ export class ChromiumRenderer {
     if (running) killGroup(running)
   }
 
-  private failure(error: unknown): ApiError {
-    if (error instanceof ApiError) return error
+  private failure(error: unknown): RenderError {
+    if (error instanceof RenderError) return error
     if (error instanceof LaunchError) {
-      return new ApiError('html_render_failed', 'The HTML renderer is unavailable: Chromium could not start.')
+      return new RenderError('render_failed', 'The HTML renderer is unavailable: Chromium could not start.')
     }
     this.options.logger.warn({ err: error }, 'Chromium failed while rendering HTML')
-    return new ApiError(
-      'html_render_failed',
+    return new RenderError(
+      'render_failed',
       'Chromium stopped while rendering the HTML (it crashed, ran out of memory or was restarted).',
     )
   }
@@ -370,7 +370,7 @@ export class ChromiumRenderer {
   /** The running browser, launched now if none is (first use, or after it died). */
   private launched(): Promise<Running> {
     if (this.closed)
-      return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
+      return Promise.reject(new RenderError('render_failed', 'The HTML renderer is shut down.'))
     if (this.running) return this.running
     const { executablePath, logger, sandbox } = this.options
     const running = launchChromium(executablePath, logger, sandbox).then((launched) => {

@@ -8,12 +8,12 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import mammoth from 'mammoth'
 import { serveRequests } from '../child-pool/child-loop.ts'
-import { ApiError } from '../errors.ts'
 import { refuseDtdDeclarations } from './docx-dtd.ts'
 import { markImageSizes, readImageMark } from './docx-image-sizes.ts'
 import { tidyFragment } from './docx-page.ts'
 import type { Conversion, ConvertAnswer, ConvertRequest } from './docx-protocol.ts'
 import { refuseTagsInUnreadParts } from './docx-unread-parts.ts'
+import { RenderError } from './render-error.ts'
 import { inflateZipEntries, readZipDirectory } from './zip-gate.ts'
 import { storedZip } from './zip-store.ts'
 
@@ -71,7 +71,7 @@ const line = (text: string) => text.split('\n')[0]!.trim().slice(0, 200)
 
 /** mammoth's error as a refusal of the file, or as a failure to convert it, in one line. */
 function failureOf(error: unknown): Conversion {
-  if (error instanceof ApiError) return { ok: false, reason: 'invalid', cause: error.message }
+  if (error instanceof RenderError) return { ok: false, reason: 'invalid', cause: error.message }
   const message = error instanceof Error ? error.message : String(error)
   if (/could not find main document part/i.test(message)) {
     return {

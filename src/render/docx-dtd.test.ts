@@ -2,8 +2,8 @@
 // a Word file's usual XML, and markup merely quoted in its text, pass.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { ApiError } from '../errors.ts'
 import { refuseDtdDeclarations } from './docx-dtd.ts'
+import type { RenderError } from './render-error.ts'
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
 const DOCUMENT = `${XML_DECLARATION}<w:document xmlns:w="urn:w"><w:body><w:p><w:r><w:t>&lt;!DOCTYPE html&gt; is text here</w:t></w:r></w:p></w:body></w:document>`
@@ -15,8 +15,8 @@ const files = (entries: Record<string, Buffer | string>) =>
 function refusedFor(map: Map<string, Buffer>, part: string, what: RegExp): void {
   assert.throws(
     () => refuseDtdDeclarations(map),
-    (e: ApiError) =>
-      e.code === 'invalid_docx' && e.message.startsWith(`file: ${part} declares `) && what.test(e.message),
+    (e: RenderError) =>
+      e.reason === 'refused_docx' && e.message.startsWith(`file: ${part} declares `) && what.test(e.message),
   )
 }
 

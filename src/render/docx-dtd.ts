@@ -1,10 +1,10 @@
 // issue #20 item 6: a DOCX whose XML declares a document type or an entity is bad input, refused
-// as 422 invalid_docx before mammoth parses anything (it used to fail inside mammoth as a 500
+// (`refused_docx`, the API's 422 invalid_docx) before mammoth parses anything (it used to fail inside mammoth as a 500
 // `docx_convert_failed`, logged with its stack). DTDs are how XML expands entities without bound,
 // and a package may not carry one: ECMA-376 Part 2 [M1.18] makes a DTD declaration an error. Word
 // never writes one. Every entry is read, not only those named `.xml`: mammoth finds its parts
 // through relationships, which may name any entry. Pure.
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 
 const KEYWORDS = ['DOCTYPE', 'ENTITY'] as const
 
@@ -37,8 +37,8 @@ export function refuseDtdDeclarations(files: Map<string, Buffer>): void {
     const found = declarationIn(searchable(bytes))
     if (!found) continue
     const what = found === 'DOCTYPE' ? 'a document type (<!DOCTYPE)' : 'an entity (<!ENTITY)'
-    throw new ApiError(
-      'invalid_docx',
+    throw new RenderError(
+      'refused_docx',
       `file: ${name} declares ${what}; a DOCX may not (ECMA-376 Part 2 forbids DTDs in its XML). Save it again from Word, or send it as PDF`,
     )
   }

@@ -12,20 +12,20 @@ import {
   notWordZip,
   zipBombDocx,
 } from '../../test/fixtures/docx.ts'
-import { ApiError, type ErrorCode } from '../errors.ts'
 import { closeDocxConverter, decodeBase64Docx, docxToHtml } from './docx-to-html.ts'
+import { RenderError, type RenderReason } from './render-error.ts'
 
 const DATA_URL = 'data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,'
 
 /** The HTML's text, as the tag finder reads it: elements removed, nothing else. */
 const textOf = (html: string) => html.replace(/<[^>]*>/g, '')
 
-async function rejects(run: Promise<unknown> | (() => unknown), code: ErrorCode, pattern: RegExp) {
+async function rejects(run: Promise<unknown> | (() => unknown), reason: RenderReason, pattern: RegExp) {
   await assert.rejects(
     async () => (typeof run === 'function' ? run() : run),
     (error: unknown) => {
-      assert.ok(error instanceof ApiError, String(error))
-      assert.equal(error.code, code)
+      assert.ok(error instanceof RenderError, String(error))
+      assert.equal(error.reason, reason)
       assert.match(error.message, pattern)
       return true
     },
@@ -66,15 +66,15 @@ describe('decodeBase64Docx', () => {
       'UEs-BA__',
       'data:application/pdf;base64,UEsDBA==',
     ]) {
-      await rejects(() => decodeBase64Docx(bad), 'invalid_docx', /^file: not valid base64$/)
+      await rejects(() => decodeBase64Docx(bad), 'refused_docx', /^file: not valid base64$/)
     }
-    await rejects(() => decodeBase64Docx(''), 'invalid_docx', /^file: is empty/)
+    await rejects(() => decodeBase64Docx(''), 'refused_docx', /^file: is empty/)
   })
 
   it('422 invalid_docx past 4 MiB of base64', async () => {
     await rejects(
       () => decodeBase64Docx('A'.repeat(4 * 1024 * 1024 + 4)),
-      'invalid_docx',
+      'refused_docx',
       /at most 4194304 \(4 MiB\)/,
     )
   })
@@ -172,11 +172,11 @@ describe('docxToHtml: 422 invalid_docx', () => {
   it('refuses what is not a DOCX, naming the reason', async () => {
     await rejects(
       docxToHtml(Buffer.from('just text').toString('base64')),
-      'invalid_docx',
+      'refused_docx',
       /^file: not a Word document \(DOCX\): not a ZIP/,
     )
-    await rejects(docxToHtml(notWordZip()), 'invalid_docx', /^file: not a Word document \(DOCX\)/)
-    await rejects(docxToHtml('not base64!'), 'invalid_docx', /^file: not valid base64$/)
+    await rejects(docxToHtml(notWordZip()), 'refused_docx', /^file: not a Word document \(DOCX\)/)
+    await rejects(docxToHtml('not base64!'), 'refused_docx', /^file: not valid base64$/)
   })
 
   it('refuses a zip bomb from its directory, at once and without expanding it', async () => {
@@ -185,7 +185,7 @@ describe('docxToHtml: 422 invalid_docx', () => {
     const started = process.hrtime.bigint()
     await rejects(
       docxToHtml(bomb),
-      'invalid_docx',
+      'refused_docx',
       /^file: entry word\/media\/zeros\.bin expands more than 100 times/,
     )
     const ms = Number(process.hrtime.bigint() - started) / 1e6
@@ -197,7 +197,7 @@ describe('docxToHtml: 422 invalid_docx', () => {
   it('refuses a directory that lies about a size, in the child, before mammoth', async () => {
     await rejects(
       docxToHtml(lyingDocx()),
-      'invalid_docx',
+      'refused_docx',
       /lie\.bin inflates past the 1000 bytes its directory declares/,
     )
   })
@@ -208,7 +208,7 @@ describe('docxToHtml: 422 invalid_docx', () => {
     )
     await rejects(
       docxToHtml(minimalDocx('<w:p/>', [{ name: 'word/footer2.xml', data: footer }])),
-      'invalid_docx',
+      'refused_docx',
       /^file: a \{\{tag\}\} is in the document's footer \(word\/footer2\.xml\), which is not converted; move it into the body$/,
     )
   })
@@ -224,7 +224,7 @@ describe('docxToHtml: 422 invalid_docx', () => {
     ])
     await rejects(
       docxToHtml(docx),
-      'invalid_docx',
+      'refused_docx',
       /^file: the DOCX converts to 8\.\d MiB of HTML; at most 8 MiB/,
     )
   })
@@ -270,7 +270,7 @@ describe('docxToHtml: 500 docx_convert_failed', () => {
   it('when mammoth throws on a file that passed the gate (malformed XML)', async () => {
     await rejects(
       docxToHtml(malformedXmlDocx()),
-      'docx_convert_failed',
+      'docx_failed',
       /^The DOCX could not be converted: its XML is malformed/,
     )
   })
@@ -278,7 +278,7 @@ describe('docxToHtml: 500 docx_convert_failed', () => {
   it('when the XML is nested deeper than mammoth can recurse', async () => {
     await rejects(
       docxToHtml(deeplyNestedDocx()),
-      'docx_convert_failed',
+      'docx_failed',
       /^The DOCX could not be converted: its XML is nested too deeply\.$/,
     )
   })
@@ -288,11 +288,7 @@ describe('docxToHtml: 500 docx_convert_failed', () => {
     // A smaller limit than the default 1 GiB (where a 10 MiB document.xml fails after ~7 s), so
     // the test is quick; this pool of its own still starts under it (tsx needs ~160 MiB).
     const options = { memoryLimitBytes: 384 * 1024 * 1024, poolSize: 1 }
-    await rejects(
-      docxToHtml(heavyDocx(4), options),
-      'docx_convert_failed',
-      /exhausted the memory allowed or crashed/,
-    )
+    await rejects(docxToHtml(heavyDocx(4), options), 'docx_failed', /exhausted the memory allowed or crashed/)
     const ms = Number(process.hrtime.bigint() - started) / 1e6
     process.stdout.write(`# a 4 MiB document.xml failed in ${ms.toFixed(0)} ms under a 384 MiB limit\n`)
     assert.match(await docxToHtml(await contractDocx(), options), /\{\{Provider;role=B\}\}/)
@@ -300,7 +296,7 @@ describe('docxToHtml: 500 docx_convert_failed', () => {
 
   it('when the child takes longer than the timeout; the next conversion works', async () => {
     const docx = await contractDocx()
-    await rejects(docxToHtml(docx, { timeoutMs: 1 }), 'docx_convert_failed', /within 0\.001 s/)
+    await rejects(docxToHtml(docx, { timeoutMs: 1 }), 'docx_failed', /within 0\.001 s/)
     assert.match(await docxToHtml(docx), /\{\{Provider;role=B\}\}/)
   })
 })

@@ -8,10 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Outcome, PoolsByLimits } from '../child-pool/child-pool.ts'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import { docxHtmlDocument } from './docx-page.ts'
 import type { ConvertAnswer, ConvertRequest } from './docx-protocol.ts'
+import { RenderError } from './render-error.ts'
 import { readZipDirectory } from './zip-gate.ts'
 
 /** pino's shape: mammoth's warnings go to debug, never fail a conversion. */
@@ -59,7 +59,7 @@ export function closeDocxConverter(): void {
   pools.close()
 }
 
-const invalid = (message: string) => new ApiError('invalid_docx', message)
+const invalid = (message: string) => new RenderError('refused_docx', message)
 
 /**
  * Strict base64, as `decodeBase64Pdf` reads PDFs: only the alphabet and its padding (line breaks
@@ -83,9 +83,9 @@ export function decodeBase64Docx(data: string): Buffer {
 }
 
 /**
- * A DOCX (base64 as sent, or bytes) as a whole HTML document. Throws ApiError `invalid_docx`
- * (422) for a file refused (base64, zip gate, a DTD in a part, not Word, HTML past LIMITS.docxHtmlBytes) and
- * `docx_convert_failed` (500) when mammoth throws, times out or crashes. Rejects with a plain
+ * A DOCX (base64 as sent, or bytes) as a whole HTML document. Throws RenderError `refused_docx`
+ * for a file refused (base64, zip gate, a DTD in a part, not Word, HTML past LIMITS.docxHtmlBytes) and
+ * `docx_failed` when mammoth throws, times out or crashes. Rejects with a plain
  * Error only on a server fault (no converter could start).
  */
 export async function docxToHtml(
@@ -123,22 +123,22 @@ const tooLarge = (bytes: number) =>
     `file: the DOCX converts to ${(bytes / MiB).toFixed(1)} MiB of HTML; at most ${LIMITS.docxHtmlBytes / MiB} MiB (make its images smaller)`,
   )
 
-function failure(answer: Exclude<Outcome<ConvertAnswer>, { ok: true }>, timeoutMs: number): ApiError {
+function failure(answer: Exclude<Outcome<ConvertAnswer>, { ok: true }>, timeoutMs: number): RenderError {
   switch (answer.reason) {
     case 'invalid':
       return invalid(answer.cause)
     case 'too_large':
       return tooLarge(answer.bytes)
     case 'failed':
-      return new ApiError('docx_convert_failed', `The DOCX could not be converted: ${answer.cause}.`)
+      return new RenderError('docx_failed', `The DOCX could not be converted: ${answer.cause}.`)
     case 'timeout':
-      return new ApiError(
-        'docx_convert_failed',
+      return new RenderError(
+        'docx_failed',
         `The DOCX could not be converted within ${timeoutMs / 1000} s; simplify it or send it as PDF.`,
       )
     case 'crashed':
-      return new ApiError(
-        'docx_convert_failed',
+      return new RenderError(
+        'docx_failed',
         'The DOCX could not be converted: it exhausted the memory allowed or crashed the converter; simplify it or send it as PDF.',
       )
   }

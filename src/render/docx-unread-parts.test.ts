@@ -2,8 +2,8 @@
 // text that only looks like markup cannot slow the search down.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { ApiError } from '../errors.ts'
 import { refuseTagsInUnreadParts } from './docx-unread-parts.ts'
+import type { RenderError } from './render-error.ts'
 
 const part = (xml: string) => Buffer.from(xml, 'utf8')
 
@@ -12,7 +12,7 @@ describe('refuseTagsInUnreadParts', () => {
     const footer = part('<w:ftr><w:p><w:r><w:t>{</w:t></w:r><w:r><w:t>{Sign}}</w:t></w:r></w:p></w:ftr>')
     assert.throws(
       () => refuseTagsInUnreadParts(new Map([['word/footer2.xml', footer]])),
-      (e: ApiError) => e.code === 'invalid_docx' && e.message.includes('footer (word/footer2.xml)'),
+      (e: RenderError) => e.reason === 'refused_docx' && e.message.includes('footer (word/footer2.xml)'),
     )
   })
 

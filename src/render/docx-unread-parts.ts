@@ -1,7 +1,7 @@
 // mammoth reads a DOCX's body, footnotes and endnotes, never its headers and footers. A tag
 // (api-v1 §2.5) there would vanish without a word, leaving a signer without a field, so such a
 // file is refused with a message saying where the tag is and what to do.
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 
 const UNREAD_PART = /^word\/(header|footer)\d*\.xml$/
 
@@ -13,8 +13,8 @@ export function refuseTagsInUnreadParts(files: Map<string, Buffer>): void {
     // The text of the part: elements removed, so `{` and `{` in two runs meet again.
     const text = xml.toString('utf8').replace(/<[^<>]*>/g, '')
     if (text.includes('{{')) {
-      throw new ApiError(
-        'invalid_docx',
+      throw new RenderError(
+        'refused_docx',
         `file: a {{tag}} is in the document's ${part[1]} (${name}), which is not converted; move it into the body`,
       )
     }

@@ -8,15 +8,15 @@ import {
   parse,
   type DefaultTreeAdapterTypes as T,
 } from 'parse5'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import type { TagSource } from './html-tags.ts'
+import { RenderError } from './render-error.ts'
 
 type Parent = T.ParentNode
 
-function tooDeep(source: TagSource, line: number | undefined): ApiError {
-  return new ApiError(
-    'invalid_request',
+function tooDeep(source: TagSource, line: number | undefined): RenderError {
+  return new RenderError(
+    'refused_html',
     `${source.path}: elements are nested more than ${LIMITS.htmlDepth} deep${line ? ` (line ${line})` : ''}; at most ${LIMITS.htmlDepth} are accepted.`,
   )
 }
@@ -37,8 +37,8 @@ export function parseBounded(html: string, source: TagSource): T.Document {
       // Misnested formatting elements are rebuilt in every new paragraph: 40 KB of input could
       // make millions of elements (gigabytes, and HTML far past what Chromium should receive).
       if (++elements > LIMITS.htmlElements)
-        throw new ApiError(
-          'invalid_request',
+        throw new RenderError(
+          'refused_html',
           `${source.path}: the document makes more than ${LIMITS.htmlElements} elements (unclosed formatting elements such as <b> are repeated in every paragraph that follows them); at most ${LIMITS.htmlElements} are accepted.`,
         )
       return adapter.createElement(tagName, namespaceURI, attrs)

@@ -5,9 +5,9 @@
 // node built-ins and small leaf modules, since bin/paraph.mjs bundles it on its own.
 import { readFile, writeFile } from 'node:fs/promises'
 import { serveRequests } from '../child-pool/child-loop.ts'
-import { ApiError } from '../errors.ts'
 import type { TagAnswer, Tagging, TagRequest } from './html-tag-protocol.ts'
 import { markTags, TagSyntaxError } from './html-tags.ts'
+import { RenderError } from './render-error.ts'
 
 async function tag({ input, output, markPrefix, source }: TagRequest): Promise<Tagging> {
   const marked = markTags(await readFile(input, 'utf8'), markPrefix, source)
@@ -17,8 +17,7 @@ async function tag({ input, output, markPrefix, source }: TagRequest): Promise<T
 
 function failureOf(error: unknown): Tagging {
   if (error instanceof TagSyntaxError) return { ok: false, reason: 'tag', message: error.message }
-  if (error instanceof ApiError)
-    return { ok: false, reason: 'invalid', code: error.code, message: error.message }
+  if (error instanceof RenderError) return { ok: false, reason: 'invalid', message: error.message }
   const message = error instanceof Error ? error.message : String(error)
   return { ok: false, reason: 'failed', cause: message.split('\n')[0]!.slice(0, 160) }
 }

@@ -1,7 +1,6 @@
 // The line protocol between html-tagger.ts and its children (html-tag-child.ts), carried by
 // src/child-pool/child-pool.ts: one JSON object per line each way. The HTML travels by path, both ways,
 // so neither 4 MB document passes through the pipe. Types only.
-import type { ErrorCode } from '../errors.ts'
 import type { FoundTag, TagSource } from './html-tags.ts'
 
 export interface TagRequest {
@@ -20,7 +19,7 @@ export type Tagging =
   /** A malformed, unclosed or surplus tag (invalid_template_tag). */
   | { ok: false; reason: 'tag'; message: string }
   /** A document refused as a whole (nested too deep, too many elements). */
-  | { ok: false; reason: 'invalid'; code: ErrorCode; message: string }
+  | { ok: false; reason: 'invalid'; message: string }
   | { ok: false; reason: 'failed'; cause: string }
 
 export type TagAnswer = { id: number } & Tagging

@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { after, describe, it } from 'node:test'
 import { ChildPool } from '../child-pool/child-pool.ts'
-import type { ApiError } from '../errors.ts'
 import type { TagAnswer, TagRequest } from './html-tag-protocol.ts'
 import { closeHtmlTagger, findTags } from './html-tagger.ts'
 import { markTags } from './html-tags.ts'
+import type { RenderError } from './render-error.ts'
 
 const PREFIX = 'https://fields.paraph.invalid/n0nce/'
 const HTML = { path: 'html', lines: true } as const
@@ -28,14 +28,14 @@ describe('findTags (in a child process)', () => {
   it('refuses a bad tag as invalid_template_tag and a document as a whole as invalid_request, with their messages', async () => {
     await assert.rejects(
       findTags('<p>Sign: {{A;colour=red}}</p>', PREFIX, HTML),
-      (e: ApiError) =>
-        e.code === 'invalid_template_tag' &&
+      (e: RenderError) =>
+        e.reason === 'bad_tag' &&
         /^html: the tag "\{\{A;colour=red\}\}" \(line 1, column 10, after "Sign:"\): /.test(e.message),
     )
     await assert.rejects(
       findTags(`${'<div>'.repeat(600)}{{A}}`, PREFIX, { path: 'file', lines: false }),
-      (e: ApiError) =>
-        e.code === 'invalid_request' && e.message.startsWith('file: elements are nested more than 512 deep'),
+      (e: RenderError) =>
+        e.reason === 'refused_html' && e.message.startsWith('file: elements are nested more than 512 deep'),
     )
   })
 
@@ -43,7 +43,7 @@ describe('findTags (in a child process)', () => {
     const big = `<p>${'word '.repeat(800_000)}{{A}}</p>`
     await assert.rejects(
       findTags(big, PREFIX, HTML, { timeoutMs: 1 }),
-      (e: ApiError) => e.code === 'html_render_failed' && /took longer than 0.001 s/.test(e.message),
+      (e: RenderError) => e.reason === 'render_failed' && /took longer than 0.001 s/.test(e.message),
     )
     assert.equal((await findTags('<p>{{A}}</p>', PREFIX, HTML)).tags.length, 1)
   })

@@ -5,10 +5,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PoolsByLimits } from '../child-pool/child-pool.ts'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import type { TagAnswer, TagRequest } from './html-tag-protocol.ts'
 import type { FoundTag, TagSource } from './html-tags.ts'
+import { RenderError } from './render-error.ts'
 
 const MiB = 1024 * 1024
 
@@ -43,8 +43,8 @@ export function closeHtmlTagger(): void {
 
 /**
  * The document's tags, each replaced by a marker link `${markPrefix}${index}`, and the marked HTML
- * (markTags, in a child). Throws ApiError: `invalid_template_tag` for a bad tag, `invalid_request`
- * for a document refused as a whole, `html_render_failed` when the child fails, dies or times out.
+ * (markTags, in a child). Throws RenderError: `bad_tag` for a bad tag, `refused_html`
+ * for a document refused as a whole, `render_failed` when the child fails, dies or times out.
  */
 export async function findTags(
   html: string,
@@ -63,19 +63,19 @@ export async function findTags(
     if (answer.ok) return { html: await readFile(output, 'utf8'), tags: answer.tags }
     switch (answer.reason) {
       case 'tag':
-        throw new ApiError('invalid_template_tag', answer.message)
+        throw new RenderError('bad_tag', answer.message)
       case 'invalid':
-        throw new ApiError(answer.code, answer.message)
+        throw new RenderError('refused_html', answer.message)
       case 'failed':
-        throw new ApiError('html_render_failed', `The document's tags could not be read: ${answer.cause}.`)
+        throw new RenderError('render_failed', `The document's tags could not be read: ${answer.cause}.`)
       case 'timeout':
-        throw new ApiError(
-          'html_render_failed',
+        throw new RenderError(
+          'render_failed',
           `Reading the document's tags took longer than ${timeoutMs / 1000} s; simplify the document.`,
         )
       case 'crashed':
-        throw new ApiError(
-          'html_render_failed',
+        throw new RenderError(
+          'render_failed',
           "Reading the document's tags took more memory than allowed; simplify the document.",
         )
     }

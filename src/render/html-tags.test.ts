@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parse } from 'parse5'
-import type { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
 import { markTags, TagSyntaxError } from './html-tags.ts'
+import type { RenderError } from './render-error.ts'
 
 const PREFIX = 'https://fields.paraph.invalid/n0nce/'
 const HTML = { path: 'html', lines: true } as const
@@ -122,8 +122,8 @@ describe('markTags', () => {
     assert.equal(mark(nested(LIMITS.htmlDepth - 2)).tags.length, 1)
     assert.throws(
       () => mark(nested(LIMITS.htmlDepth - 1)),
-      (e: ApiError) =>
-        e.code === 'invalid_request' &&
+      (e: RenderError) =>
+        e.reason === 'refused_html' &&
         e.message ===
           `html: elements are nested more than ${LIMITS.htmlDepth} deep (line 2); at most ${LIMITS.htmlDepth} are accepted.`,
     )
@@ -165,8 +165,8 @@ describe('markTags', () => {
     assert.ok(html.length < 30_000)
     assert.throws(
       () => mark(html),
-      (e: ApiError) =>
-        e.code === 'invalid_request' &&
+      (e: RenderError) =>
+        e.reason === 'refused_html' &&
         e.message.startsWith(`html: the document makes more than ${LIMITS.htmlElements} elements`),
     )
   })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 import { RenderSlots, type SlotLimits } from './render-slots.ts'
 
 /** One owner's slots as before issue #20: no reserve, the whole queue for anyone. */
@@ -10,9 +10,9 @@ function slotsOf(perOwner: number, queue: number, waitMs: number, more: Partial<
 
 function isBusy(pattern: RegExp) {
   return (error: unknown) => {
-    assert.ok(error instanceof ApiError)
-    assert.equal(error.code, 'html_render_failed')
-    assert.equal(error.headers['Retry-After'], '5')
+    assert.ok(error instanceof RenderError)
+    assert.equal(error.reason, 'busy')
+    assert.equal(error.retryAfterSeconds, 5)
     assert.match(error.message, pattern)
     return true
   }

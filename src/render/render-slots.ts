@@ -6,9 +6,9 @@
 // frees, it goes to the waiting owner running the fewest renders, then with the fewest waiting,
 // the oldest waiter first among equals. Each waiter gives up after `waitMs`; beyond the queue a render is refused at once rather
 // than piling up request bodies (up to 4 MB of HTML each) behind a busy Chromium. Both refusals are
-// `html_render_failed` (api-v1 §4.2 names no other render error) with a Retry-After header, since a
+// RenderError `busy` with a retry hint (the API's `html_render_failed` with a Retry-After header), since a
 // retry a few seconds later usually finds a free slot.
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 
 export type Release = () => void
 
@@ -31,8 +31,8 @@ interface Waiter {
   timer: NodeJS.Timeout
 }
 
-const RETRY_AFTER = { 'Retry-After': '5' }
-const busy = (message: string) => new ApiError('html_render_failed', message, RETRY_AFTER)
+const RETRY_AFTER_SECONDS = 5
+const busy = (message: string) => new RenderError('busy', message, RETRY_AFTER_SECONDS)
 
 export class RenderSlots {
   private active = 0
@@ -57,7 +57,7 @@ export class RenderSlots {
    */
   acquire(owner = ''): Promise<Release> {
     if (this.closed)
-      return Promise.reject(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
+      return Promise.reject(new RenderError('render_failed', 'The HTML renderer is shut down.'))
     if (this.canRun(owner)) return Promise.resolve(this.take(owner))
     const { queue, queuePerOwner, waitMs } = this.limits
     if (this.waiting.length >= queue) {
@@ -94,7 +94,7 @@ export class RenderSlots {
     this.closed = true
     for (const waiter of this.waiting.splice(0)) {
       clearTimeout(waiter.timer)
-      waiter.refuse(new ApiError('html_render_failed', 'The HTML renderer is shut down.'))
+      waiter.refuse(new RenderError('render_failed', 'The HTML renderer is shut down.'))
     }
   }
 

@@ -8,8 +8,7 @@
 //   only for the flags; `role` omitted means the first submitter's role (resolved by the route);
 // - `width`/`height` are points (1–1000), each defaulting to the size of the field's type below;
 // - a non-breaking space (Word and HTML editors put them in) counts as a space.
-import type { FieldType } from '../documents/field-schemas.ts'
-import { FIELD_TYPES } from '../documents/field-schemas.ts'
+import { FIELD_TYPES, type FieldType } from '../lib/field-types.ts'
 
 export interface TagSpec {
   name: string

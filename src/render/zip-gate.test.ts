@@ -14,14 +14,14 @@ import {
   zipBombDocx,
   zipOf,
 } from '../../test/fixtures/docx.ts'
-import { ApiError } from '../errors.ts'
+import { RenderError } from './render-error.ts'
 import { gateDocxZip, readZipDirectory, verifyZipEntries } from './zip-gate.ts'
 
 /** Asserts an invalid_docx refusal whose message starts with `file: ` and matches `pattern`. */
 function refused(run: () => unknown, pattern: RegExp): void {
   assert.throws(run, (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error))
-    assert.equal(error.code, 'invalid_docx')
+    assert.ok(error instanceof RenderError, String(error))
+    assert.equal(error.reason, 'refused_docx')
     assert.match(error.message, /^file: /)
     assert.match(error.message, pattern)
     return true

@@ -9,8 +9,8 @@
 // Offsets are read as JSZip reads them (data after the local header, sized by the central
 // directory), so what passed the gate is what mammoth reads.
 import { crc32, inflateRawSync } from 'node:zlib'
-import { ApiError } from '../errors.ts'
 import { LIMITS } from '../limits.ts'
+import { RenderError } from './render-error.ts'
 
 export interface ZipEntry {
   name: string
@@ -31,7 +31,7 @@ const CENTRAL_SIZE = 46
 const LOCAL_SIZE = 30
 
 const refuse = (message: string): never => {
-  throw new ApiError('invalid_docx', `file: ${message}`)
+  throw new RenderError('refused_docx', `file: ${message}`)
 }
 const damaged = (what: string) => refuse(`the DOCX's ZIP archive is damaged or truncated (${what})`)
 const zip64 = () => refuse('the DOCX is a ZIP64 archive; Word never writes one and it is not accepted')
@@ -69,7 +69,7 @@ function readEocd(bytes: Buffer): { eocd: number; count: number; cdOffset: numbe
   return { eocd, count, cdOffset }
 }
 
-/** The entries of a DOCX's ZIP, from its central directory; invalid_docx for anything refused. */
+/** The entries of a DOCX's ZIP, from its central directory; RenderError `refused_docx` for anything refused. */
 export function readZipDirectory(bytes: Buffer): ZipEntry[] {
   const { eocd, count, cdOffset } = readEocd(bytes)
   const entries: ZipEntry[] = []

@@ -5,8 +5,8 @@
 // requests, and reads further batches only while an unread one could still hold a newer match.
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
+import type { Position } from '../db/keyset.ts'
 import type { Executor, RequestLogBatchesTable, Scope } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import { decodeBatch, requestIdParts, type StoredRecord } from './request-log-form.ts'

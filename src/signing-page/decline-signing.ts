@@ -7,10 +7,10 @@ import { Type } from 'typebox'
 import { ApiError, fieldError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
-import { PageLanguage } from './consent.ts'
+import { PageLanguage } from '../submissions/consent.ts'
+import { openSession, refusalOf } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
-import { openSession, refusalOf } from './signing-session.ts'
 
 const DeclineBody = Type.Object(
   {

@@ -12,7 +12,7 @@ import {
   signerPath,
   verifiedSession,
 } from '../../test/signing.ts'
-import { SESSION_HEADER } from './signer-session.ts'
+import { SESSION_HEADER } from './email-code-session.ts'
 
 describe('GET /s/{slug}/pages/{document}/{page} and /embed/{jwt}/pages/…', () => {
   let t: TestApp

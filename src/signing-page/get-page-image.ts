@@ -10,8 +10,8 @@ import { type AnyRoute, defineRoute } from '../http/define-route.ts'
 import { PageImageError, renderPageImage } from '../pdf/read/page-image.ts'
 import { findSubmissionOfSubmitter } from '../submissions/submission-store.ts'
 import { findTemplateLayout } from '../templates/template-store.ts'
+import { hasVerifiedSession, presentedSessions } from './email-code-session.ts'
 import { bySlug, byToken, type Signer } from './signer-routes.ts'
-import { hasVerifiedSession, presentedSessions } from './signer-session.ts'
 import { endedError, hasEnded, signerState } from './signer-state.ts'
 
 /** Pixel widths offered (srcset): enough for a page column on a desktop, doubled for dense screens. */

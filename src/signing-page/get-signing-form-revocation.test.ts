@@ -19,7 +19,7 @@ import {
 import { jobCatalogue } from '../job-catalogue.ts'
 import { drainJobs } from '../jobs/worker.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
-import { SESSION_HEADER } from './signer-session.ts'
+import { SESSION_HEADER } from './email-code-session.ts'
 
 // Shorter than the hour of a PDF link: an expired submission's link is refused as such (410).
 const LIFETIME = 30 * 60 * 1000

@@ -4,7 +4,7 @@ import { SignJWT } from 'jose'
 import { base64, createTemplateFor, post } from '../../test/documents.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
-import { issueEmbedToken } from './signing-credentials.ts'
+import { issueEmbedToken } from '../submissions/signing-credentials.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 type Created = {

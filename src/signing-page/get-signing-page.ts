@@ -6,12 +6,12 @@ import { Type } from 'typebox'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { type AnyRoute, defineRoute, type HandlerInput } from '../http/define-route.ts'
+import { verifyEmbedToken } from '../submissions/signing-credentials.ts'
 import { embedOriginOf } from './embed-origin.ts'
 import { pickLanguage } from './page/texts.ts'
 import { pageAssets } from './page-assets.ts'
 import { linkErrorHtml, type PageConfig, setPageHeaders, signingPageHtml } from './page-html.ts'
 import { bySlug, byToken, type Signer, SlugParams, TokenParams } from './signer-routes.ts'
-import { verifyEmbedToken } from './signing-credentials.ts'
 
 const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
 

@@ -6,9 +6,9 @@ import { ApiError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { moveFrom } from '../lifecycle/submission-moves.ts'
+import { openSession } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
-import { openSession } from './signing-session.ts'
 
 const changedMeanwhile = () =>
   new ApiError('internal_inconsistency', 'The document changed while it was being opened; retry.')

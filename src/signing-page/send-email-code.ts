@@ -25,8 +25,8 @@ import {
 import { type EmailCodeJobPayload, emailCodeJob } from './email-code-job.ts'
 import { findEmailCode, saveEmailCode } from './email-code-store.ts'
 import { pickLanguage } from './page/texts.ts'
+import { openSession, refusalOf, type SigningSession } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
-import { openSession, refusalOf, type SigningSession } from './signing-session.ts'
 
 const EmailCodeSent = Type.Object(
   {

@@ -16,13 +16,13 @@ import { type Actor, applySubmissionMove, markAllSigned } from '../lifecycle/app
 import { applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
 import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { LIMITS } from '../limits.ts'
+import { PageLanguage } from '../submissions/consent.ts'
 import { queueSigningRequests } from '../submissions/signing-requests.ts'
 import { findTemplate } from '../templates/template-store.ts'
-import { PageLanguage } from './consent.ts'
 import { type CheckedValues, checkRequired, checkSignValues } from './sign-values.ts'
+import { openSession, peekSession, refusalOf, type SigningSession } from './signer-act-lock.ts'
 import { defineSignerRoutes, type Signer } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
-import { openSession, peekSession, refusalOf, type SigningSession } from './signing-session.ts'
 
 const SignBody = Type.Object(
   {

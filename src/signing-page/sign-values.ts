@@ -4,12 +4,16 @@
 // the signer ends up with a value. Client-supplied names are only matched against the fields, never
 // looked up on an object.
 import type { StoredField } from '../documents/document-model.ts'
-import { type FieldValue, pngDataUrlBytes, valueProblem } from '../documents/field-values.ts'
+import {
+  dateRangeProblem,
+  type FieldValue,
+  pngDataUrlBytes,
+  valueProblem,
+} from '../documents/field-values.ts'
 import { checkPng, PngError } from '../documents/png-check.ts'
 import type { StoredValues } from '../documents/stored-values.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
-import { LIMITS } from '../limits.ts'
 
 /** A checked image, ready to be stored. */
 export interface SignedImage {
@@ -26,16 +30,6 @@ export interface CheckedValues {
 
 const invalid = (name: string, problem: string) =>
   fieldError('invalid_field_value', `values.${name}`, `${problem}.`)
-
-/**
- * Issue #20: a calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.
- * Only for a value that already passed its type check: `YYYY-MM-DD` compares as text.
- */
-export function dateRangeProblem(field: StoredField, value: FieldValue): string | null {
-  if (field.type !== 'date' || typeof value !== 'string') return null
-  if (value >= LIMITS.fieldDateMin && value <= LIMITS.fieldDateMax) return null
-  return `must be a date from ${LIMITS.fieldDateMin} to ${LIMITS.fieldDateMax} (got "${value}")`
-}
 
 function fieldFor(fields: StoredField[], role: string, name: string): StoredField {
   const field = fields.find((f) => f.name === name)

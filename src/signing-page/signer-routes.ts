@@ -12,16 +12,16 @@ import {
   type HandlerInput,
   type HttpMethod,
 } from '../http/define-route.ts'
+import { verifyEmbedToken } from '../submissions/signing-credentials.ts'
 import { findSubmitterById, findSubmitterBySlug } from '../submissions/submission-store.ts'
-import { presentedSessions, SESSION_COOKIE, SESSION_HEADER } from './signer-session.ts'
-import { verifyEmbedToken } from './signing-credentials.ts'
+import { presentedSessions, SESSION_COOKIE, SESSION_HEADER } from './email-code-session.ts'
 
 export interface Signer {
   submitter: SubmittersTable
   via: 'link' | 'embed'
   /** The credential's path, `/s/{slug}` or `/embed/{jwt}`: the signer's session cookie is scoped to it. */
   path: string
-  /** Session values the request presents (signer-session.ts), checked against the signer as read. */
+  /** Session values the request presents (email-code-session.ts), checked against the signer as read. */
   sessions: string[]
 }
 
@@ -36,7 +36,7 @@ export const TokenParams = Type.Object(
   { additionalProperties: false },
 )
 
-/** Slugs are base62 (signing-credentials.ts): anything else names no signer, and is not looked up. */
+/** Slugs are base62 (submissions/signing-credentials.ts): anything else names no signer, and is not looked up. */
 const SLUG_SHAPE = /^[A-Za-z0-9]{1,64}$/
 
 type Resolved = Omit<Signer, 'sessions'>
@@ -54,7 +54,7 @@ export async function byToken(deps: Deps, token: string): Promise<Resolved> {
   return { submitter, via: 'embed', path: `/embed/${token}` }
 }
 
-/** How a signer who verified an e-mail code proves it (operations.md §3; signer-session.ts). */
+/** How a signer who verified an e-mail code proves it (operations.md §3; email-code-session.ts). */
 const SESSION_PARAMETERS: ExtraParameter[] = [
   {
     in: 'header',

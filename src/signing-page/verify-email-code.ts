@@ -1,7 +1,7 @@
 // POST /s/{slug}/email_2fa/verify and POST /embed/{jwt}/email_2fa/verify — operations.md §3: the
 // signer enters the mailed code. Right: the code is used up, the time is kept for the audit trail
 // with a journal event (`submitter.email_2fa_verified`, address and user agent), and the answer
-// opens a session (signer-session.ts) as a cookie and as a value for the `Paraph-Signer-Session`
+// opens a session (email-code-session.ts) as a cookie and as a value for the `Paraph-Signer-Session`
 // header. Wrong: 422 `invalid_code`, counted — the fifth wrong try voids the code. Expired, void,
 // used or never sent: 422 `code_expired`. The count commits even though the answer is a refusal.
 import { Type } from 'typebox'
@@ -10,11 +10,11 @@ import { appendEvent } from '../events/event-store.ts'
 import { Timestamp } from '../http/common-schemas.ts'
 import { toIso } from '../lib/clock.ts'
 import { EMAIL_CODE, judgeCode } from './email-code.ts'
+import { issueSignerSession, SESSION_HEADER, sessionCookie } from './email-code-session.ts'
 import { findEmailCode, recordWrongTry, useEmailCode } from './email-code-store.ts'
 import { notRequired } from './send-email-code.ts'
+import { openSession, refusalOf } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
-import { issueSignerSession, SESSION_HEADER, sessionCookie } from './signer-session.ts'
-import { openSession, refusalOf } from './signing-session.ts'
 
 const VerifyBody = Type.Object(
   { code: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6 digits of the mail' }) },

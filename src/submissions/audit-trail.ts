@@ -17,8 +17,8 @@ import {
   SES_LEGAL_LEVEL,
 } from '../pdf/audit/audit-record.ts'
 import { type ActVia, eventSentence } from '../pdf/audit/audit-sentences.ts'
-import { consentIn } from '../signing-page/consent.ts'
 import type { TemplateRecord } from '../templates/template-store.ts'
+import { consentIn } from './consent.ts'
 
 /** A value as the trail shows it: an image as its hash and size, never its bytes. */
 function auditValue(field: StoredField, value: StoredValue | undefined): AuditFieldValue['value'] {

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts'
 import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderCompleted } from '../mail/messages/completed.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
-import { signingUrl } from '../signing-page/signing-credentials.ts'
+import { signingUrl } from './signing-credentials.ts'
 import { accountNameOf, documentNameOf } from './signing-requests.ts'
 
 /** Queues one notice per submitter with e-mail on (pre-signed ones too: they are parties); returns how many. */

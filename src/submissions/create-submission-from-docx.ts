@@ -8,6 +8,7 @@ import { LIMITS } from '../limits.ts'
 import { docxToHtml } from '../render/docx-to-html.ts'
 import { CreatedFromTags, DocumentName, PageSize } from './create-submission-from-html.ts'
 import { creationOptions, InlineSubmitter } from './creation-schemas.ts'
+import { rendering } from './render-errors.ts'
 import { checkTaggedRequest, createFromTaggedHtml } from './tagged-document.ts'
 
 const FromDocxBody = Type.Object(
@@ -45,7 +46,7 @@ export const createSubmissionFromDocx = defineRoute({
   handler: async ({ body, scope, transaction }, deps) => {
     const { name, file, size, submitters, ...options } = body
     checkTaggedRequest(deps, { options, submitters })
-    const html = await docxToHtml(file, { title: name, logger: deps.logger })
+    const html = await rendering(docxToHtml(file, { title: name, logger: deps.logger }))
     return createFromTaggedHtml(deps, scope, transaction, {
       name,
       html,

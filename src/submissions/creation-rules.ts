@@ -1,10 +1,9 @@
 // Business rules of submission creation beyond the schema (api-v1 §2.2, §2.3, §3.3). Pure.
 import type { StoredField } from '../documents/document-model.ts'
-import { type FieldValue, valueProblem } from '../documents/field-values.ts'
+import { dateRangeProblem, type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
 import { unknownVariables, variableList } from '../mail/messages/variables.ts'
-import { dateRangeProblem } from '../signing-page/sign-values.ts'
 import type { CommonOptions } from './creation-schemas.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {

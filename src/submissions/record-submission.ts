@@ -13,15 +13,9 @@ import {
   recordSubmissionEvent,
 } from '../lifecycle/apply-submission-move.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
-import {
-  embedExpiry,
-  embedUrl,
-  issueEmbedToken,
-  newSigningSlug,
-  signingUrl,
-} from '../signing-page/signing-credentials.ts'
 import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
+import { embedExpiry, embedUrl, issueEmbedToken, newSigningSlug, signingUrl } from './signing-credentials.ts'
 import { queueSigningRequests } from './signing-requests.ts'
 import { insertSubmission, insertSubmitters } from './submission-store.ts'
 

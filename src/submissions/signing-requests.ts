@@ -11,7 +11,7 @@ import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
 import { renderSigningRequestCopy } from '../mail/messages/signing-request-copy.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
-import { signingUrl } from '../signing-page/signing-credentials.ts'
+import { signingUrl } from './signing-credentials.ts'
 
 export function nextSigners(
   order: SubmissionsTable['signing_order'],

@@ -4,7 +4,7 @@ import type { SubmissionsTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
-import { signingUrl } from '../signing-page/signing-credentials.ts'
+import { signingUrl } from './signing-credentials.ts'
 import type { SubmitterSummaryRow } from './submission-store.ts'
 
 export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const

@@ -1,7 +1,7 @@
 // Submissions and submitters, scoped in the WHERE. A submitter found by its signing slug is the one
 // exception: the slug is itself the credential.
 import { sql } from 'kysely'
-import { page } from '../db/keyset.ts'
+import { type Position, page } from '../db/keyset.ts'
 import { prepared } from '../db/prepared.ts'
 import type {
   Executor,
@@ -12,7 +12,6 @@ import type {
   SubmittersTable,
   Tx,
 } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 
 export async function insertSubmission(db: Executor, row: SubmissionsTable): Promise<void> {
   await db.insertInto('submissions').values(row).execute()

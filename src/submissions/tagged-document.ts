@@ -22,6 +22,7 @@ import { insertTemplate } from '../templates/template-store.ts'
 import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
 import type { CommonOptions, CreatedSubmission, InlineSubmitter } from './creation-schemas.ts'
 import { recordNewSubmission } from './record-submission.ts'
+import { rendering } from './render-errors.ts'
 import { inlineRequests, toNewSubmitters } from './submitter-input.ts'
 
 export interface TagInput {
@@ -173,10 +174,12 @@ export async function renderTaggedDocument(
 ): Promise<{ pdf: Uint8Array; fields: FieldDeclaration[] }> {
   const path = input.source.path
   const prefix = `${MARK_HOST}${randomBase62(20)}/`
-  const found = await findTags(input.html, prefix, input.source, { account: scope.accountId })
+  const found = await rendering(findTags(input.html, prefix, input.source, { account: scope.accountId }))
   const groups = groupByName(settleRoles(found.tags), path)
   // Issue #20: Chromium's slots are shared fairly between accounts.
-  const rendered = await deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId })
+  const rendered = await rendering(
+    deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId }),
+  )
   return { pdf: rendered.pdf, fields: declarations(groups, rendered.marks, input.size, path) }
 }
 

@@ -10,7 +10,7 @@ import { ApiError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { parseAllowedOrigin } from '../signing-page/embed-origin.ts'
-import { embedUrl, issueEmbedToken } from '../signing-page/signing-credentials.ts'
+import { embedUrl, issueEmbedToken } from '../submissions/signing-credentials.ts'
 import { findSubmitter } from '../submissions/submission-store.ts'
 
 export const EMBED_TOKEN_TTL = { min: 60, max: 30 * 24 * 60 * 60, default: 60 * 60 } as const

@@ -1,8 +1,9 @@
 // Template request and response shapes (api-v1 §2.6; "other template fields: not shown" — designed
 // here like the rest of the API and documented in the OpenAPI).
 import { type Static, Type } from 'typebox'
-import { DocumentInput, FIELD_TYPES } from '../documents/field-schemas.ts'
+import { DocumentInput } from '../documents/field-schemas.ts'
 import { Id, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { FIELD_TYPES } from '../lib/field-types.ts'
 import type { TemplateRecord } from './template-store.ts'
 
 export const CreateTemplateBody = Type.Object(

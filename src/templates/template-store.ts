@@ -1,10 +1,9 @@
 // Templates, always read and written with the scope in the WHERE.
 
-import { page } from '../db/keyset.ts'
+import { type Position, page } from '../db/keyset.ts'
 import { prepared } from '../db/prepared.ts'
 import type { Executor, Scope, TemplatesTable } from '../db/tables.ts'
 import type { StoredDocument, StoredField } from '../documents/document-model.ts'
-import type { Position } from '../http/pagination.ts'
 
 export interface TemplateRecord extends Omit<TemplatesTable, 'documents' | 'fields' | 'metadata'> {
   documents: StoredDocument[]

@@ -2,10 +2,9 @@
 // attempt with a lease and the attempt number as fence (security-notes "Jobs, crashes and fences"):
 // the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
 // cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
-import { page } from '../db/keyset.ts'
+import { type Position, page } from '../db/keyset.ts'
 import { preparedWrite } from '../db/prepared.ts'
 import type { DeliveryState, Executor, Scope, Tx, WebhookDeliveriesTable } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 import { toIso } from '../lib/clock.ts'
 
 export type NewDelivery = Pick<

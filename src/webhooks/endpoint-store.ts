@@ -1,9 +1,8 @@
 // Webhook endpoints: scoped queries (the scope in the WHERE), and the few the delivery machinery
 // runs for an endpoint named by its own rows.
-import { page } from '../db/keyset.ts'
+import { type Position, page } from '../db/keyset.ts'
 import { preparedWrite } from '../db/prepared.ts'
 import type { Executor, Scope, Tx, WebhookEndpointsTable } from '../db/tables.ts'
-import type { Position } from '../http/pagination.ts'
 import type { afterSuccess, HealthColumns } from './endpoint-health.ts'
 
 export async function insertEndpoint(

@@ -16,6 +16,7 @@ import { LIMITS } from '../../limits.ts'
 import { docxToHtml } from '../../render/docx-to-html.ts'
 import type { PageFormat } from '../../render/field-marks.ts'
 import type { FoundTag } from '../../render/html-tags.ts'
+import { rendering } from '../../submissions/render-errors.ts'
 import { renderTaggedDocument } from '../../submissions/tagged-document.ts'
 import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import {
@@ -52,7 +53,9 @@ async function renderTagged(
       'request_too_large',
       `The HTML is ${body.length} bytes; at most ${LIMITS.htmlBodyBytes} (4 MiB).`,
     )
-  const html = docx ? await docxToHtml(body, { title: name, logger: deps.logger }) : body.toString('utf8')
+  const html = docx
+    ? await rendering(docxToHtml(body, { title: name, logger: deps.logger }))
+    : body.toString('utf8')
   // A DOCX's HTML is the converter's: its line numbers would point nowhere the author can see.
   const source = { path: 'file' as const, lines: !docx }
   const done = await renderTaggedDocument(deps, scope, { html, size, source }, tagsOwnRoles)

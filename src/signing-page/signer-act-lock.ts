@@ -11,8 +11,8 @@ import {
   lockSubmissionOfSubmitter,
   submittersOf,
 } from '../submissions/submission-store.ts'
+import { hasVerifiedSession } from './email-code-session.ts'
 import type { Signer } from './signer-routes.ts'
-import { hasVerifiedSession } from './signer-session.ts'
 import { type SignerState, signerState } from './signer-state.ts'
 
 export interface SigningSession {
@@ -22,7 +22,7 @@ export interface SigningSession {
   /** Every submitter of the submission, in signing order. */
   everyone: SubmittersTable[]
   state: SignerState
-  /** The request presents a session of this signer, at their current address (signer-session.ts). */
+  /** The request presents a session of this signer, at their current address (email-code-session.ts). */
   emailVerified: boolean
 }
 

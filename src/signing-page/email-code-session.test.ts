@@ -9,7 +9,7 @@ import {
   SESSION_TTL_MS,
   sessionCookie,
   sessionUnlocks,
-} from './signer-session.ts'
+} from './email-code-session.ts'
 
 const key = deriveKey('x'.repeat(40), 'signer-session-v1')
 const now = new Date('2026-11-22T10:00:00.000Z')

@@ -3,7 +3,7 @@
 // wording per language, kept with the page's texts. The page sends its language with the signature
 // (issue #21 item 6) and the trail quotes the wording in that language; English when none was sent.
 import { StringEnum } from '../http/common-schemas.ts'
-import { isLanguage, LANGUAGES, TEXTS } from './page/texts.ts'
+import { isLanguage, LANGUAGES, TEXTS } from '../signing-page/page/texts.ts'
 
 export const CONSENT_TEXT: string = TEXTS.en.consent
 
