@@ -12,7 +12,7 @@ const BODY = {
 }
 
 // Same keys, nesting and about the same size (2.7 KB) as Paraph's GET /v1/submissions/{id} with
-// three submitters and their three signature fields (the field report, issue #14); only `id`
+// three submitters and their three signature fields (the field report); only `id`
 // comes from the request, like a lookup would.
 const AT = '2026-01-15T10:00:00.000Z'
 const SIGNING = 'http://127.0.0.1:3000/s/'

@@ -1,4 +1,4 @@
-// The floor of finalization rows (issue #11): bare pdf-lib doing the same stamping as Paraph (three
+// The floor of finalization rows: bare pdf-lib doing the same stamping as Paraph (three
 // PNG signatures and three text values drawn on page 1, the one-line footer on every page, one
 // save written in one go as Paraph's finalizer does) and a bare signature of the saved bytes with
 // Node's crypto (RSA-2048, SHA-256) standing in for the CMS of the PAdES seal. Timed in this

@@ -1,4 +1,4 @@
-// The webhook receiver of the webhook rows (issue #13), in the bench process: answers 200 at once
+// The webhook receiver of the webhook rows, in the bench process: answers 200 at once
 // to every POST and notes when each arrived (epoch ms, the clock the children log with), on which
 // path, with which event id and submission id.
 import { createServer, type Server } from 'node:http'

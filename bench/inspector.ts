@@ -1,5 +1,5 @@
 // The V8 heap of a server started with --inspect, read over the DevTools protocol: the soak
-// (issue #10) prints the heap beside the RSS, to tell a growing JavaScript heap from memory
+// prints the heap beside the RSS, to tell a growing JavaScript heap from memory
 // outside it (malloc arenas, SQLite's page cache, buffers). Reading the heap's size is cheap and
 // moves nothing; a forced GC is asked for only where a figure of the live heap is wanted.
 import { WebSocket } from 'undici'
@@ -15,7 +15,7 @@ export interface HeapInspector {
   heap(): Promise<HeapFigures>
   /** A full garbage collection, then the heap: what is still reachable. */
   liveHeap(): Promise<HeapFigures>
-  /** The value of `expression` evaluated in the server (issue #11: its event-loop delay histogram). */
+  /** The value of `expression` evaluated in the server (its event-loop delay histogram). */
   evaluate(expression: string): Promise<unknown>
   close(): void
 }

@@ -1,4 +1,4 @@
-// The floor of the mail row (issue #12), run as its own process like Paraph's worker: a bare
+// The floor of the mail row, run as its own process like Paraph's worker: a bare
 // nodemailer loop sending the same messages (read from Paraph's outbox) one after another through
 // a pooled transport with Paraph's options, nothing else. Prints `{"started": epoch ms}` before the
 // first send. Usage: node --import tsx bench/mail-floor.ts MESSAGES_JSON SMTP_URL MAIL_FROM

@@ -74,10 +74,11 @@ export async function measurePair(
     for (const which of order) await measureRound(which)
   }
   // Closed loop sends the next request only after an answer, so a stall delays the requests that
-  // would have seen it and p99 looks better than it is (coordinated omission, security-notes).
-  // Caveat of autocannon 8's overallRate: each connection spends a per-second budget back to back
-  // and then idles, so a server slower than the rate is simply sent less (the table shows the rate
-  // reached), and its latency correction assumes 1 ms between requests, which overstates the tail.
+  // would have seen it and p99 looks better than it is (coordinated omission:
+  // docs/benchmarks.md#how-the-rows-are-measured). Caveat of autocannon 8's overallRate: each
+  // connection spends a per-second budget back to back and then idles, so a server slower than the
+  // rate is simply sent less (the table shows the rate reached), and its latency correction assumes
+  // 1 ms between requests, which overstates the tail.
   const closedBaseline = combine(rounds.baseline)
   const overallRate = Math.max(connections, Math.round(closedBaseline.rps * ctx.fixedRateShare))
   const fixedCpu = { baseline: 0, subject: 0 }

@@ -44,31 +44,23 @@ import { judge, judgeLimit, type ReferenceRatio } from './verdict.ts'
 /** Every scenario, in the order its rows are printed. Each issue appends its own. */
 const SCENARIOS: Scenario[] = [
   healthScenario,
-  // Issue #4
   getSubmissionScenario,
   getSubmissionFloorScenario,
   createSubmissionScenario,
   urlMemoryScenario,
-  // Issue #10
   soakScenario,
-  // Issue #11
   signScenario,
   finalizationScenario,
   finalizeMemoryScenario,
-  // Issue #12
   signingPageScenario,
   consoleScenario,
   mailScenario,
-  // Issue #13
   webhooksScenario,
   webhooksDeadEndpointScenario,
-  // Issue #14
   fromHtmlScenario,
   fromDocxScenario,
-  // Issue #22
   usageScenario,
   requestLogsScenario,
-  // Issue #24
   metricsScenario,
   volumeScenario,
 ]

@@ -5,7 +5,7 @@ import { percentile } from './stats.ts'
 /**
  * The least ratio of subject rps to baseline rps (both measured in the same run): a fixed share,
  * or a share of the ratio that the same case of a reference scenario reached in the same run
- * (issue #10: the GET row against its floor, which shows what this machine leaves room for).
+ * (the GET row against its floor, which shows what this machine leaves room for).
  */
 export type MinRatio = number | { share: number; ofScenario: string }
 

@@ -74,7 +74,7 @@ export async function startBaseline(): Promise<RunningServer> {
  * `paraph serve --no-worker` on a fresh data dir; databaseUrl null means SQLite in that dir.
  * `extraEnv` is added last, e.g. ALLOW_PRIVATE_NETWORK_URLS for PDFs served from loopback;
  * `nodeFlags` go to node before the binary, e.g. --inspect for the soak's heap figures;
- * `worker: true` runs `paraph serve` with its job worker (finalization rows, issue #11).
+ * `worker: true` runs `paraph serve` with its job worker (finalization rows).
  */
 export async function startParaph(
   databaseUrl: string | null,
@@ -122,7 +122,7 @@ export async function startFloor(databaseUrl: string, accountId: string): Promis
   return { process: server, bearer: null, stop }
 }
 
-/** sign-floor-server.ts on the database of a running Paraph (issue #11). */
+/** sign-floor-server.ts on the database of a running Paraph. */
 export async function startSignFloor(databaseUrl: string): Promise<RunningServer> {
   const { server, stop } = await started(
     'sign-floor',

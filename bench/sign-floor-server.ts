@@ -1,4 +1,4 @@
-// The floor of POST /s/{slug}/sign (issue #11): bare Fastify taking the same JSON body, decoding the
+// The floor of POST /s/{slug}/sign: bare Fastify taking the same JSON body, decoding the
 // same PNG data URLs and hashing them, then one transaction on the database a Paraph server filled:
 // the signer by its slug, its submission, the signer's values and signed_at written, the
 // submission's updated_at. No PNG decoding to pixels, no blob write, no field checks, no journal

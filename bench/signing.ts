@@ -1,4 +1,4 @@
-// Submissions signed to the end through Paraph's real signer interface (issue #11): three signers,
+// Submissions signed to the end through Paraph's real signer interface: three signers,
 // each with a signature image and a text value on page 1, signing in order over `POST /s/{slug}/sign`.
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'

@@ -1,4 +1,4 @@
-// The SMTP server of the mail row (issue #12), in the bench process: accepts every message, reads
+// The SMTP server of the mail row, in the bench process: accepts every message, reads
 // only its Message-ID, and notes when each arrived (epoch ms, the clock the children log with).
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'

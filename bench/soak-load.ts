@@ -1,4 +1,4 @@
-// The soak's load (issue #10 item 5): a closed loop of mixed requests against one Paraph, in the
+// The soak's load: a closed loop of mixed requests against one Paraph, in the
 // proportions of the reported run (80 000 requests, about 4 000 of them creations): creations
 // from a PDF and from a template, reads of submissions created earlier, lists (filtered and
 // paged on), and cancels. The mix is drawn from a seeded generator so two runs send the same.

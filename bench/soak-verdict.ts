@@ -1,4 +1,4 @@
-// The soak's reading of its memory samples (issue #10 item 5): the run minus a warm-up is cut into
+// The soak's reading of its memory samples: the run minus a warm-up is cut into
 // thirds, and RSS has levelled off when the last third grew much less than the first. A steady
 // leak grows each third alike; a heap or allocator filling up to its working size grows early.
 import type { LimitRow } from './scenario.ts'

@@ -1,4 +1,4 @@
-// Submissions created through Paraph's real API (issue #4): one document, three signature fields
+// Submissions created through Paraph's real API: one document, three signature fields
 // on page 1, one per role, and three submitters.
 import { randomUUID } from 'node:crypto'
 import type { RunningServer } from './servers.ts'

@@ -1,7 +1,8 @@
-// The requests of the volume scenario (issue #24 item 7), each prepared on one server and then sent
-// many times: the reads of the API with each filter the spec allows (api-v1 §4.4), the signer's
-// POST, and a creation. A case prepares what its requests need on each server (a submission to
-// read, submissions to sign, a cursor) after the volume is written.
+// The requests of the volume scenario, each prepared on one server and then sent
+// many times: the reads of the API with each filter the spec allows
+// (docs/api.md#lists-and-filters), the signer's POST, and a creation. A case prepares what its
+// requests need on each server (a submission to read, submissions to sign, a cursor) after the
+// volume is written.
 import { randomUUID } from 'node:crypto'
 import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
 import { a4 } from '../test/fixtures/pdfs.ts'

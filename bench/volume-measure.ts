@@ -1,4 +1,4 @@
-// One case of the volume scenario (issue #24 item 7): the same request against two `paraph serve`
+// One case of the volume scenario: the same request against two `paraph serve`
 // processes, one on a small database and one on the loaded one, in alternating blocks of requests
 // sent one at a time (S L, L S, …: a machine speeding up or slowing down favours neither). Each
 // block's server CPU is read from /proc around it (nanoseconds, schedstat), so the figure is the

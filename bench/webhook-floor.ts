@@ -1,4 +1,4 @@
-// The floors of the webhook throughput row (issue #13), each run as its own process like Paraph's
+// The floors of the webhook throughput row, each run as its own process like Paraph's
 // worker: a bare undici loop POSTing the same signed bodies (read from Paraph's deliveries) to the
 // same receiver, as many at once as Paraph's dispatcher sends (CONCURRENCY workers over the list),
 // through undici's default keep-alive agent; nothing else. With DATABASE_URL it is the durable

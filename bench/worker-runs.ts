@@ -1,5 +1,5 @@
 // A `paraph worker` (or a floor process) timed from its own start line, for the rows that measure
-// how fast queued work drains (mail, issue #12; webhooks, issue #13): the clock starts when the
+// how fast queued work drains (mail, webhooks): the clock starts when the
 // process logs that it started, not when it was spawned (bundling and connecting are not the
 // work), and its CPU is read over the same span.
 import { readFileSync } from 'node:fs'

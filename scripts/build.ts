@@ -1,8 +1,9 @@
 // `npm run build`: the one build, run by scripts/install.sh and by the image build. It bundles the
 // server, its child processes and the two web front ends into dist/, which bin/paraph.mjs and every
-// process then run from without building or writing anything (operations.md §9: a read-only install).
-// The new dist/ is made beside the old one and swapped in whole, so a server still running from the
-// old files keeps finding its child bundles, and a failed build leaves the old one in place.
+// process then run from without building or writing anything
+// (docs/operations.md#building-and-the-read-only-install: a read-only install). The new dist/ is
+// made beside the old one and swapped in whole, so a server still running from the old files keeps
+// finding its child bundles, and a failed build leaves the old one in place.
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { rename, rm, writeFile } from 'node:fs/promises'

@@ -1,4 +1,4 @@
-// issue #21 item 1: runs the multi-document merge (src/pdf/merge/merge-documents.ts) on a corpus of real
+// Runs the multi-document merge (src/pdf/merge/merge-documents.ts) on a corpus of real
 // PDFs, each one merged twice — as the first document (a one-page letter appended after it) and as a
 // later document (after the letter) — and prints what qpdf and poppler say of the results:
 //   node --import tsx scripts/merge-corpus.ts CORPUS_DIR [--verbose]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds the PDF corpus of docs/decisions/0001-pdf-engine.md (issue #21) into a folder, from
+# Rebuilds the PDF corpus of docs/decisions/0001-pdf-engine.md into a folder, from
 # local git mirrors of its source repositories: each line of the list names repo@commit:path, and
 # the file is taken with `git show commit:path` from MIRRORS/owner+name/repo (the layout the
 # session's fetch tool writes; any bare or normal clone of the repository works there too).

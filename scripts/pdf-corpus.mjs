@@ -34,7 +34,7 @@ const { values: options, positionals } = parseArgs({
 /** The value typed into the text field: issue #21 found "Corpus check 42…" cut on A4 pages. */
 export const TYPED = 'Corpus check 42 Łukasz Żółć'
 const SIGNATURE = dataUrl(strokePng(300, 100))
-/** The inline body limit is 4.5 MB (api-v1 §4.2); base64 is 4/3 of the file. */
+/** The inline body limit is 4.5 MB (docs/api.md#limits); base64 is 4/3 of the file. */
 const INLINE_LIMIT = Math.floor((4.5 * 1024 * 1024 * 3) / 4) - 16 * 1024
 
 if (options['write-fixtures']) {

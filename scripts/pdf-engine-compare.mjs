@@ -1,4 +1,4 @@
-// issue #21 item 7: measures the candidate PDF engines on a corpus of real PDFs, for
+// Measures the candidate PDF engines on a corpus of real PDFs, for
 // docs/decisions/0001-pdf-engine.md. A measuring tool, not part of CI or of the product.
 //
 // Needs, in this worktree only (not saved to package.json):

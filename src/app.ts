@@ -65,7 +65,7 @@ import { retryWebhookDelivery } from './webhooks/retry-webhook-delivery.ts'
 import { rotateWebhookSecret } from './webhooks/rotate-webhook-secret.ts'
 import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint.ts'
 
-/** Every public API route (api-v1 §4.1), then the signer's and the file routes. */
+/** Every public API route (docs/api.md#routes), then the signer's and the file routes. */
 export const API_ROUTES: AnyRoute[] = [
   getHealth,
   listTemplates,
@@ -143,7 +143,7 @@ function unparsableRequest(_error: Error, socket: Socket): void {
 
 /**
  * An unknown route. Under /v1 with an Authorization header, the key is checked and counted first, as
- * on every API route (issue #19: the X-RateLimit-* headers on every authenticated answer, a 404
+ * on every API route (the X-RateLimit-* headers on every authenticated answer, a 404
  * included): a wrong key is 401, a right one gets its 404 with its quota. Without a key, a plain
  * 404 tells a developer the URL is wrong (GitHub's API answers the same way).
  */
@@ -204,7 +204,8 @@ export function buildApp(
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
-    // operations.md §2 TRUST_PROXY (issue #20): request.ip, for the audit trail and the signer limits.
+    // TRUST_PROXY in docs/operations.md#configuration: request.ip, for the audit trail and the
+    // signer limits.
     trustProxy: trustProxyOption(deps.config.trustProxy),
     // A URL Fastify cannot even route (bad percent-encoding) still gets the envelope.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),

@@ -1,5 +1,5 @@
-// The only reader of process.env (operations.md §2). Every variable is validated here, once, at
-// start; a bad value stops the process with one line naming the variable.
+// The only reader of process.env (docs/operations.md#configuration). Every variable is validated
+// here, once, at start; a bad value stops the process with one line naming the variable.
 import { resolve } from 'node:path'
 import ipaddr from 'ipaddr.js'
 import { type Static, Type } from 'typebox'
@@ -11,7 +11,7 @@ export const Config = Type.Object({
   port: Type.Integer(),
   host: Type.String(),
   publicUrl: Type.String(),
-  /** PUBLIC_URL was given, not defaulted from PORT (the split commands require it, issue #19). */
+  /** PUBLIC_URL was given, not defaulted from PORT (the split commands require it). */
   publicUrlSet: Type.Boolean(),
   signingUrl: Type.String(),
   dataDir: Type.String(),
@@ -22,7 +22,7 @@ export const Config = Type.Object({
   storageUrl: Type.String(),
   smtpUrl: Type.Optional(Type.String()),
   mailFrom: Type.String(),
-  /** issue #20: the language of every mail (MAIL_LANGUAGE), English by default. */
+  /** The language of every mail (MAIL_LANGUAGE), English by default. */
   mailLanguage: Type.Unsafe<MailLanguage>(Type.String({ enum: [...MAIL_LANGUAGES] })),
   redisUrl: Type.Optional(Type.String()),
   paraphSecret: Type.Optional(Type.String()),
@@ -34,22 +34,22 @@ export const Config = Type.Object({
   allowPrivateNetworkUrls: Type.Boolean(),
   webhookRetrySchedule: Type.Array(Type.Integer()),
   rateLimit: Type.Object({ test: Type.Integer(), live: Type.Integer() }),
-  /** Requests per minute per client address on the signer's routes and /files/… (issue #20). */
+  /** Requests per minute per client address on the signer's routes and /files/…. */
   rateLimitSigner: Type.Integer(),
-  /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address (issue #20). */
+  /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())]),
   logLevel: Type.String(),
-  /** REQUEST_LOGS (issue #22 item 4): keep each /v1 request 7 days for GET /v1/request_logs; default true. */
+  /** REQUEST_LOGS: keep each /v1 request 7 days for GET /v1/request_logs; default true. */
   requestLogs: Type.Boolean(),
-  /** Issue #21 item 5: an RFC 3161 time-stamping authority; every seal is then PAdES B-T. */
+  /** An RFC 3161 time-stamping authority; every seal is then PAdES B-T. */
   tsaUrl: Type.Optional(Type.String()),
-  /** Issue #22, operations.md §6: price per signature on live keys by monthly volume (PRICE_TIERS). */
+  /** docs/usage.md#pricing: price per signature on live keys by monthly volume (PRICE_TIERS). */
   priceTiers: Type.Array(
     Type.Object({ upTo: Type.Union([Type.Integer(), Type.Null()]), unitAmount: Type.Integer() }),
   ),
   /** PRICE_CURRENCY: ISO 4217 code of the amounts. */
   priceCurrency: Type.String(),
-  /** METRICS_LISTEN (issue #24 item 4, operations.md §9): the second listener serving GET /metrics. */
+  /** METRICS_LISTEN (docs/operations.md#metrics): the second listener serving GET /metrics. */
   metricsListen: Type.Optional(Type.Object({ host: Type.String(), port: Type.Integer() })),
 })
 export type Config = Static<typeof Config>
@@ -222,8 +222,9 @@ function isAddressOrCidr(item: string): boolean {
 }
 
 /**
- * TRUST_PROXY (operations.md §2): `false` (the default: X-Forwarded-For is ignored), `true` (every
- * hop: only behind a proxy that overwrites the header), a hop count, or the proxies' addresses.
+ * TRUST_PROXY (docs/operations.md#configuration): `false` (the default: X-Forwarded-For is
+ * ignored), `true` (every hop: only behind a proxy that overwrites the header), a hop count, or the
+ * proxies' addresses.
  */
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = read(env, 'TRUST_PROXY')
@@ -242,7 +243,7 @@ function trustProxy(env: Env): Config['trustProxy'] {
   return items
 }
 
-/** PRICE_TIERS and PRICE_CURRENCY (operations.md §6), each refused with a line naming it. */
+/** PRICE_TIERS and PRICE_CURRENCY (docs/usage.md#pricing), each refused with a line naming it. */
 function pricing(env: Env): Pick<Config, 'priceTiers' | 'priceCurrency'> {
   const parse = <T>(name: string, fallback: string, parser: (raw: string) => T): T => {
     try {

@@ -77,19 +77,19 @@ export interface Deps {
   logger: FastifyBaseLogger
   /** The one line per answered request, to the logger's destination. */
   accessLog: AccessLog
-  /** Issue #22 item 4: each /v1 request with a valid key, buffered and written in batches. */
+  /** Each /v1 request with a valid key, buffered and written in batches. */
   requestLogs: RequestLogWriter
   rateLimiter: RateLimiter
   keyCache: KeyCache
-  /** Each key's last use and routes per day (operations.md §7), written off the request. */
+  /** Each key's last use and routes per day (docs/deprecations.md#what-is-recorded), written off the request. */
   keyActivity: KeyActivity
-  /** Wakes this process's idle worker after a write request (issue #11). */
+  /** Wakes this process's idle worker after a write request. */
   jobBell: JobBell
   /** Wakes this process's webhook dispatcher when events.publish has made deliveries. */
   webhookBell: JobBell
   /**
    * The database as the background loops (worker, dispatcher, housekeeping) meet it: one line when
-   * it goes away, one when it is back, and their back-off meanwhile (issue #19).
+   * it goes away, one when it is back, and their back-off meanwhile.
    */
   dbOutage: Outage
   /** Extra CA certificate trusted for outbound HTTPS (tests with a local test certificate only). */
@@ -106,7 +106,7 @@ export interface Deps {
    */
   renderer: ChromiumRenderer
   /**
-   * METRICS_LISTEN (issue #24 item 4): this process's Prometheus registry and what records into it;
+   * METRICS_LISTEN: this process's Prometheus registry and what records into it;
    * unset: NO_METRICS, whose calls do nothing. The CLI serves `metrics.registry` on its own listener.
    */
   metrics: Metrics
@@ -116,7 +116,7 @@ export interface Deps {
     embed: Buffer
     files: Buffer
     emailCode: Buffer
-    /** Derives each e-mail code from its mail job's id (issue #20: the code is never stored). */
+    /** Derives each e-mail code from its mail job's id (the code is never stored). */
     emailCodeSeed: Buffer
     signerSession: Buffer
     webhookSecret: Buffer

@@ -1,6 +1,6 @@
 // The one error catalogue: every code the service can answer with, its HTTP status and its type
-// (api-v1 §7). Domain code throws `new ApiError(code, message)`; only the HTTP error handler turns
-// it into a response. No Fastify import here.
+// (docs/api.md#errors). Domain code throws `new ApiError(code, message)`; only the HTTP error
+// handler turns it into a response. No Fastify import here.
 
 export type ErrorType = 'authentication_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error'
 
@@ -10,7 +10,7 @@ interface CodeInfo {
 }
 
 const CATALOGUE = {
-  // §7.2 client errors
+  // client errors (docs/api.md#errors)
   missing_api_key: { status: 401, description: 'No Authorization header.' },
   invalid_api_key: { status: 401, description: 'Bad format, unknown or revoked key.' },
   invalid_json: { status: 400, description: 'Body is not valid JSON.' },
@@ -93,7 +93,7 @@ const CATALOGUE = {
   request_too_large: { status: 413, description: 'Request body larger than the route allows.' },
   unsupported_content_type: { status: 415, description: 'Request body is not `application/json`.' },
   rate_limit_exceeded: { status: 429, description: 'Per-minute quota exceeded; see `Retry-After`.' },
-  // operations.md §3: signing page
+  // signing page (docs/api.md#signing)
   invalid_code: {
     status: 422,
     description: 'Wrong e-mail verification code; the fifth wrong try voids the code.',
@@ -122,7 +122,7 @@ const CATALOGUE = {
   submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
   invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
   invalid_file_url: { status: 403, description: 'A signed file URL that was edited or has expired.' },
-  // operations.md §8: the console (docs/console.md)
+  // the console (docs/console.md)
   console_session_required: {
     status: 401,
     description: 'No console session cookie, or it has expired or ended; sign in again.',
@@ -140,7 +140,7 @@ const CATALOGUE = {
     description:
       'Console sign-in link past its 15 minutes, already used, or its member was removed; ask for a new one.',
   },
-  // §7.3 server errors
+  // server errors (docs/api.md#errors)
   storage_upload_failed: { status: 500, description: 'PDF upload to storage failed.' },
   template_create_failed: { status: 500, description: 'Internal template could not be created.' },
   html_render_failed: { status: 500, description: 'HTML could not be rendered.' },
@@ -232,7 +232,7 @@ export function fieldError(code: ErrorCode, param: string, problem: string): Api
   return new ApiError(code, `${param}: ${problem}`, {}, undefined, param)
 }
 
-/** A row or a 404 identical for missing and out-of-scope resources (api-v1 §5.4). */
+/** A row or a 404 identical for missing and out-of-scope resources (docs/api.md#keys). */
 export function orNotFound<T>(row: T | undefined | null, what = 'resource'): T {
   if (row === undefined || row === null) throw new ApiError('resource_not_found', `No such ${what}.`)
   return row

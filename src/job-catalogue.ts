@@ -20,7 +20,7 @@ import { publishEventJob } from './webhooks/publish-event.ts'
 /** Every job kind a worker runs. */
 export const JOBS: AnyJobDefinition<Deps>[] = [
   mailJob,
-  // A signer's e-mail code, rendered when sent: the code is never stored (issue #20).
+  // A signer's e-mail code, rendered when sent: the code is never stored.
   emailCodeJob,
   publishEventJob,
   finalizeSubmissionJob,

@@ -1,17 +1,18 @@
 // Every size and time limit the service enforces beyond what the schemas say, in one place, with
-// the table the OpenAPI description and docs/api.md show (api-v1 §8 leaves these open).
+// the table the OpenAPI description and docs/api.md show (docs/api.md#limits: those the API leaves
+// open).
 import { MAX_URL_LENGTH } from './lib/url-length.ts'
 
 export const LIMITS = {
   /** Pages of one PDF (intake refuses more as invalid_pdf). */
   pdfPages: 2000,
-  /** Decoded size of one PDF (api-v1 §4.2). */
+  /** Decoded size of one PDF (docs/api.md#limits). */
   pdfBytes: 50 * 1024 * 1024,
   /** Characters of a URL given to fetch, or redirected to (PDF URLs, webhook URLs). */
   urlLength: MAX_URL_LENGTH,
   /** Request body of JSON routes. */
   jsonBodyBytes: 1024 * 1024,
-  /** Request body of the routes that take PDFs inline (api-v1 §8: 4.5 MB). */
+  /** Request body of the routes that take PDFs inline (docs/api.md#limits: 4.5 MB). */
   pdfBodyBytes: 4.5 * 1024 * 1024,
   /** Request body of a signer's `sign`: PNG signatures (512 KiB each, in base64) for every field. */
   signBodyBytes: 4.5 * 1024 * 1024,
@@ -21,12 +22,12 @@ export const LIMITS = {
   pdfUrlConnectMs: 10_000,
   pdfUrlTotalMs: 60_000,
   pdfUrlRedirects: 3,
-  /** One webhook POST, in all (security-notes "Webhook signatures"), and the answer kept of it. */
+  /** One webhook POST, in all (docs/security.md#webhook-signatures), and the answer kept of it. */
   webhookTotalMs: 10_000,
   webhookResponseBytes: 64 * 1024,
-  /** Active webhook endpoints per account and environment (api-v1 §8). */
+  /** Active webhook endpoints per account and environment (docs/api.md#limits). */
   webhookEndpoints: 25,
-  /** Request body of from_html and from_docx (api-v1 §8: 4 MB). */
+  /** Request body of from_html and from_docx (docs/api.md#limits: 4 MB). */
   htmlBodyBytes: 4 * 1024 * 1024,
   /** `{{…}}` tags in one HTML or DOCX document (as many fields as from_pdf takes). */
   tagsPerDocument: 500,
@@ -48,15 +49,15 @@ export const LIMITS = {
   htmlRenders: 2,
   htmlRenderQueue: 8,
   /**
-   * Issue #20, shared fairly: `htmlRenders` is what one account may run at once; this many more
+   * Shared fairly: `htmlRenders` is what one account may run at once; this many more
    * slots are kept for the other accounts (so a process runs at most htmlRenders + this), and one
    * account keeps at most htmlRenderQueuePerAccount of the waiting places.
    */
   htmlRenderReserve: 1,
   htmlRenderQueuePerAccount: 4,
-  /** A DOCX as base64 characters (api-v1 §4.2: 4 MB), hence at most 3 MiB of file. */
+  /** A DOCX as base64 characters (docs/api.md#limits: 4 MB), hence at most 3 MiB of file. */
   docxBase64Chars: 4 * 1024 * 1024,
-  /** The DOCX's ZIP, read before anything is inflated (security-notes "PDF and DOCX inputs"). */
+  /** The DOCX's ZIP, read before anything is inflated (docs/security.md#hostile-pdf-and-docx-inputs). */
   docxEntries: 1000,
   docxUncompressedBytes: 50 * 1024 * 1024,
   /** Uncompressed ÷ compressed of one entry, counted only above docxRatioFloorBytes. */
@@ -67,31 +68,31 @@ export const LIMITS = {
   docxHtmlBytes: 8 * 1024 * 1024,
   /**
    * Opening one PostgreSQL connection (beyond: 500 db_error), and waiting for a free pooled one
-   * under load. Issue #19: while the database is away, requests answer within a second.
+   * under load. While the database is away, requests answer within a second.
    */
   dbConnectMs: 1000,
   /**
    * The rest of a refused request's body read and thrown away before its error is sent, so the
-   * client can read the answer (issue #19, http/drain-body.ts); past these, sent anyway and closed.
+   * client can read the answer (http/drain-body.ts); past these, sent anyway and closed.
    */
   drainBodyBytes: 64 * 1024 * 1024,
   drainBodyMs: 30_000,
   dbPoolWaitMs: 10_000,
   /**
-   * A signer's document as it stands (issue #20): made in one child process per server process,
+   * A signer's document as it stands: made in one child process per server process,
    * one at a time, each within this time; this many made or waiting at once per process (beyond:
    * 503 `current_pdf_busy`). Each version of the values is made once, then served from storage.
    */
   currentPdfMs: 60_000,
   currentPdfQueue: 8,
   /**
-   * Issue #20: the dates a `date` field accepts (signing and prefilled values), inclusive: a year 0
+   * The dates a `date` field accepts (signing and prefilled values), inclusive: a year 0
    * or 9999 is a typo or a probe, and would be stamped on a sealed PDF as it is.
    */
   fieldDateMin: '1900-01-01',
   fieldDateMax: '2200-12-31',
   /**
-   * Issue #21 item 5: one RFC 3161 request to TSA_URL, in all (beyond: the seal fails and the
+   * One RFC 3161 request to TSA_URL, in all (beyond: the seal fails and the
    * finalization is retried), and the most of its answer read. A token with the TSA's certificate
    * is 2–6 KB; /Contents reserves this much more for it in every seal.
    */

@@ -1,4 +1,4 @@
-// Issue #32 item 1: docs/architecture.md is the map of the code, and it must not drift as its
+// docs/architecture.md is the map of the code, and it must not drift as its
 // predecessor did. Fails when a folder of src/ (every directory directly under src/, and every
 // subfolder of src/pdf/ and src/console/) is missing from it, and when a path it writes in
 // backticks (`src/…`, `test/…`, `bench/…`, `scripts/…`, `docs/…`, `deploy/…`) does not exist.

@@ -1,4 +1,4 @@
-// Checks of the files in deploy/ (issue #24), as pure functions returning the problems they find, so
+// Checks of the files in deploy/, as pure functions returning the problems they find, so
 // deploy-files.test.ts can show each one passing on the real files and failing on a broken copy.
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment'
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget'

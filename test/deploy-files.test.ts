@@ -1,4 +1,4 @@
-// The container and cluster files in deploy/ (issue #24): Kubernetes manifests validated against the
+// The container and cluster files in deploy/: Kubernetes manifests validated against the
 // Kubernetes schemas (kubernetes-models), the compose file's structure, the Grafana dashboard's
 // metric names and the Dockerfile's stages. Each check is also shown refusing a broken copy.
 import assert from 'node:assert/strict'

@@ -1,4 +1,4 @@
-// Issue #20: the files Paraph creates under DATA_DIR — the SQLite database with its -wal and -shm,
+// The files Paraph creates under DATA_DIR — the SQLite database with its -wal and -shm,
 // the blobs, the generated secret and the generated sealing certificate — are 0600 and its folders
 // 0700, whatever the umask: this runs under the most permissive one (000), where a file left to its
 // default mode would come out 0666.

@@ -1,4 +1,4 @@
-// Issue #24 item 7: the hot routes' statements do not walk a table that grows. 20 000 submissions
+// The hot routes' statements do not walk a table that grows. 20 000 submissions
 // (with their submitters, events, ledger rows, jobs and internal templates) are written straight
 // into the database and ANALYZEd; every statement the routes run is captured at the driver and its
 // plan read from the engine (test/query-plans.ts): on PostgreSQL the rows each scan actually read,

@@ -1,4 +1,4 @@
-// What a statement costs as its tables grow, read from the engine itself (issue #24 item 7).
+// What a statement costs as its tables grow, read from the engine itself.
 // PostgreSQL: EXPLAIN ANALYZE (in a transaction rolled back, writes included) and the rows each scan
 // node read — rows returned plus rows its filter threw away, times its loops — so a plan that walks
 // an account's whole history to find a page shows however the planner chose to walk it.

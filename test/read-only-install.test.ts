@@ -1,10 +1,11 @@
-// operations.md §9: the install is read-only at run time. `paraph serve` runs in a mount namespace
-// where the whole filesystem is mounted read-only but DATA_DIR and TMPDIR (each a fresh tmpfs) and
-// /dev/shm, and takes a submission through its whole path there: an HTML document (Chromium, the tag
-// finder child), a PDF document (the inspector child), the signing page with its built assets, the
-// console's assets, a signature, the final PDF and audit trail (the finalizer child). Any write
-// elsewhere fails with EROFS, fails the flow, and is looked for in what the process printed.
-// Needs root (a mount namespace): CI runs as root; elsewhere the test says why it cannot run.
+// docs/operations.md#building-and-the-read-only-install: the install is read-only at run time.
+// `paraph serve` runs in a mount namespace where the whole filesystem is mounted read-only but
+// DATA_DIR and TMPDIR (each a fresh tmpfs) and /dev/shm, and takes a submission through its whole
+// path there: an HTML document (Chromium, the tag finder child), a PDF document (the inspector
+// child), the signing page with its built assets, the console's assets, a signature, the final PDF
+// and audit trail (the finalizer child). Any write elsewhere fails with EROFS, fails the flow, and
+// is looked for in what the process printed. Needs root (a mount namespace): CI runs as root;
+// elsewhere the test says why it cannot run.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'

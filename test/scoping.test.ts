@@ -1,7 +1,7 @@
-// BOLA (api-v1 §5.4): every route of API_ROUTES with an `:id` answers a resource of another account
-// or of the other environment exactly as it answers an id that does not exist, and every list shows
-// only the caller's rows. The route list is read at run time, so a new route is covered at once (and
-// fails here until it has a fixture for its id prefix).
+// BOLA (docs/api.md#keys): every route of API_ROUTES with an `:id` answers a resource of another
+// account or of the other environment exactly as it answers an id that does not exist, and every
+// list shows only the caller's rows. The route list is read at run time, so a new route is covered
+// at once (and fails here until it has a fixture for its id prefix).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
@@ -155,7 +155,7 @@ describe('scoping (BOLA)', () => {
           [other.testKey, 'other account, test'],
           [other.liveKey, 'other account, live (no rows)'],
         ]
-        // Request logs (issue #22): a key's own paths name the foreign ids it probed above; its rows
+        // Request logs: a key's own paths name the foreign ids it probed above; its rows
         // are its requests, so each holder's latest request id stands for its rows.
         const logs = route.operationId === 'listRequestLogs'
         const latest = new Map<string, string>()

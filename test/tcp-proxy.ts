@@ -1,4 +1,4 @@
-// A TCP proxy between Paraph and a service (security-notes "Jobs, crashes and fences": no toxiproxy
+// A TCP proxy between Paraph and a service (docs/security.md#crash-safe-jobs: no toxiproxy
 // here): `down()` closes the listener and cuts every connection through it, as a database restart
 // or a network failure does to the clients; `up()` listens again on the same port. The shared
 // PostgreSQL itself is never stopped.

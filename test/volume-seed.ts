@@ -1,4 +1,4 @@
-// Issue #24 item 7: a volume of submissions written straight into the database, with the rows a real
+// A volume of submissions written straight into the database, with the rows a real
 // submission has (its template — an internal one for a from_pdf creation —, submitters, journal
 // events, signature ledger rows, a done mail job), spread over one measured account and 20 noise
 // accounts, both environments and the last 12 months. One INSERT … SELECT per table over a series

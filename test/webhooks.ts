@@ -93,7 +93,7 @@ export async function deliveriesOf(t: TestApp, endpointId: string) {
   return (await deliveries(t)).filter((d) => d.endpoint_id === endpointId)
 }
 
-/** The retry schedule the tests configure (api-v1 §6.4), in seconds after the event. */
+/** The retry schedule the tests configure (docs/api.md#deliveries), in seconds after the event. */
 export const RETRY_SCHEDULE = [0, 30, 300, 1800, 7200, 21600, 86400, 259200]
 
 /** `t` and each `v1` of a Paraph-Signature header, asserted to have the header's exact shape. */

@@ -1,4 +1,4 @@
-// Issue #4: POST /v1/submissions/from_pdf with a 1-page PDF and a 100-page one, each beside
+// POST /v1/submissions/from_pdf with a 1-page PDF and a 100-page one, each beside
 // what pdf-lib alone takes to load the same PDF in this process. The 5 MB PDF cannot go inline
 // (body limit 4.5 MiB), so it goes by URL from a loopback server; a 3.3 MB one goes inline too.
 // Per case: a warm-up, a closed loop for throughput, then an open loop at half that rate whose

@@ -1,4 +1,4 @@
-// Issue #11: finalization of a 1-page and a 100-page submission with 3 signers (each a signature
+// Finalization of a 1-page and a 100-page submission with 3 signers (each a signature
 // image and a text value), against `paraph serve` with its worker. Timed from the start of the
 // LAST sign request until GET /v1/submissions/{id} first reads `completed` (polled every 2 ms from
 // this process), so the sealed final PDF and the sealed audit trail are stored. The submission's
@@ -159,7 +159,7 @@ function pageCountNotes(one: CaseResult, hundred: CaseResult): string[] {
   ]
 }
 
-/** Issue #21 item 5: the 1-page case with TSA_URL set, both seals time-stamped (PAdES B-T). */
+/** The 1-page case with TSA_URL set, both seals time-stamped (PAdES B-T). */
 const TSA_CASE: FinalizationCase = { ...CASES[0]!, label: '1 page, local TSA (B-T)' }
 
 async function runEngine(databaseUrl: string | null, engine: string): Promise<LimitRow[]> {

@@ -1,4 +1,4 @@
-// Issue #11: finalizing a 50 MB, 500-page PDF (3 signers, by URL: too big to go inline) against
+// Finalizing a 50 MB, 500-page PDF (3 signers, by URL: too big to go inline) against
 // `paraph serve` with its worker. While it finalizes, this process samples the RSS of the server
 // and of each of its children every 20 ms (the finalizer is told apart by its command line), and
 // sends GET /v1/health one after another: the longest answer bounds how long the server's event

@@ -1,4 +1,4 @@
-// Issue #14: from_html of a 2-page A4 document, p50 at 1 and 2 requests at once, beside the floor:
+// from_html of a 2-page A4 document, p50 at 1 and 2 requests at once, beside the floor:
 // raw Chromium (Debian's, through playwright-core) doing newContext + setContent + page.pdf() of
 // the same HTML in the same run at the same concurrency, rounds alternating so drift hits both.
 // Target: p50 ≤ 1.3 × floor + 30 ms. The Paraph side is the route (`paraph serve` on SQLite: the

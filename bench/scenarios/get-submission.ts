@@ -1,7 +1,7 @@
-// Issue #4: authenticated GET /v1/submissions/{id} of a submission with three submitters (the
+// Authenticated GET /v1/submissions/{id} of a submission with three submitters (the
 // submission and its submitters read after the key lookup, 1.9 KB of JSON) against a bare Fastify
 // route answering the same shape, on SQLite and on PostgreSQL. The submission is created through
-// the real API first. Issue #10: judged against the floor row (bare Fastify doing only this read)
+// the real API first. Judged against the floor row (bare Fastify doing only this read)
 // of the same engine in the same run rather than a fixed share of bare: what the machine leaves
 // room for moves with the machine, and the floor's ratio shows it.
 import { a4 } from '../../test/fixtures/pdfs.ts'

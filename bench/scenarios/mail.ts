@@ -1,4 +1,4 @@
-// Issue #12: 1 000 signing requests queued, then all handed to a local SMTP server. The requests are
+// 1 000 signing requests queued, then all handed to a local SMTP server. The requests are
 // queued through the real API (`paraph serve --no-worker`: 20 submissions of 50 signers in random
 // order, each signer one mail job); then `paraph worker` starts with SMTP_URL and is timed from its
 // "paraph worker started" log line (after its start-up: bundling, migrations, seal certificate) to

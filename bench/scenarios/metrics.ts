@@ -1,4 +1,4 @@
-// Issue #24 item 4: what METRICS_LISTEN costs GET /v1/health. Two Paraph servers in the same run,
+// What METRICS_LISTEN costs GET /v1/health. Two Paraph servers in the same run,
 // the same build, one without METRICS_LISTEN as the baseline: metrics on must keep >= 95 % of its
 // throughput (less than 5 % cost). The server with metrics is scraped every 15 s during the run, as
 // Prometheus would (default metrics and the jobs query included). A control case runs the same pair

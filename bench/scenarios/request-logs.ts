@@ -1,4 +1,4 @@
-// Issue #22 item 4: what request logging costs GET /v1/health. Two Paraph servers in the same run,
+// What request logging costs GET /v1/health. Two Paraph servers in the same run,
 // the same build, one with REQUEST_LOGS=false as the baseline: logging must keep >= 95 % of its
 // throughput (less than 5 % cost). The GET /v1/health row itself (logging on) stays judged on bare.
 // A control case runs the same pair with logging off on both sides (reference, not judged): what two

@@ -1,4 +1,4 @@
-// Issue #11: POST /s/{slug}/sign of a signer who is not the last (the first of three, each with a
+// POST /s/{slug}/sign of a signer who is not the last (the first of three, each with a
 // signature image and a text value), one request at a time against `paraph serve` with its worker,
 // beside the floor (sign-floor-server.ts: bare Fastify doing one comparable transaction on the same
 // database), the two alternating request by request. A pause after each request lets the worker

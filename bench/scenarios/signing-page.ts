@@ -1,4 +1,4 @@
-// Issue #12: the signing page as a signer meets it. (1) Its weight: the HTML, script and style
+// The signing page as a signer meets it. (1) Its weight: the HTML, script and style
 // sheet as a browser downloads them (brotli), fonts and page images apart; limit 150 KB. (2) In
 // headless Chromium (Debian's, through playwright-core), a fresh browser context each time (empty
 // cache, as a signer's first visit), from navigation to the first document page visible (its image

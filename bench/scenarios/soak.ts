@@ -1,4 +1,4 @@
-// Issue #10 item 5: does Paraph's memory level off under a long mixed load? Memory was seen rising
+// Does Paraph's memory level off under a long mixed load? Memory was seen rising
 // from 147 to 219 MB over 80 000 mixed requests while 100 000 reads did not move it. One
 // `paraph serve --no-worker` takes the mix of soak-load.ts for PARAPH_SOAK_SECONDS (default 300);
 // its VmRSS, its V8 heap (over --inspect) and its PDF readers' RSS are sampled 20 times, and the

@@ -1,4 +1,4 @@
-// Issue #4: Paraph's resident memory while ten 40 MB PDFs arrive by URL at once. Downloads
+// Paraph's resident memory while ten 40 MB PDFs arrive by URL at once. Downloads
 // stream to temp files and long-lived child processes parse them, so the server's own RSS should
 // stay far below 10 × 40 MB. Its VmRSS is sampled every 50 ms; the inspector children are shown too.
 import { a4, bigPdf } from '../../test/fixtures/pdfs.ts'

@@ -1,4 +1,4 @@
-// Issue #22 item 2: GET /v1/usage answered from the signature ledger with 1 000 000 rows in it,
+// GET /v1/usage answered from the signature ledger with 1 000 000 rows in it,
 // against `paraph serve`, one request at a time. The rows are written straight into the served
 // database in bulk (one prepared statement in one transaction on SQLite, unnest() batches on
 // PostgreSQL), the daily rollup derived from them as migration 0016 does, then ANALYZEd (VACUUMed

@@ -1,6 +1,6 @@
-// The API key as a way to call (api-v1 §5): `Authorization: Bearer sk_test_…` or `sk_live_…`,
-// looked up in the key cache. app.ts hands this strategy to every API route, before the console's
-// cookie: an Authorization header always wins.
+// The API key as a way to call (docs/api.md#keys): `Authorization: Bearer sk_test_…` or
+// `sk_live_…`, looked up in the key cache. app.ts hands this strategy to every API route, before
+// the console's cookie: an Authorization header always wins.
 import type { FastifyRequest } from 'fastify'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'

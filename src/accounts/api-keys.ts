@@ -1,5 +1,6 @@
-// API keys (api-v1 §5): `sk_test_` / `sk_live_` + 32 base62 characters, stored only as SHA-256
-// hashes. A key carries 190 bits of entropy, so a fast hash is enough: there is nothing to brute-force.
+// API keys (docs/api.md#keys): `sk_test_` / `sk_live_` + 32 base62 characters, stored only as
+// SHA-256 hashes. A key carries 190 bits of entropy, so a fast hash is enough: there is nothing to
+// brute-force.
 
 import type { Environment } from '../db/tables.ts'
 import { sha256Hex } from '../lib/crypto.ts'

@@ -28,22 +28,22 @@ async function insertAccountWithKeys(
   input: AccountInput,
 ): Promise<CreatedAccount> {
   const accountId = await insertAccount(tx, ctx, input)
-  // The owner signs in to the console as the account's first admin (issue #23).
+  // The owner signs in to the console as the account's first admin.
   if (input.ownerEmail) await insertMember(tx, ctx, { accountId, email: input.ownerEmail, role: 'admin' })
   const test = await insertApiKey(tx, ctx, accountId, 'test')
   const live = await insertApiKey(tx, ctx, accountId, 'live')
   return { account_id: accountId, test_key: test.key, live_key: live.key }
 }
 
-/** An account with one test and one live key (operations.md §1 `accounts create`). */
+/** An account with one test and one live key (`accounts create` in docs/operations.md#the-paraph-command). */
 export async function createAccount({ db, clock, ids }: Ctx, input: AccountInput): Promise<CreatedAccount> {
   return db.transaction().execute((tx) => insertAccountWithKeys(tx, { clock, ids }, input))
 }
 
 /**
- * operations.md §1: the very first start against an empty database creates a default account.
- * A bootstrap row claimed with ON CONFLICT makes this happen once even when several processes
- * start together; an account made earlier by the CLI also counts as "not empty".
+ * docs/operations.md#the-paraph-command: the very first start against an empty database creates a
+ * default account. A bootstrap row claimed with ON CONFLICT makes this happen once even when
+ * several processes start together; an account made earlier by the CLI also counts as "not empty".
  */
 export async function createDefaultAccountOnce({ db, clock, ids }: Ctx): Promise<CreatedAccount | null> {
   return db.transaction().execute(async (tx) => {

@@ -1,8 +1,8 @@
-// `paraph deprecations notify` (operations.md §7, api-v1 §9.3): the owner of every account whose
-// live keys called a deprecated route in the last 30 UTC days is mailed once per route. The notice
-// row and its mail are written in one transaction, and the row's primary key (account, route) makes
-// "once" hold even when two runs overlap. Test keys never count. An account without an owner
-// e-mail is reported, not recorded, so it is told on a later run once it has one.
+// `paraph deprecations notify` (docs/deprecations.md#telling-the-developers): the owner of every
+// account whose live keys called a deprecated route in the last 30 UTC days is mailed once per
+// route. The notice row and its mail are written in one transaction, and the row's primary key
+// (account, route) makes "once" hold even when two runs overlap. Test keys never count. An account
+// without an owner e-mail is reported, not recorded, so it is told on a later run once it has one.
 import { sql } from 'kysely'
 import type { Executor } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'

@@ -1,4 +1,4 @@
-// GET /v1/health — api-v1 §4.4: validates the key and returns its environment.
+// GET /v1/health — docs/api.md#probes: validates the key and returns its environment.
 import { Type } from 'typebox'
 import { Environment, Id } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

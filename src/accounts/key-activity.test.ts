@@ -1,5 +1,6 @@
-// Key activity (operations.md §7): last_used_at to the minute, written at most once a minute per
-// key; one row per key, route and UTC day; both written off the request. Time moves by the clock.
+// Key activity (docs/deprecations.md#what-is-recorded): last_used_at to the minute, written at most
+// once a minute per key; one row per key, route and UTC day; both written off the request. Time
+// moves by the clock.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { sql } from 'kysely'

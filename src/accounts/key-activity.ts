@@ -1,10 +1,10 @@
-// What each API key did (operations.md §7, issue #22): when it was last used, to the minute, and
-// which routes it called each UTC day, for `paraph keys list` and `paraph deprecations notify`.
-// Recording must not cost the request: `seen` decides in memory whether anything is new (a key's
-// first call in a minute, its first call of a route in a day) and only then starts a write, which
-// runs after the answer and never throws into it. Each process writes at most once a minute per key
-// and once per key, route and day; several processes may each write once, harmlessly: the minute
-// only moves forward and a route-day row is inserted or left alone.
+// What each API key did (docs/deprecations.md#what-is-recorded): when it was last used, to the
+// minute, and which routes it called each UTC day, for `paraph keys list` and `paraph deprecations
+// notify`. Recording must not cost the request: `seen` decides in memory whether anything is new (a
+// key's first call in a minute, its first call of a route in a day) and only then starts a write,
+// which runs after the answer and never throws into it. Each process writes at most once a minute
+// per key and once per key, route and day; several processes may each write once, harmlessly: the
+// minute only moves forward and a route-day row is inserted or left alone.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Environment, Executor } from '../db/tables.ts'
 import type { AuthenticatedKey } from '../http/caller.ts'
@@ -166,7 +166,7 @@ export async function listAccountKeys(db: Executor, accountId: string): Promise<
   }))
 }
 
-/** Issue #22 item 5: a key's routes per day, kept for the deprecation notices' 30 days. */
+/** A key's routes per day, kept for the deprecation notices' 30 days. */
 export const purgeRouteDaysTask = definePeriodicTask({
   name: 'key_route_days.purge',
   everyMs: 60 * 60 * 1000,

@@ -1,4 +1,4 @@
-// The people of an account who sign in to its console (issue #23): accounts create the first (the
+// The people of an account who sign in to its console: accounts create the first (the
 // owner), the console the others. Every query takes the account into its WHERE; removed members keep
 // their row (removed_at) and count for nothing.
 import { type Engine, lockForUpdate } from '../db/dialect.ts'

@@ -1,4 +1,4 @@
-// Issue #24 item 5: what `paraph backup` and `paraph restore` refuse, each in one line and before
+// What `paraph backup` and `paraph restore` refuse, each in one line and before
 // writing anything. The PostgreSQL and S3 refusals run on both engines' suites; the rest needs the
 // embedded SQLite default and runs on the SQLite suite.
 import assert from 'node:assert/strict'

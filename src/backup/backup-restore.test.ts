@@ -1,4 +1,4 @@
-// Issue #24 item 5: `paraph backup` while a real `paraph serve` creates and signs submissions, then
+// `paraph backup` while a real `paraph serve` creates and signs submissions, then
 // `paraph restore` into a fresh DATA_DIR and a server started on it. Every submission completed
 // before the backup began is there with its final PDF and audit trail byte for byte; every blob the
 // copied database names is present; links signed before the backup still open (the kept secret came

@@ -1,7 +1,7 @@
-// Where the embedded default keeps its data (operations.md §2): the SQLite file, the `file:` blob
-// folder, and the two files Paraph generates once in DATA_DIR when PARAPH_SECRET and SIGNING_CERT_P12
-// are not set. Backup and restore (issue #24 item 5) cover exactly these; other set-ups are refused
-// with what to do instead.
+// Where the embedded default keeps its data (docs/operations.md#configuration): the SQLite file,
+// the `file:` blob folder, and the two files Paraph generates once in DATA_DIR when PARAPH_SECRET
+// and SIGNING_CERT_P12 are not set. Backup and restore cover exactly these; other set-ups are
+// refused with what to do instead.
 import { join, relative, resolve, sep } from 'node:path'
 import type { Config } from '../config.ts'
 import { SELF_SIGNED_FILE } from '../pdf/seal/self-signed-seal.ts'

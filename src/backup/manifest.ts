@@ -1,4 +1,4 @@
-// manifest.json of a backup (issue #24 item 5): written last, so a folder without it is a backup
+// manifest.json of a backup: written last, so a folder without it is a backup
 // that did not finish. It lists every file with its size and SHA-256; restore checks them all
 // before writing anything. It detects damage and truncation, not a deliberate forgery (it is not
 // signed: whoever can rewrite the files can rewrite it too).

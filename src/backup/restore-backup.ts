@@ -1,4 +1,4 @@
-// `paraph restore --from DIR` (issue #24 item 5): a backup made by take-backup.ts into an empty
+// `paraph restore --from DIR`: a backup made by take-backup.ts into an empty
 // DATA_DIR (and empty database and blob locations, should DATABASE_URL or STORAGE_URL point
 // elsewhere). Nothing is written until every file of the manifest has its size and SHA-256; the
 // database is written last, under a temporary name renamed into place, so a restore cut short leaves

@@ -1,5 +1,5 @@
 // The point in time of a backup: the SQLite database copied through its online backup API while
-// Paraph keeps writing (issue #24 item 5).
+// Paraph keeps writing.
 import BetterSqlite3 from 'better-sqlite3'
 
 /** Pages per backup step: all of them, so the copy is made within one read transaction. */

@@ -1,4 +1,4 @@
-// `paraph backup --to DIR` (issue #24 item 5): a consistent copy of the embedded default while the
+// `paraph backup --to DIR`: a consistent copy of the embedded default while the
 // service runs. Order matters:
 // 1. the database, through SQLite's online backup API: the point in time of the backup;
 // 2. the secret and the self-signed sealing identity, written once and never changed;

@@ -46,7 +46,7 @@ const STDERR_KEEP = 2048
 
 interface Job<Answer> {
   request: { id: number }
-  /** Whose request (an account): the queue is shared fairly between owners (issue #20). */
+  /** Whose request (an account): the queue is shared fairly between owners. */
   owner: string
   timeoutMs: number
   resolve(outcome: Outcome<Answer>): void
@@ -96,7 +96,7 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
 
   /**
    * Each free or startable child takes a request of the owner with the fewest requests in the
-   * children, then with the fewest waiting, the oldest first among equals (issue #20: a flood from
+   * children, then with the fewest waiting, the oldest first among equals (a flood from
    * one account does not make another's request wait behind all of it); with one owner, plain FIFO.
    */
   private dispatch(): void {

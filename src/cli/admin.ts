@@ -1,4 +1,5 @@
-// `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke` (operations.md §1).
+// `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke`
+// (docs/operations.md#the-paraph-command).
 import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
 import { createAccount } from '../accounts/create-account.ts'
 import {
@@ -96,7 +97,7 @@ export async function keysList(options: { account: string; json?: boolean }): Pr
   }
 }
 
-/** `paraph deprecations notify [--dry-run] [--json]` (operations.md §7): mails each account using a deprecated route, once. */
+/** `paraph deprecations notify [--dry-run] [--json]` (docs/deprecations.md#telling-the-developers): mails each account using a deprecated route, once. */
 export async function deprecationsNotify(options: { dryRun?: boolean; json?: boolean }): Promise<void> {
   const dryRun = options.dryRun === true
   const outcomes = await withDeps((deps) => notifyDeprecations(deps, API_ROUTES, { dryRun }))

@@ -1,4 +1,4 @@
-// `paraph backup --to DIR` and `paraph restore --from DIR` (issue #24 item 5, docs/operations.md
+// `paraph backup --to DIR` and `paraph restore --from DIR` (docs/operations.md
 // "Backups"): progress on standard error, one summary line on standard output.
 import { resolve } from 'node:path'
 import { BackupError } from '../backup/data-layout.ts'

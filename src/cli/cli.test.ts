@@ -214,7 +214,7 @@ describe('paraph CLI', () => {
           submitter_id: 'sbm_x',
         }),
       )
-      // Issue #20: an e-mail code's mail is listed by what it is about, its code never kept.
+      // An e-mail code's mail is listed by what it is about, its code never kept.
       const code: EmailCodeJobPayload = {
         kind: 'email_code',
         to: 'bob@example.eu',

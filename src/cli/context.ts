@@ -30,7 +30,7 @@ export async function withDeps<T>(run: (deps: Deps) => Promise<T>): Promise<T> {
 }
 
 /**
- * Issue #19: in a split deployment (`paraph worker`, `paraph serve --no-worker`) one process writes
+ * In a split deployment (`paraph worker`, `paraph serve --no-worker`) one process writes
  * links that others serve: a worker has no port of its own, and an API process behind a load
  * balancer is not reached at its own address. The default (`http://127.0.0.1:$PORT`) would point
  * every completion notice, webhook payload and signing link at nothing, so these commands refuse
@@ -83,8 +83,9 @@ export async function prepareSealingIdentity(deps: Deps): Promise<void> {
 }
 
 /**
- * METRICS_LISTEN (operations.md §9): this process's GET /metrics on its own listener; null when
- * unset. An address that cannot be bound stops the start with one line naming the variable.
+ * METRICS_LISTEN (docs/operations.md#metrics): this process's GET /metrics on its own listener;
+ * null when unset. An address that cannot be bound stops the start with one line naming the
+ * variable.
  */
 export async function serveMetrics(deps: Deps): Promise<MetricsServer | null> {
   const listen = deps.config.metricsListen

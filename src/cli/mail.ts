@@ -1,7 +1,8 @@
-// `paraph mail list` (operations.md §1): the mail outbox, newest first. An e-mail code is never
-// stored (issue #20), the outbox included: its mail is written again here, the code derived from the
-// job's id under PARAPH_SECRET as the job does when it sends it. Without SMTP_URL (the embedded
-// default) this is how a developer reads a code; whoever runs this command holds the secret anyway.
+// `paraph mail list` (docs/operations.md#the-paraph-command): the mail outbox, newest first. An
+// e-mail code is never stored, the outbox included: its mail is written again here, the code
+// derived from the job's id under PARAPH_SECRET as the job does when it sends it. Without SMTP_URL
+// (the embedded default) this is how a developer reads a code; whoever runs this command holds the
+// secret anyway.
 import type { Deps } from '../deps.ts'
 import { type MailMessage, mailJob } from '../mail/mail-job.ts'
 import { renderEmailCodeMail } from '../mail/messages/email-code.ts'

@@ -1,5 +1,6 @@
-// `paraph usage [--month YYYY-MM] [--json | --csv]` (operations.md §6): the month's live signatures
-// and price of every account, for the operator's invoicing.
+// `paraph usage [--month YYYY-MM] [--json | --csv]`
+// (docs/usage.md#npx-paraph-usage---month-yyyy-mm---json----csv): the month's live signatures and
+// price of every account, for the operator's invoicing.
 import { ApiError } from '../errors.ts'
 import { usageMonth } from '../usage/usage-month.ts'
 import { toCsv, toTable, usageReport } from '../usage/usage-report.ts'

@@ -210,8 +210,8 @@ describe('the console’s actions in a browser', () => {
       'signed with the new secret',
     )
 
-    // Delete: api-v1 §4.5 deactivates the endpoint (GET then answers it with `active: false`, not
-    // 404); it receives nothing more.
+    // Delete: docs/api.md#endpoints deactivates the endpoint (GET then answers it with `active:
+    // false`, not 404); it receives nothing more.
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
     const confirmDelete = page.getByRole('dialog', { name: 'Delete this endpoint?' })
     await axe(page, 'actions-webhook-delete-confirm')

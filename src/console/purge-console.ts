@@ -141,7 +141,7 @@ export async function purgeConsole(
   }
 }
 
-/** Issue #23: the console's spent drafts (with their blobs), links, sessions and sign-in requests. */
+/** The console's spent drafts (with their blobs), links, sessions and sign-in requests. */
 export const purgeConsoleTask = definePeriodicTask({
   name: 'console.purge',
   everyMs: 10 * 60 * 1000,

@@ -1,10 +1,10 @@
-// Row types of the console's tables (issue #23): members, sign-in links and sessions, template
+// Row types of the console's tables: members, sign-in links and sessions, template
 // drafts and resends. Re-exported by tables.ts, whose Tables lists them with the rest.
 import type { Environment } from './tables.ts'
 
 export type MemberRole = 'admin' | 'editor'
 
-/** A person of an account who signs in to the console (issue #23); the address is lower-cased. */
+/** A person of an account who signs in to the console; the address is lower-cased. */
 export interface MembersTable {
   id: string
   account_id: string

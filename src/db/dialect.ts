@@ -97,7 +97,7 @@ function sqliteDialect(path: string): EngineDialect {
   let connection: { db: BetterSqlite3.Database; cached: SqliteDatabase } | undefined
   const dialect = new ImmediateSqliteDialect({
     database: async () => {
-      // Issue #20: the database (and so its -wal and -shm files, which SQLite makes with the
+      // The database (and so its -wal and -shm files, which SQLite makes with the
       // database's mode) is 0600, its folder 0700 when Paraph creates them.
       if (path !== ':memory:') createPrivateFileSync(path)
       const db = new BetterSqlite3(path)
@@ -173,7 +173,7 @@ export interface ConnectionEvents {
 }
 
 /**
- * A client whose own connect attempt gives up after `LIMITS.dbConnectMs` (issue #19: while the
+ * A client whose own connect attempt gives up after `LIMITS.dbConnectMs` (while the
  * database is unreachable a request answers 500 `db_error` within a second instead of hanging).
  * The pool's `connectionTimeoutMillis` stays longer: it also bounds the wait for a free pooled
  * client under load, which is not an outage.
@@ -192,7 +192,7 @@ function postgresDialect(url: string, events: ConnectionEvents): EngineDialect {
     connectionTimeoutMillis: LIMITS.dbPoolWaitMs,
     Client: QuickConnectClient,
   })
-  // security-notes "Surviving the database": an idle pooled connection that the server closes is
+  // docs/security.md#surviving-the-database: an idle pooled connection that the server closes is
   // reported on the pool (which has already dropped it); with no listener Node throws and the
   // process dies. A client checked out at that moment (inside a transaction) reports on itself, and
   // the pool listens only to idle ones: every client gets a listener of ours for its whole life. Its

@@ -183,9 +183,9 @@ export interface SubmittersTable {
   declined_ip: string | null
   declined_user_agent: string | null
   decline_reason: string | null
-  /** When the signer last entered the right e-mail code (issue #12); null without e-mail 2FA. */
+  /** When the signer last entered the right e-mail code; null without e-mail 2FA. */
   email_2fa_verified_at: string | null
-  /** The signing page's language (en, fr, de, es) at the signature or refusal (issue #21 item 6). */
+  /** The signing page's language (en, fr, de, es) at the signature or refusal. */
   page_language: string | null
 }
 
@@ -203,7 +203,7 @@ export interface Email2faCodesTable {
   wrong_tries: number
   /** Set by the right code: a code is used once. */
   used_at: string | null
-  /** JSON: when the signer's last codes were sent, at most 10 (the daily cap, issue #20). */
+  /** JSON: when the signer's last codes were sent, at most 10 (the daily cap). */
   recent_sends: string
 }
 
@@ -221,7 +221,7 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: string | null
   /** Failed attempts since the last success, over every delivery of the endpoint. */
   consecutive_failures: number
-  /** 1 after 8 consecutive failures (api-v1 §6.4), until a success. */
+  /** 1 after 8 consecutive failures (docs/api.md#health), until a success. */
   failing: number
   /** The first failure of the current run of failures. */
   failing_since: string | null
@@ -248,7 +248,7 @@ export interface WebhookDeliveriesTable {
   event_type: string
   /** The schedule's origin (WEBHOOK_RETRY_SCHEDULE counts from the event). */
   event_created_at: string
-  /** The exact bytes POSTed on every attempt (api-v1 §6.3), frozen at creation. */
+  /** The exact bytes POSTed on every attempt (docs/webhooks.md#the-body), frozen at creation. */
   body: string
   state: DeliveryState
   /** Attempts claimed so far; the claim of attempt n sets it to n and fences its record. */
@@ -277,7 +277,7 @@ export interface WebhookAttemptsTable {
   response_body: string | null
 }
 
-/** The signature ledger (issue #22, operations.md §6): one row per submitter signed or pre-signed. */
+/** The signature ledger (docs/usage.md#what-counts): one row per submitter signed or pre-signed. */
 export interface SignaturesTable {
   /** `sig_` + the submitter id's 24 characters: one id per submitter, as the unique key is. */
   id: string
@@ -322,7 +322,7 @@ export interface DeprecationNoticesTable {
 }
 
 /**
- * The /v1 requests made with a valid key (issue #22 item 4) of one account and environment, written
+ * The /v1 requests made with a valid key of one account and environment, written
  * together: one row per batch (request-log-writer.ts), read back by request-log-store.ts.
  */
 export interface RequestLogBatchesTable {

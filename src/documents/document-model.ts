@@ -1,5 +1,6 @@
 // What a template stores about its documents and fields: page sizes known, areas normalized to
-// fractions of the page with 1-indexed pages, whatever units the creator used (api-v1 §4.3).
+// fractions of the page with 1-indexed pages, whatever units the creator used
+// (docs/api.md#field-areas).
 import type { FieldType } from '../lib/field-types.ts'
 
 export interface PageSize {

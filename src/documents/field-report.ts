@@ -1,4 +1,4 @@
-// Where each field of a submission's documents is, as a client reads it (issue #14, the tag
+// Where each field of a submission's documents is, as a client reads it (the tag
 // report, beyond the contract): name, type, role and every area with its page, in points from the
 // page's top-left corner and in fractions of the page. The creation answer of from_html and
 // from_docx carries it, so a client sees where each tag landed without opening the PDF, and

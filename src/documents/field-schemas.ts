@@ -1,5 +1,5 @@
-// Request shapes of documents and field declarations (api-v1 §2.4), shared by template creation
-// and POST /v1/submissions/from_pdf.
+// Request shapes of documents and field declarations (docs/api.md#documents), shared by template
+// creation and POST /v1/submissions/from_pdf.
 import { type Static, Type } from 'typebox'
 import { StringEnum } from '../http/common-schemas.ts'
 import { FIELD_TYPES } from '../lib/field-types.ts'

@@ -1,5 +1,5 @@
-// What a value must look like for each field type (operations.md §3 `sign`): used for prefilled
-// values now and for signing later, so both accept exactly the same things.
+// What a value must look like for each field type (`sign` in docs/api.md#signing): used for
+// prefilled values now and for signing later, so both accept exactly the same things.
 import { LIMITS } from '../limits.ts'
 import type { StoredField } from './document-model.ts'
 
@@ -55,7 +55,7 @@ export function valueProblem(field: StoredField, value: unknown): string | null 
 }
 
 /**
- * Issue #20: a calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.
+ * A calendar date outside LIMITS.fieldDateMin…fieldDateMax (`0000-01-01`), or null.
  * Only for a value that already passed its type check: `YYYY-MM-DD` compares as text.
  */
 export function dateRangeProblem(field: StoredField, value: FieldValue): string | null {

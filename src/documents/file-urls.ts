@@ -1,5 +1,5 @@
-// Signed, expiring URLs of stored files (api-v1 §4.4: valid 1 hour). S3 presigns its own; for the
-// filesystem store Paraph serves the bytes behind a token sealed with a key derived from
+// Signed, expiring URLs of stored files (docs/api.md#files: valid 1 hour). S3 presigns its own; for
+// the filesystem store Paraph serves the bytes behind a token sealed with a key derived from
 // PARAPH_SECRET, so an edited or expired URL is refused.
 import { ApiError } from '../errors.ts'
 import { seal, unseal } from '../lib/crypto.ts'
@@ -62,7 +62,7 @@ export function pdfName(name: string): string {
   return name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`
 }
 
-/** The download name of the document as it stands (issue #20): `Contract (as of 2026-11-26).pdf`. */
+/** The download name of the document as it stands: `Contract (as of 2026-11-26).pdf`. */
 export function currentPdfName(documents: Array<{ name: string }>, asOf: Date): string {
   const first = documents[0]?.name.replace(/\.pdf$/i, '') ?? 'document'
   const day = asOf.toISOString().slice(0, 10)

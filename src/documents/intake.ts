@@ -1,6 +1,7 @@
-// Turns the `documents[]` of a request into stored PDFs with known page sizes (api-v1 §2.4, §4.2):
-// base64 is decoded, URLs are downloaded through the SSRF guard into a temporary file, every PDF is
-// inspected out of process while it is written to the blob store. Nothing is kept on failure.
+// Turns the `documents[]` of a request into stored PDFs with known page sizes
+// (docs/api.md#documents): base64 is decoded, URLs are downloaded through the SSRF guard into a
+// temporary file, every PDF is inspected out of process while it is written to the blob store.
+// Nothing is kept on failure.
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,6 +1,6 @@
-// api-v1 §4.3, field placement: units and page numbering are detected once for the whole body,
-// then every area is checked against the real page it lands on and stored as fractions with
-// 1-indexed pages.
+// docs/api.md#field-areas, field placement: units and page numbering are detected once for the
+// whole body, then every area is checked against the real page it lands on and stored as fractions
+// with 1-indexed pages.
 import { ApiError, fieldError } from '../errors.ts'
 import type { PageSize, StoredArea, StoredField } from './document-model.ts'
 import type { FieldArea, FieldDeclaration } from './field-schemas.ts'
@@ -21,7 +21,7 @@ export interface PlacementConventions {
   pageBase: 0 | 1
 }
 
-// §4.3 rules 2 and 5: global detection over every area of the body.
+// docs/api.md#field-areas rules 2 and 5: global detection over every area of the body.
 export function detectConventions(areas: FieldArea[]): PlacementConventions {
   const points = areas.some((a) => a.x > 1 || a.y > 1 || a.w > 1 || a.h > 1)
   const zeroBased = areas.some((a) => a.page === 0)

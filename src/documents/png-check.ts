@@ -1,6 +1,6 @@
-// operations.md §3: a signature or initials value is a PNG. Checked here as the final PDF will read
-// it: the chunk structure and CRCs, a header with a size of at most 4000 × 4000 pixels, and image
-// data that inflates to exactly the size the header announces. A PNG that lies about its size
+// docs/api.md#signing: a signature or initials value is a PNG. Checked here as the final PDF will
+// read it: the chunk structure and CRCs, a header with a size of at most 4000 × 4000 pixels, and
+// image data that inflates to exactly the size the header announces. A PNG that lies about its size
 // (a 1 × 1 header over megabytes of pixels, a "decompression bomb") is refused here, at signing,
 // rather than discovered when the final PDF is made. Inflation streams and counts, so memory stays
 // flat whatever the data claims.

@@ -1,6 +1,6 @@
 // How field values are kept on a submitter (`values` JSON) and shown back. A signed image is stored
 // as a blob and referenced by key, with its hash and size for the audit trail; reads turn it into a
-// signed URL valid 1 hour (issue #11: "images as signed URLs, not inlined megabytes"). Values
+// signed URL valid 1 hour ("images as signed URLs, not inlined megabytes"). Values
 // prefilled at creation keep the form they were given in.
 import type { BlobStore } from '../storage/blob-store.ts'
 import type { FieldValue } from './field-values.ts'

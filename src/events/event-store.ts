@@ -1,4 +1,5 @@
-// The event journal (api-v1 §6): appended by lifecycle/ inside the transaction of the state change.
+// The event journal (docs/api.md#events): appended by lifecycle/ inside the transaction of the
+// state change.
 
 import { type Position, page } from '../db/keyset.ts'
 import type { Executor, Scope, Tx } from '../db/tables.ts'

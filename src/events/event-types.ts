@@ -1,8 +1,9 @@
-// api-v1 §6: every event type. Webhook endpoints may subscribe only to the submission events
-// (SUBMISSION_EVENT_TYPES, §6.1); the journal-only ones (§6.2) are read in GET /v1/events and the
-// audit trail, and a subscription naming one is 422 `invalid_events`. Added as §9.2 extensions:
-// `submitter.updated` (PATCH /v1/submitters/{id}: the changed field names, the old and new e-mail)
-// and `submitter.email_2fa_verified` (the signer entered the right e-mail code; address and agent).
+// docs/api.md#events: every event type. Webhook endpoints may subscribe only to the submission
+// events (SUBMISSION_EVENT_TYPES, docs/api.md#events); the journal-only ones (docs/api.md#events)
+// are read in GET /v1/events and the audit trail, and a subscription naming one is 422
+// `invalid_events`. Added as docs/api.md#versioning extensions: `submitter.updated` (PATCH
+// /v1/submitters/{id}: the changed field names, the old and new e-mail) and
+// `submitter.email_2fa_verified` (the signer entered the right e-mail code; address and agent).
 export const SUBMISSION_EVENT_TYPES = [
   'submission.created',
   'submission.sent',

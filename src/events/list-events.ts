@@ -1,4 +1,4 @@
-// GET /v1/events — api-v1 §4.4: the journal of transitions, newest first.
+// GET /v1/events — docs/api.md#events: the journal of transitions, newest first.
 import { type Static, Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

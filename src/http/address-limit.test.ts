@@ -1,4 +1,4 @@
-// Issue #20: RATE_LIMIT_SIGNER requests per minute per client address on the signer's routes (pages,
+// RATE_LIMIT_SIGNER requests per minute per client address on the signer's routes (pages,
 // assets, page images, the form and every act, by link and by embed token) and on /files/…, and
 // TRUST_PROXY deciding whether X-Forwarded-For names that address. The clock is moved, never waited on.
 import assert from 'node:assert/strict'

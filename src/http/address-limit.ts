@@ -1,9 +1,10 @@
-// Issue #20, operations.md §2 RATE_LIMIT_SIGNER: the routes a signer's browser calls (the page, its
-// assets and page images, the form and every act, under `/s/…` and `/embed/…`) and `/files/…` carry
-// no API key, so they are counted per client address instead, on the API's counters (rate-limit.ts:
-// in this process, or in Redis when REDIS_URL is set). The address is Fastify's `request.ip`, which
-// reads X-Forwarded-For only as far as TRUST_PROXY allows. Runs first (onRequest), before a body
-// is read or a credential looked up, so a refused request costs one counter increment.
+// RATE_LIMIT_SIGNER in docs/operations.md#configuration: the routes a signer's browser calls (the
+// page, its assets and page images, the form and every act, under `/s/…` and `/embed/…`) and
+// `/files/…` carry no API key, so they are counted per client address instead, on the API's
+// counters (rate-limit.ts: in this process, or in Redis when REDIS_URL is set). The address is
+// Fastify's `request.ip`, which reads X-Forwarded-For only as far as TRUST_PROXY allows. Runs first
+// (onRequest), before a body is read or a credential looked up, so a refused request costs one
+// counter increment.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import ipaddr from 'ipaddr.js'
 import type { Config } from '../config.ts'

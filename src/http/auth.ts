@@ -1,7 +1,8 @@
-// api-v1 §5 then §8: who is calling, then whether they may call now. Runs first on every API route
-// (security-notes: auth → rate limit → idempotency → handler), so even 404, 413 and 422 answers
-// carry the rate-limit headers. The ways to call (an API key, the console's session cookie) are
-// strategies their capabilities supply and app.ts hands to every route: this file knows none of them.
+// docs/api.md#keys then docs/api.md#rate-limits: who is calling, then whether they may call now.
+// Runs first on every API route (auth → rate limit → idempotency → handler:
+// docs/security.md#idempotency), so even 404, 413 and 422 answers carry the rate-limit headers. The
+// ways to call (an API key, the console's session cookie) are strategies their capabilities supply
+// and app.ts hands to every route: this file knows none of them.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'

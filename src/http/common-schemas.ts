@@ -73,7 +73,7 @@ export const ErrorBody = Type.Object(
 )
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** Query parameters shared by every list route (api-v1 §2.1). */
+/** Query parameters shared by every list route (docs/api.md#pagination). */
 export const PageQuery = {
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' }),
@@ -83,7 +83,7 @@ export const PageQuery = {
   ),
 }
 
-/** `{ data, has_more, next_cursor }` (api-v1 §2.1). */
+/** `{ data, has_more, next_cursor }` (docs/api.md#pagination). */
 export function Page<T extends TSchema>(item: T, title: string) {
   return Type.Object(
     {
@@ -108,7 +108,7 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
 }
 
-/** api-v1 §2.2: keys at most 100 characters; values string (≤ 2000), number, boolean or null. */
+/** docs/api.md#limits: keys at most 100 characters; values string (≤ 2000), number, boolean or null. */
 export const Metadata = Type.Unsafe<Record<string, string | number | boolean | null>>({
   type: 'object',
   title: 'Metadata',

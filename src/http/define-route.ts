@@ -43,7 +43,8 @@ export interface HandlerInput<S extends RouteSchemas> {
   reply: { header(name: string, value: string): unknown; code(status: number): unknown }
   /**
    * Runs `work` in one transaction. On an idempotent route the stored response is written in that
-   * same transaction (security-notes: idempotency), so a crash can never keep one without the other.
+   * same transaction (docs/security.md#idempotency), so a crash can never keep one without the
+   * other.
    */
   transaction<T extends SuccessBody<S>>(work: (tx: Tx) => Promise<T>): Promise<T>
 }
@@ -74,20 +75,20 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   auth?: 'api_key' | 'console' | 'none'
   /** The console role a session needs to call this route (API keys are not concerned): admin. */
   consoleRole?: 'admin'
-  /** api-v1 §7.4: the Idempotency-Key header is mandatory and responses replay for 24 h. */
+  /** docs/api.md#idempotency: the Idempotency-Key header is mandatory and responses replay for 24 h. */
   idempotent?: boolean
   /**
    * A route without a key that a signer's browser (or a file download) calls: counted per client
-   * address, RATE_LIMIT_SIGNER a minute (operations.md §2, issue #20; http/address-limit.ts).
+   * address, RATE_LIMIT_SIGNER a minute (docs/operations.md#configuration, http/address-limit.ts).
    */
   perIpLimit?: boolean
   /** Bytes; default 1 MiB. */
   bodyLimit?: number
   /**
-   * Deprecation (api-v1 §9.3, operations.md §7): every answer of the route, errors included, carries
-   * `Deprecation` (RFC 9745, from `since`) and `Sunset` (RFC 8594), and `Link` to `link` when given;
-   * the OpenAPI says `deprecated: true`; `paraph deprecations notify` mails the accounts that call it.
-   * Dates are ISO 8601 (`2027-06-01` or a full timestamp).
+   * Deprecation (docs/deprecations.md#what-clients-see): every answer of the route, errors
+   * included, carries `Deprecation` (RFC 9745, from `since`) and `Sunset` (RFC 8594), and `Link` to
+   * `link` when given; the OpenAPI says `deprecated: true`; `paraph deprecations notify` mails the
+   * accounts that call it. Dates are ISO 8601 (`2027-06-01` or a full timestamp).
    */
   deprecated?: { since: string; sunset: string; link?: string }
   /** Header and cookie parameters the handler reads itself, for the OpenAPI document. */
@@ -104,7 +105,7 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   schema: S
   /** Every error code the handler itself can answer with; the framework's own are added by the layer. */
   errors: ErrorCode[]
-  /** Which code a query-parameter violation gets instead of `invalid_request` (api-v1 §7.2). */
+  /** Which code a query-parameter violation gets instead of `invalid_request` (docs/api.md#lists-and-filters). */
   queryErrors?: Record<string, ErrorCode>
   /** May answer synchronously when it needs no I/O (GET /v1/health). */
   handler(input: HandlerInput<S>, deps: Deps): SuccessBody<S> | Promise<SuccessBody<S>>

@@ -1,4 +1,4 @@
-// Issue #19: a body over a route's limit gets the 413 envelope, read by the client, not a reset.
+// A body over a route's limit gets the 413 envelope, read by the client, not a reset.
 // The client runs in a process of its own: in-process, client and server share one event loop and
 // the race that loses the answer (the server closing with unread bytes: a reset) never shows.
 import assert from 'node:assert/strict'

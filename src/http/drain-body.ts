@@ -1,4 +1,4 @@
-// Issue #19: an error answered while the client is still sending its body (a 413 for a body over the
+// An error answered while the client is still sending its body (a 413 for a body over the
 // route's limit, a 401 or 429 before a large upload) must reach the client. Closing a socket whose
 // receive buffer still holds unread bytes makes the kernel send a reset, and a client still writing
 // (or not yet reading) loses the answer: `EPIPE`, `ECONNRESET`, undici's "fetch failed". So the

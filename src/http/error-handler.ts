@@ -1,5 +1,6 @@
-// Every 4xx and 5xx leaves through here as `{ error: { type, code, message, param? } }` (api-v1 §7.1),
-// including Fastify's own refusals (bad JSON, body too large, wrong content type, unknown route).
+// Every 4xx and 5xx leaves through here as `{ error: { type, code, message, param? } }`
+// (docs/api.md#errors), including Fastify's own refusals (bad JSON, body too large, wrong content
+// type, unknown route).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from '../db/dialect.ts'
 import { ApiError } from '../errors.ts'

@@ -1,8 +1,8 @@
-// api-v1 §7.4 and security-notes "Idempotency": a reusable layer for routes marked `idempotent`.
-// The claim is one arbitrated INSERT … ON CONFLICT; the stored response commits in the handler's own
-// transaction; a failed request releases its claim so a retry runs again.
+// docs/api.md#idempotency and docs/security.md#idempotency: a reusable layer for routes marked
+// `idempotent`. The claim is one arbitrated INSERT … ON CONFLICT; the stored response commits in
+// the handler's own transaction; a failed request releases its claim so a retry runs again.
 //
-// A claim is a short lease renewed while its request runs (issue #19): when the process that holds
+// A claim is a short lease renewed while its request runs: when the process that holds
 // it dies (SIGKILL, a crash, a lost machine) nobody renews it, and the key is free again within
 // CLAIM_LEASE_MS. Until then a retry gets 409 idempotency_key_in_use with Retry-After. A request
 // that outlives its lease without renewing (an event loop stalled for seconds) cannot create twice:

@@ -1,7 +1,7 @@
-// api-v1 §2.1: opaque cursors clients cannot build, decode or edit. A cursor is the keyset position
-// (created_at, id) of the last row served plus the list it belongs to, sealed with AES-GCM under a
-// key derived from PARAPH_SECRET. A cursor from another list, account, environment or filter set
-// is refused like a forged one: 422 invalid_pagination.
+// docs/api.md#pagination: opaque cursors clients cannot build, decode or edit. A cursor is the
+// keyset position (created_at, id) of the last row served plus the list it belongs to, sealed with
+// AES-GCM under a key derived from PARAPH_SECRET. A cursor from another list, account, environment
+// or filter set is refused like a forged one: 422 invalid_pagination.
 import type { Position } from '../db/keyset.ts'
 import type { Scope } from '../db/tables.ts'
 import { fieldError } from '../errors.ts'

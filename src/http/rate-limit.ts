@@ -1,13 +1,13 @@
-// api-v1 §8: per key per minute, 100 test / 1000 live. Counters live in this process by default and
-// in Redis when REDIS_URL is set, so every API process shares them (rate-limiter-flexible does the
-// atomic counting there; Redis going away falls back to in-process counters rather than refusing
-// traffic).
+// docs/api.md#rate-limits: per key per minute, 100 test / 1000 live. Counters live in this process
+// by default and in Redis when REDIS_URL is set, so every API process shares them
+// (rate-limiter-flexible does the atomic counting there; Redis going away falls back to in-process
+// counters rather than refusing traffic).
 //
 // Windows are fixed minutes of the injected clock: the window number is part of the counter's key,
 // so tests move the clock to a new minute instead of waiting for one.
 //
-// Issue #20: the same counters limit the signer's routes and `/files/…` per client address
-// (RATE_LIMIT_SIGNER, operations.md §2), in a bucket of their own (`signer`).
+// The same counters limit the signer's routes and `/files/…` per client address
+// (RATE_LIMIT_SIGNER, docs/operations.md#configuration), in a bucket of their own (`signer`).
 import type { FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
 import {
@@ -21,7 +21,7 @@ import type { Clock } from '../lib/clock.ts'
 
 const WINDOW_MS = 60_000
 
-/** What a counter counts: an API key of an environment (api-v1 §8), or a signer's address. */
+/** What a counter counts: an API key of an environment (docs/api.md#rate-limits), or a signer's address. */
 export type RateLimitBucket = Environment | 'signer'
 
 export interface RateLimitDecision {

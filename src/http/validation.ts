@@ -1,6 +1,6 @@
-// Ajv instances and the translation of a schema violation into the spec's error (api-v1 §7.2):
-// the message names the first violation by its path, `submitters[2].email: must be at most 320 characters`,
-// and `param` holds that path (docs/api.md#errors).
+// Ajv instances and the translation of a schema violation into the spec's error
+// (docs/api.md#errors): the message names the first violation by its path, `submitters[2].email:
+// must be at most 320 characters`, and `param` holds that path (docs/api.md#errors).
 import AjvModule, { type ErrorObject } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { ApiError, type ErrorCode, fieldError } from '../errors.ts'
@@ -139,8 +139,9 @@ function article(type: string): string {
 export type ValidationPart = 'body' | 'querystring' | 'params' | 'headers'
 
 /**
- * Turns the first Ajv error into the spec's error. A bad path id is 400 `invalid_id` (§7.2); a bad
- * query parameter gets the route's own code when it has one (`limit` → `invalid_pagination`).
+ * Turns the first Ajv error into the spec's error. A bad path id is 400 `invalid_id`
+ * (docs/api.md#errors); a bad query parameter gets the route's own code when it has one (`limit` →
+ * `invalid_pagination`).
  */
 export function validationError(
   errors: ErrorObject[],

@@ -1,4 +1,4 @@
-// The durable outbox (security-notes "Jobs, crashes and fences"): rows written inside the business
+// The durable outbox (docs/security.md#crash-safe-jobs): rows written inside the business
 // transaction, claimed with a lease and an attempt number, completed only by the attempt that holds
 // the lease. Knows no job kind: those are declared with defineJob and listed in job-catalogue.ts.
 

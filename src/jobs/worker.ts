@@ -21,7 +21,7 @@ export interface WorkerContext {
   logger: FastifyBaseLogger
   catalogue: JobCatalogue
   leaseMs?: number
-  /** Rung by this process's app after a write: the idle wait ends at once (issue #11). */
+  /** Rung by this process's app after a write: the idle wait ends at once. */
   jobBell?: JobBell
   /** The database's outage, shared with the process's other loops; the loop's own otherwise. */
   dbOutage?: Outage
@@ -29,7 +29,7 @@ export interface WorkerContext {
 
 /**
  * A job whose handler met the database away is tried again this soon, whatever its schedule: an
- * outage is nobody's failure and must not use up its attempts or mark it dead (issue #19).
+ * outage is nobody's failure and must not use up its attempts or mark it dead.
  */
 export const DATABASE_RETRY_MS = 5000
 
@@ -144,12 +144,12 @@ export async function runWorker(
       outage.recovered()
       if (ran) continue
     } catch (error) {
-      // Issue #19: the database away is said once, not at every poll, and polled for less and less
+      // The database away is said once, not at every poll, and polled for less and less
       // often until it answers. Anything else is a fault of ours, logged each time.
       if (isDatabaseUnavailable(error)) wait = outage.failed(error, 'job worker')
       else ctx.logger.error({ err: error }, 'worker could not claim a job')
     }
-    // Issue #10: the idle wait's abort listener goes when the wait ends (one left behind per poll
+    // The idle wait's abort listener goes when the wait ends (one left behind per poll
     // made Node warn within seconds); an abort that came while a job ran ends the next wait at once.
     await bell.wait(wait, signal)
   }

@@ -1,4 +1,4 @@
-// The SSRF rules of security-notes "SSRF guard": which URLs, host names and IP addresses a request to
+// The SSRF rules of docs/security.md#ssrf-guard: which URLs, host names and IP addresses a request to
 // a user-supplied URL may reach, and the connect-time DNS lookup that enforces the address rule.
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP, type LookupFunction } from 'node:net'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-// api-v1 §2.1: identifiers are prefix + "_" + 24 base62 characters.
+// docs/api.md#identifiers: identifiers are prefix + "_" + 24 base62 characters.
 export const ID_PREFIXES = [
   'acct',
   'key',

@@ -1,4 +1,4 @@
-// Issue #20: what Paraph writes under DATA_DIR (the SQLite database, blobs, the generated secret and
+// What Paraph writes under DATA_DIR (the SQLite database, blobs, the generated secret and
 // sealing certificate) is readable by its own user only: files 0600, folders 0700, whatever the
 // umask. A mode given at creation is only an upper bound (the umask clears bits from it), so each
 // new file and folder is also chmod-ed to the exact mode.

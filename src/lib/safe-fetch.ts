@@ -1,4 +1,4 @@
-// The SSRF guard (security-notes "SSRF guard"): every request to a user-supplied URL (PDF URLs,
+// The SSRF guard (docs/security.md#ssrf-guard): every request to a user-supplied URL (PDF URLs,
 // webhook deliveries) goes through here. The URL rules run on the first URL and on every redirect
 // target; the address rule runs inside each connection's own DNS lookup (address-policy.ts).
 import { createWriteStream } from 'node:fs'

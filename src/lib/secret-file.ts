@@ -4,8 +4,9 @@ import { randomBase62 } from './ids.ts'
 import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from './private-files.ts'
 
 /**
- * operations.md §2: without PARAPH_SECRET, a master secret is generated once and kept in the data
- * directory. The exclusive create ('wx') makes two processes starting together agree on one secret.
+ * docs/operations.md#configuration: without PARAPH_SECRET, a master secret is generated once and
+ * kept in the data directory. The exclusive create ('wx') makes two processes starting together
+ * agree on one secret.
  */
 export async function loadOrCreateSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
   const path = join(dataDir, 'paraph-secret')

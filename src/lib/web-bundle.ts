@@ -3,7 +3,8 @@
 // the files kept in memory precompressed with brotli and gzip under their content-hashed names, and
 // where they come from. Run from the sources (tests, tsx), a process bundles them itself on first use;
 // run from the build (`npm run build`, bin/paraph.mjs), it reads what the build wrote beside it in
-// dist/web/, already compressed: nothing is built when a process starts (operations.md §9).
+// dist/web/, already compressed: nothing is built when a process starts
+// (docs/operations.md#building-and-the-read-only-install).
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'

@@ -115,10 +115,10 @@ export async function applySubmissionMove(
 }
 
 /**
- * The last signer signed (api-v1 §3.3): the submission is fenced for completion, keeping its
- * status until the final PDF is recorded with `complete`, and the job that makes it is queued in
- * the same transaction: a crash can never leave a fully signed submission without its job.
- * False when the submission was no longer active.
+ * The last signer signed (docs/api.md#statuses-and-moves): the submission is fenced for completion,
+ * keeping its status until the final PDF is recorded with `complete`, and the job that makes it is
+ * queued in the same transaction: a crash can never leave a fully signed submission without its
+ * job. False when the submission was no longer active.
  */
 export async function markAllSigned(
   tx: Tx,

@@ -68,7 +68,8 @@ export async function applySubmitterMove(
     .returningAll()
     .executeTakeFirst()
   if (!updated) throw refusal()
-  // operations.md §6: the signature is counted by this move, in its transaction, once per submitter.
+  // docs/usage.md#what-counts: the signature is counted by this move, in its transaction, once per
+  // submitter.
   if (move.to === 'signed') await recordSignatures(tx, [updated], 'signed', at)
   if (move.event) {
     await appendEvent(

@@ -1,9 +1,10 @@
-// api-v1 §3: every status a submission can move to, from where, and the event it records. Pure:
-// apply-submission-move.ts is the only code that writes a status, and only through this table.
+// docs/api.md#statuses-and-moves: every status a submission can move to, from where, and the event
+// it records. Pure: apply-submission-move.ts is the only code that writes a status, and only
+// through this table.
 import type { SubmissionStatus } from '../db/tables.ts'
 import type { SubmissionEventType } from '../events/event-types.ts'
 
-/** Every submission status (api-v1 §3.1). */
+/** Every submission status (docs/api.md#statuses-and-moves). */
 export const SUBMISSION_STATUSES = [
   'created',
   'sent',
@@ -17,7 +18,7 @@ export const SUBMISSION_STATUSES = [
 
 export type SubmissionTrigger = 'send' | 'view' | 'sign' | 'complete' | 'decline' | 'expire' | 'cancel'
 
-/** Still waiting for signatures: cancellation, expiry and signing apply only here (§3.3). */
+/** Still waiting for signatures: cancellation, expiry and signing apply only here (docs/api.md#statuses-and-moves). */
 export const ACTIVE_STATUSES: readonly SubmissionStatus[] = ['created', 'sent', 'viewed', 'partially_signed']
 
 export const FINAL_STATUSES: readonly SubmissionStatus[] = ['completed', 'declined', 'expired', 'cancelled']
@@ -28,7 +29,7 @@ interface Move {
   event: SubmissionEventType
 }
 
-// "Source states required for each submission move other than cancellation: not shown" (§3.3).
+// The API leaves each move's source states open (docs/api.md#statuses-and-moves).
 // Decided: every move needs an active submission; `view` only moves a submission nobody signed yet
 // (a later opener does not take a partially signed submission back to viewed).
 export const SUBMISSION_MOVES: Record<SubmissionTrigger, Move> = {

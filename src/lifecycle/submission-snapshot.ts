@@ -1,5 +1,5 @@
-// The submission as events and webhooks carry it (api-v1 §6.3 `data.object`), read inside the
-// transaction of the change so it shows the state the event describes.
+// The submission as events and webhooks carry it (`data.object` in docs/webhooks.md#the-body), read
+// inside the transaction of the change so it shows the state the event describes.
 import type { Tx } from '../db/tables.ts'
 
 export interface SubmissionSnapshot {

@@ -1,6 +1,7 @@
-// api-v1 §3.2–§3.3: the moves of a submitter, from where, and the journal event each records
-// (§6.2: `submitter.opened` and `submitter.signed` are journal-only; a decline is journaled as the
-// submission's `submission.declined`). Pure: apply-submitter-move.ts alone writes a submitter status.
+// docs/api.md#statuses-and-moves: the moves of a submitter, from where, and the journal event each
+// records (docs/api.md#events: `submitter.opened` and `submitter.signed` are journal-only; a
+// decline is journaled as the submission's `submission.declined`). Pure: apply-submitter-move.ts
+// alone writes a submitter status.
 import type { SubmitterStatus } from '../db/tables.ts'
 
 export type SubmitterTrigger = 'open' | 'sign' | 'decline'
@@ -11,8 +12,9 @@ interface SubmitterMove {
   event: 'submitter.opened' | 'submitter.signed' | null
 }
 
-// "Submitter moves other than those above: not shown" (§3.3). Decided: nothing returns a signer to
-// `pending`; signing or declining without opening first is allowed (an API client may post directly).
+// The API leaves other submitter moves open (docs/api.md#statuses-and-moves). Decided: nothing
+// returns a signer to `pending`; signing or declining without opening first is allowed (an API
+// client may post directly).
 export const SUBMITTER_MOVES: Record<SubmitterTrigger, SubmitterMove> = {
   open: { from: ['pending'], to: 'opened', event: 'submitter.opened' },
   sign: { from: ['pending', 'opened'], to: 'signed', event: 'submitter.signed' },

@@ -55,7 +55,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
       const [mail, ...more] = m.smtp.to('ann@example.eu')
       assert.ok(mail)
       assert.equal(more.length, 0)
-      // issue #20: the bcc is never a recipient of the signer's mail, whose link is a credential.
+      // The bcc is never a recipient of the signer's mail, whose link is a credential.
       assert.deepEqual(mail.envelope, { from: 'contracts@acme.example', to: ['ann@example.eu'] })
       const [copy, ...moreCopies] = m.smtp.to('archive@acme.example')
       assert.deepEqual([copy?.envelope.to, moreCopies.length], [['archive@acme.example'], 0])
@@ -169,7 +169,7 @@ describe('mail.send through SMTP (SMTP_URL)', () => {
         await m.work()
         assert.equal(m.smtp.to('kept@example.eu').length, 1)
         assert.equal((await job(jobId)).state, 'done')
-        // issue #20: the bcc's notice is a job of its own.
+        // The bcc's notice is a job of its own.
         const copy = (await jobsOf(m.t, mailJob.kind)).find(
           (j) => j.payload.submission_id === id && j.payload.kind === 'signing_request_copy',
         )

@@ -1,9 +1,9 @@
 // Mail leaves through the outbox: a `mail.send` job carries the message rendered when it was
 // queued (in the transaction of the change that caused it), so a crash never loses or changes it.
 // The job hands it to the process's mailer: SMTP when SMTP_URL is set, otherwise the job row is
-// the outbox (operations.md §2) and `paraph mail list` shows it. The one exception is a signer's
-// e-mail code, whose mail is rendered when sent so the code is never stored (issue #20;
-// signing-page/email-code-job.ts, which sends through deliverMail below).
+// the outbox (docs/operations.md#configuration) and `paraph mail list` shows it. The one exception
+// is a signer's e-mail code, whose mail is rendered when sent so the code is never stored
+// (signing-page/email-code-job.ts, which sends through deliverMail below).
 import type { FastifyBaseLogger } from 'fastify'
 import { type Static, Type } from 'typebox'
 import type { Tx } from '../db/tables.ts'

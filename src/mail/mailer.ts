@@ -1,6 +1,6 @@
-// What sends a mail: one per process, made by createDeps from the configuration (operations.md §2).
-// With SMTP_URL, a pooled SMTP transport (smtp-mailer.ts); without it, the outbox (outbox-mailer.ts):
-// the message stays in its job row.
+// What sends a mail: one per process, made by createDeps from the configuration
+// (docs/operations.md#configuration). With SMTP_URL, a pooled SMTP transport (smtp-mailer.ts);
+// without it, the outbox (outbox-mailer.ts): the message stays in its job row.
 import type { MailMessage } from './mail-job.ts'
 
 export interface Mailer {

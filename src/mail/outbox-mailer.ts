@@ -1,5 +1,5 @@
-// Without SMTP_URL (operations.md §2): mail is kept, never lost. The job row holds the message;
-// `paraph mail list` shows it; each one is logged when its job runs.
+// Without SMTP_URL (docs/operations.md#configuration): mail is kept, never lost. The job row holds
+// the message; `paraph mail list` shows it; each one is logged when its job runs.
 import type { FastifyBaseLogger } from 'fastify'
 import type { MailMessage } from './mail-job.ts'
 import type { Mailer } from './mailer.ts'

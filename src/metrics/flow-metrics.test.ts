@@ -1,4 +1,4 @@
-// The background metrics read back after a real flow (issue #24 item 4): a submission signed to
+// The background metrics read back after a real flow: a submission signed to
 // completion with webhook endpoints that accept and refuse, the worker and dispatcher run, and
 // GET /metrics compared with what the tables say — job gauges, deliveries, finalizations, mails.
 import assert from 'node:assert/strict'

@@ -1,4 +1,4 @@
-// METRICS_LISTEN (issue #24 item 4): a known sequence of requests, then GET /metrics read back —
+// METRICS_LISTEN: a known sequence of requests, then GET /metrics read back —
 // exact counter values and labels, the route label a pattern (never an id), 404 for anything else on
 // the listener, and nothing at all when the variable is unset.
 import assert from 'node:assert/strict'

@@ -1,6 +1,6 @@
-// METRICS_LISTEN on real processes (operations.md §9): `paraph serve`, `serve --no-worker` and
-// `paraph worker` each open their own metrics listener; unset, none does; a bad value or a busy
-// address stops the start with one line naming the variable.
+// METRICS_LISTEN on real processes (docs/operations.md#metrics): `paraph serve`, `serve
+// --no-worker` and `paraph worker` each open their own metrics listener; unset, none does; a bad
+// value or a busy address stops the start with one line naming the variable.
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'

@@ -1,6 +1,6 @@
-// The METRICS_LISTEN listener (operations.md §9): a bare node:http server apart from the API's
-// Fastify instance, so a scrape never passes through the API's hooks, limits or access log, and the
-// port can stay on an internal network. GET /metrics only; anything else is 404.
+// The METRICS_LISTEN listener (docs/operations.md#metrics): a bare node:http server apart from the
+// API's Fastify instance, so a scrape never passes through the API's hooks, limits or access log,
+// and the port can stay on an internal network. GET /metrics only; anything else is 404.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'

@@ -1,4 +1,4 @@
-// Prometheus metrics (issue #24 item 4, operations.md §9): one registry per process, made by
+// Prometheus metrics (docs/operations.md#metrics): one registry per process, made by
 // createDeps and reached through deps.metrics, so several apps in one test process keep apart. The
 // code records where a thing happens; with METRICS_LISTEN unset every call is an empty function.
 // The names and labels are a contract: deploy/'s Grafana dashboard reads them (docs/operations.md).

@@ -1,6 +1,6 @@
-// Chromium as a process for the renderer: launched with the flags security-notes asks for, its
-// process id read from Chromium itself, and killed with its whole process group (playwright starts
-// the browser detached, so renderers, GPU and network helpers share the browser's group).
+// Chromium as a process for the renderer: launched with the flags docs/security.md#chromium gives,
+// its process id read from Chromium itself, and killed with its whole process group (playwright
+// starts the browser detached, so renderers, GPU and network helpers share the browser's group).
 import { type Browser, chromium } from 'playwright-core'
 
 /** What the renderer logs: pino's logger fits. */
@@ -25,7 +25,7 @@ export class LaunchError extends Error {}
 
 const LAUNCH_TIMEOUT_MS = 30_000
 
-// security-notes "Chromium": scripts off for every frame, no proxy that answers, no name that
+// docs/security.md#chromium: scripts off for every frame, no proxy that answers, no name that
 // resolves; the rest trims what a headless print server never needs.
 const CHROMIUM_ARGS = [
   '--blink-settings=scriptEnabled=false',

@@ -1,4 +1,4 @@
-// Hostile HTML against the renderer (security-notes "Chromium"): no request leaves, no local file
+// Hostile HTML against the renderer (docs/security.md#chromium): no request leaves, no local file
 // shows, no script runs, and huge or deep documents end within the render timeout.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'

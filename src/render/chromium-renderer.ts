@@ -1,4 +1,4 @@
-// HTML → PDF for from_html and from_docx (issue #14; api-v1 §4.2), with the boxes of the field
+// HTML → PDF for from_html and from_docx (docs/api.md#rendering), with the boxes of the field
 // markers the caller put in the HTML. Decisions:
 // - One warm Chromium per process (CHROMIUM_PATH, driven by playwright-core; no browser download),
 //   launched by warm() at `serve` start or by the first render, relaunched by the next render after
@@ -6,19 +6,20 @@
 //   time: a new context and page cost ~150 ms (a renderer process starts), a render of a 2-page
 //   document ~45 ms. One spare per concurrent render, each made after a render ends, never beside
 //   one (on 2 cores that tripled the render's time).
-// - Chromium is treated as hostile, with no network (security-notes "Chromium"): JavaScript off
+// - Chromium is treated as hostile, with no network (docs/security.md#chromium): JavaScript off
 //   twice (the context here and the browser's flags), every request but data: and about: aborted,
 //   a navigation of the page itself answered 204 so the document stays (newLease), a closed proxy
 //   port and a resolver that resolves nothing, setContent (never a file:// page); beneath that,
 //   Chromium's own sandbox where it can run (CHROMIUM_SANDBOX, chromium-process.ts).
 // - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
-//   for the other accounts, 8 waiting in all by default; issue #20), a wall-clock timeout per render that
+//   for the other accounts, 8 waiting in all by default), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the
 //   browser's process group; a page cap (422, the caller's input).
-// - Pages are A4 or Letter, portrait (api-v1 §4.2): the size given to Chromium wins over CSS
-//   `@page { size }`. Default margins are 20 mm on every side, given to Chromium as print margins,
-//   which a document's own `@page { margin }` overrides (tested): documents written for print keep
-//   their layout, bare HTML gets the margins of a letter. The HTML itself is never edited.
+// - Pages are A4 or Letter, portrait (docs/api.md#rendering): the size given to Chromium wins over
+//   CSS `@page { size }`. Default margins are 20 mm on every side, given to Chromium as print
+//   margins, which a document's own `@page { margin }` overrides (tested): documents written for
+//   print keep their layout, bare HTML gets the margins of a letter. The HTML itself is never
+//   edited.
 import type { BrowserContext, Page } from 'playwright-core'
 import { LIMITS } from '../limits.ts'
 import {
@@ -57,7 +58,7 @@ export interface RendererOptions {
   logger: RenderLogger
   /**
    * Renders of one account at once, renders waiting, wall-clock limit of one render, pages of one
-   * document; slots kept for other accounts, and renders of one account waiting (issue #20).
+   * document; slots kept for other accounts, and renders of one account waiting.
    */
   concurrency?: number
   queueLimit?: number
@@ -151,7 +152,7 @@ export class ChromiumRenderer {
    * (`https://fields.paraph.invalid/{nonce}/`): those links become marks and leave the PDF.
    * Rejects with RenderError: `refused_html` past the page cap, `busy` or `render_failed` otherwise.
    * `options.timeoutMs` shortens the renderer's deadline for this render (a caller's own budget);
-   * `options.account` is whose render it is, for sharing the slots fairly (issue #20).
+   * `options.account` is whose render it is, for sharing the slots fairly.
    */
   render(
     html: string,

@@ -1,4 +1,4 @@
-// CHROMIUM_SANDBOX (issue #24): Chromium's own sandbox confines the renderers where it can run. The
+// CHROMIUM_SANDBOX: Chromium's own sandbox confines the renderers where it can run. The
 // probe (test/chromium-sandbox-probe.ts) launches Chromium as the renderer does, renders a page and
 // reads the seccomp mode of each renderer process from /proc: 2 is the seccomp-bpf filter the
 // sandbox installs, 0 none. It runs as an unprivileged user, since the sandbox never runs as root:

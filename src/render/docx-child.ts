@@ -1,8 +1,8 @@
 // A long-lived DOCX converter, started by src/child-pool/child-pool.ts under an OS memory limit: one JSON
 // request per stdin line, one small JSON answer per line. mammoth runs here, not in the server,
 // because a DOCX that passed the zip gate can still cost it seconds and a gigabyte
-// (security-notes "PDF and DOCX inputs"). It first inflates every entry within its declared size
-// (zip-gate.ts), then hands mammoth a stored copy (zip-store.ts): JSZip inside mammoth, which
+// (docs/security.md#hostile-pdf-and-docx-inputs). It first inflates every entry within its declared
+// size (zip-gate.ts), then hands mammoth a stored copy (zip-store.ts): JSZip inside mammoth, which
 // would inflate a lying entry without limit, inflates nothing. Imports only mammoth, node
 // built-ins and small leaf modules, since bin/paraph.mjs bundles it on its own.
 import { readFile, writeFile } from 'node:fs/promises'
@@ -24,7 +24,7 @@ const STYLE_MAP = ["br[type='page'] => hr.page-break"]
 async function convert({ input, output, maxHtmlBytes }: ConvertRequest): Promise<Conversion> {
   const upload = await readFile(input)
   const files = inflateZipEntries(upload, readZipDirectory(upload))
-  // issue #20: a DTD is bad input (422), refused before mammoth's XML parser sees it.
+  // A DTD is bad input (422), refused before mammoth's XML parser sees it.
   refuseDtdDeclarations(files)
   refuseTagsInUnreadParts(files)
   const document = files.get('word/document.xml')!

@@ -1,4 +1,4 @@
-// A DTD anywhere in a DOCX is refused by name (issue #20 item 6), in UTF-8 or UTF-16, in any part;
+// A DTD anywhere in a DOCX is refused by name, in UTF-8 or UTF-16, in any part;
 // a Word file's usual XML, and markup merely quoted in its text, pass.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

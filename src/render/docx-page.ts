@@ -1,8 +1,8 @@
 // What mammoth's HTML fragment needs to print like the Word document it came from: a tidy pass
-// that keeps `{{tags}}` (api-v1 §2.5) whole and page breaks as breaks, then a full HTML document
-// with a small stylesheet — DejaVu/Liberation fonts as on Debian, 11pt, visible table borders,
-// Word-like heading sizes and spacing, nested numbering as Word's default (1., a., i.). Page size
-// and margins are the renderer's: no `@page` here.
+// that keeps `{{tags}}` (docs/api.md#html-and-docx-documents) whole and page breaks as breaks, then
+// a full HTML document with a small stylesheet — DejaVu/Liberation fonts as on Debian, 11pt,
+// visible table borders, Word-like heading sizes and spacing, nested numbering as Word's default
+// (1., a., i.). Page size and margins are the renderer's: no `@page` here.
 
 // Within a tag, from `{{` to `}}` across inline elements: Word can put a soft hyphen or a
 // bookmark in the middle of a name, which mammoth keeps as U+00AD and as `<a id="…"></a>`.

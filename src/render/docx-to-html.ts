@@ -1,4 +1,4 @@
-// DOCX → HTML for POST /v1/submissions/from_docx (api-v1 §4.2): strict base64, the zip gate
+// DOCX → HTML for POST /v1/submissions/from_docx (docs/api.md#docx): strict base64, the zip gate
 // (zip-gate.ts, in the server: a bomb is refused in microseconds and never reaches a child), then
 // mammoth in a warm child process under an OS memory limit and a timeout (docx-child.ts through
 // src/child-pool/child-pool.ts), then a whole HTML document (docx-page.ts) capped in size before Chromium
@@ -33,8 +33,8 @@ export interface DocxToHtmlOptions {
 const MiB = 1024 * 1024
 // RLIMIT_DATA of a child (src/child-pool/memory-limit.ts). A warm child holds ~60 MB (bundled, after a
 // three-page conversion, measured). mammoth can need far more: a 600 KB DOCX of 10 MiB of short
-// paragraphs took it 7 s and 1.4 GB (measured; security-notes: 1.2 GB for a 242 KB file). Past
-// this limit the child dies and the conversion fails, never the server.
+// paragraphs took it 7 s and 1.4 GB (measured; docs/security.md#hostile-pdf-and-docx-inputs: 1.2 GB
+// for a 242 KB file). Past this limit the child dies and the conversion fails, never the server.
 const DEFAULT_MEMORY_LIMIT_BYTES = 1024 * MiB
 // Conversions are rare and short (20–40 ms for three pages, warm): two absorb a burst, and a slow
 // or hostile file holds only one of them.

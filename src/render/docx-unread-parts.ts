@@ -1,6 +1,6 @@
 // mammoth reads a DOCX's body, footnotes and endnotes, never its headers and footers. A tag
-// (api-v1 §2.5) there would vanish without a word, leaving a signer without a field, so such a
-// file is refused with a message saying where the tag is and what to do.
+// (docs/api.md#html-and-docx-documents) there would vanish without a word, leaving a signer without
+// a field, so such a file is refused with a message saying where the tag is and what to do.
 import { RenderError } from './render-error.ts'
 
 const UNREAD_PART = /^word\/(header|footer)\d*\.xml$/

@@ -33,7 +33,7 @@ export interface PageSize {
   height: number
 }
 
-/** api-v1 §4.2 and §4.3 reference sizes, portrait, in points. */
+/** docs/api.md#field-areas reference sizes, portrait, in points. */
 export const PAGE_SIZES = {
   A4: { width: 595, height: 842 },
   Letter: { width: 612, height: 792 },

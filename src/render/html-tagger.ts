@@ -17,7 +17,7 @@ export interface TaggerOptions {
   timeoutMs?: number
   memoryLimitBytes?: number
   poolSize?: number
-  /** Whose document (issue #20: the tag finders are shared fairly between accounts). */
+  /** Whose document (the tag finders are shared fairly between accounts). */
   account?: string
 }
 

@@ -1,8 +1,8 @@
-// Finds the `{{…}}` tag variables of an HTML document (api-v1 §2.5) and replaces each by an empty
-// marker box the size of its field, so that Chromium lays the field out where the tag stood and
-// reports the box back (chromium-renderer.ts: each marker is a link whose PDF annotation gives its
-// page and rectangle, and is then removed). The tag's text is gone from the document, so it neither
-// shows nor can be extracted from the PDF; the text around it is untouched.
+// Finds the `{{…}}` tag variables of an HTML document (docs/api.md#syntax) and replaces each by an
+// empty marker box the size of its field, so that Chromium lays the field out where the tag stood
+// and reports the box back (chromium-renderer.ts: each marker is a link whose PDF annotation gives
+// its page and rectangle, and is then removed). The tag's text is gone from the document, so it
+// neither shows nor can be extracted from the PDF; the text around it is untouched.
 // Decisions where the contract is silent:
 // - A tag is read from the document's text, not its markup: a tag split across inline elements
 //   (`{{Na<b>me</b>;role=A}}`, as Word's runs become after DOCX conversion) counts, its text taken

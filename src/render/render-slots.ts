@@ -1,13 +1,14 @@
-// Bounded concurrency for the HTML renderer, shared fairly between accounts (issue #20, security-notes
-// "Sharing scarce workers fairly"). One owner (an account) runs at most `perOwner` renders at once
-// and keeps at most `queuePerOwner` waiting; `reserve` more slots exist that only another owner can
-// take, so a flood of slow renders from one key never makes another account's render wait behind it
-// (it had every slot and the whole queue: the others were refused "busy" at once). When a slot
-// frees, it goes to the waiting owner running the fewest renders, then with the fewest waiting,
-// the oldest waiter first among equals. Each waiter gives up after `waitMs`; beyond the queue a render is refused at once rather
-// than piling up request bodies (up to 4 MB of HTML each) behind a busy Chromium. Both refusals are
-// RenderError `busy` with a retry hint (the API's `html_render_failed` with a Retry-After header), since a
-// retry a few seconds later usually finds a free slot.
+// Bounded concurrency for the HTML renderer, shared fairly between accounts
+// (docs/security.md#sharing-scarce-workers-fairly). One owner (an account) runs at most `perOwner`
+// renders at once and keeps at most `queuePerOwner` waiting; `reserve` more slots exist that only
+// another owner can take, so a flood of slow renders from one key never makes another account's
+// render wait behind it (it had every slot and the whole queue: the others were refused "busy" at
+// once). When a slot frees, it goes to the waiting owner running the fewest renders, then with the
+// fewest waiting, the oldest waiter first among equals. Each waiter gives up after `waitMs`; beyond
+// the queue a render is refused at once rather than piling up request bodies (up to 4 MB of HTML
+// each) behind a busy Chromium. Both refusals are RenderError `busy` with a retry hint (the API's
+// `html_render_failed` with a Retry-After header), since a retry a few seconds later usually finds
+// a free slot.
 import { RenderError } from './render-error.ts'
 
 export type Release = () => void

@@ -1,4 +1,4 @@
-// One tag's text → its field spec: the defaults of api-v1 §2.5, the extensions of operations.md §5,
+// One tag's text → its field spec: the defaults and extensions of docs/api.md#syntax,
 // and a reason for everything refused.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

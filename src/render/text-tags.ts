@@ -1,4 +1,4 @@
-// The tag variables of HTML and DOCX documents (api-v1 §2.5, operations.md §5), one tag's text at a
+// The tag variables of HTML and DOCX documents (docs/api.md#syntax), one tag's text at a
 // time: `{{Name;role=X;type=Y;required=true;readonly=false;options=A|B;width=120;height=40}}`.
 // Pure: the text between the braces in, a field spec or a TagProblem (the reason in words) out;
 // html-tags.ts finds the tags in a document and says where each one is.

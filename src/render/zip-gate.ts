@@ -1,13 +1,13 @@
-// The gate a DOCX passes before mammoth opens it (security-notes "PDF and DOCX inputs"): a DOCX is
-// a ZIP, and JSZip, inside mammoth, inflates whatever the archive holds, with no limit. So the End
-// of Central Directory and the central directory are read first, without inflating anything, and
-// anything a Word file has no need for is refused: ZIP64, more than 1 000 entries, more than 50 MiB
-// declared, a ratio past 100:1, encryption, methods other than stored and deflate, overlapping or
-// duplicate entries (the shapes of zip bombs). A bomb is refused here in microseconds. Then
-// verifyZipEntries inflates every entry, each capped at its declared size plus one byte, so a
-// directory that lies about sizes is refused too and the total inflated stays within the 50 MiB.
-// Offsets are read as JSZip reads them (data after the local header, sized by the central
-// directory), so what passed the gate is what mammoth reads.
+// The gate a DOCX passes before mammoth opens it (docs/security.md#hostile-pdf-and-docx-inputs): a
+// DOCX is a ZIP, and JSZip, inside mammoth, inflates whatever the archive holds, with no limit. So
+// the End of Central Directory and the central directory are read first, without inflating
+// anything, and anything a Word file has no need for is refused: ZIP64, more than 1 000 entries,
+// more than 50 MiB declared, a ratio past 100:1, encryption, methods other than stored and deflate,
+// overlapping or duplicate entries (the shapes of zip bombs). A bomb is refused here in
+// microseconds. Then verifyZipEntries inflates every entry, each capped at its declared size plus
+// one byte, so a directory that lies about sizes is refused too and the total inflated stays within
+// the 50 MiB. Offsets are read as JSZip reads them (data after the local header, sized by the
+// central directory), so what passed the gate is what mammoth reads.
 import { crc32, inflateRawSync } from 'node:zlib'
 import { LIMITS } from '../limits.ts'
 import { RenderError } from './render-error.ts'

@@ -1,4 +1,4 @@
-// GET /v1/request_logs — issue #22 item 4: the caller's own requests of the last 7 days, newest
+// GET /v1/request_logs — the caller's own requests of the last 7 days, newest
 // first, filtered by `status` (a code or a class), `route`, `request_id` and `since`.
 import { type Static, Type } from 'typebox'
 import { Environment, ErrorBody, Id, Page, PageQuery, Timestamp } from '../http/common-schemas.ts'

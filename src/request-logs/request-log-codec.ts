@@ -1,4 +1,4 @@
-// Request logs waiting to be written (issue #22 item 4), taken in as numbers and written out as
+// Request logs waiting to be written, taken in as numbers and written out as
 // batch rows of form 2 (request-log-form.ts): one group per account and environment, one column
 // per field, strings kept once per batch.
 

@@ -1,4 +1,4 @@
-// What a stored batch of request logs is (issue #22 item 4): the records as reads see them, the
+// What a stored batch of request logs is: the records as reads see them, the
 // two forms of a request_log_batches row's `records` text, and reading either back. Written by
 // request-log-codec.ts.
 //

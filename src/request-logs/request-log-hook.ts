@@ -1,4 +1,4 @@
-// The response hook's part of the request logs (issue #22 item 4): which requests are logged, and
+// The response hook's part of the request logs: which requests are logged, and
 // what is taken from them. Runs beside the access log (app.ts) on every answered request.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiError } from '../errors.ts'

@@ -1,4 +1,4 @@
-// Reads and the purge of the request logs (issue #22 item 4); the writes are request-log-writer.ts's.
+// Reads and the purge of the request logs; the writes are request-log-writer.ts's.
 // Logs are stored by batch (one row per account, environment and 250 ms): a read finds the batches
 // that can hold what it asks for — newest first by their last request, skipping those whose time
 // range, statuses, routes or request-id range rule them out — decodes them, keeps the matching
@@ -168,7 +168,7 @@ export async function purgeOldRequestLogs(db: Executor, clock: Clock): Promise<n
   return Number(result.numDeletedRows)
 }
 
-/** Issue #22 item 4: request logs are kept 7 days. */
+/** Request logs are kept 7 days. */
 export const purgeRequestLogsTask = definePeriodicTask({
   name: 'request_logs.purge',
   everyMs: 10 * 60 * 1000,

@@ -1,4 +1,4 @@
-// Issue #22 item 4: request logs written off the request. The response hook hands over a small
+// Request logs written off the request. The response hook hands over a small
 // record, taken in at once as numbers (request-log-codec.ts); every FLUSH_MS (or as soon as
 // MAX_BATCH_ROWS are waiting) the records are written as one row per account and environment
 // (request_log_batches, migration 0011): a row per request cost the database an insert and two

@@ -1,4 +1,4 @@
-// The token of a signer's `current_pdf_url` (issue #20), `/files/current/{grant}`:
+// The token of a signer's `current_pdf_url`, `/files/current/{grant}`:
 // `{submission id}.{submitter id}.{expiry, Unix seconds}.{HMAC}`, the HMAC over the ids, the expiry
 // and the signer's current e-mail address, under a key of its own derived from the signer-session
 // key. The form hands it out only where it shows the documents (never to a link whose e-mail code

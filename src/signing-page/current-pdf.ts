@@ -1,4 +1,4 @@
-// issue #20 item 2: the document as it stands — every document of the submission with the values
+// The document as it stands — every document of the submission with the values
 // this signer may see (visible-values.ts) drawn on it, under a footer saying it is an unsealed copy.
 // To read before signing, and the signer's own copy right after: the final PDF exists only once
 // everyone has signed.

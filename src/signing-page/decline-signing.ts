@@ -1,4 +1,4 @@
-// POST /s/{slug}/decline and POST /embed/{jwt}/decline — operations.md §3: the signer refuses to
+// POST /s/{slug}/decline and POST /embed/{jwt}/decline — docs/api.md#signing: the signer refuses to
 // sign, with a reason. The submitter becomes `declined` (time, address, user agent and reason kept
 // for the audit trail) and the submission `declined` (`submission.declined`), in one transaction.
 // Decided where the contract is silent: a signer may decline before their turn in preserved order

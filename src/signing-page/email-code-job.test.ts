@@ -1,4 +1,4 @@
-// The e-mail code's mail job against a real SMTP server on loopback (issue #20): HTML and text in
+// The e-mail code's mail job against a real SMTP server on loopback: HTML and text in
 // the signer's language, naming the document and the account; the code in no row of the database
 // before, during or after sending; a retry after a failed send sends a code that works; a code
 // replaced or expired before its job ran is not sent.

@@ -1,9 +1,10 @@
-// The job that mails a signer's e-mail code (operations.md §3 `email_2fa/send`). Issue #20: the code
-// is never stored in clear, the outbox included, so this job carries everything of the mail but the
-// code: the code is derived from the job's id when the job runs (email-code.ts), checked against the
-// HMAC the send stored, and the mail rendered then. A code that was replaced, used, voided or has
-// expired by the time the job runs (a mail server away for 10 minutes) is not sent: it could only
-// mislead. Every attempt sends the same code, so a retry after a failed send still works.
+// The job that mails a signer's e-mail code (`email_2fa/send` in docs/api.md#e-mail-code-2fa). The
+// code is never stored in clear, the outbox included, so this job carries everything of the mail
+// but the code: the code is derived from the job's id when the job runs (email-code.ts), checked
+// against the HMAC the send stored, and the mail rendered then. A code that was replaced, used,
+// voided or has expired by the time the job runs (a mail server away for 10 minutes) is not sent:
+// it could only mislead. Every attempt sends the same code, so a retry after a failed send still
+// works.
 import { type Static, Type } from 'typebox'
 import type { Deps } from '../deps.ts'
 import { Environment } from '../http/common-schemas.ts'

@@ -1,7 +1,8 @@
-// The signer's session once the e-mail code is verified (operations.md §3 `email_2fa/verify`):
-// `{submitter id}.{expiry, Unix seconds}.{HMAC}`, the HMAC under a key derived from PARAPH_SECRET
-// over the id, the expiry and the signer's current e-mail address — so a changed address (PATCH
-// /v1/submitters/{id}) ends every session at once, and nothing is stored.
+// The signer's session once the e-mail code is verified (`email_2fa/verify` in
+// docs/api.md#e-mail-code-2fa): `{submitter id}.{expiry, Unix seconds}.{HMAC}`, the HMAC under a
+// key derived from PARAPH_SECRET over the id, the expiry and the signer's current e-mail address —
+// so a changed address (PATCH /v1/submitters/{id}) ends every session at once, and nothing is
+// stored.
 //
 // It travels two ways. A cookie, HttpOnly and SameSite=Lax (Secure when SIGNING_URL is https), with
 // the path of the signer's own link (`/s/{slug}` or `/embed/{jwt}`): two signers in one browser

@@ -1,8 +1,8 @@
-// operations.md §3 `email_2fa/send` and `email_2fa/verify` (api-v1 §2.3 `require_email_2fa`): the
-// one-time code a guarded signer enters before the document opens. Pure: the code, its HMAC, the
-// verdict on a try, and when a new one may be sent.
+// docs/api.md#e-mail-code-2fa `email_2fa/send` and `email_2fa/verify` (`require_email_2fa` in
+// docs/api.md#e-mail-code-2fa): the one-time code a guarded signer enters before the document
+// opens. Pure: the code, its HMAC, the verdict on a try, and when a new one may be sent.
 //
-// Issue #20: the code is never stored in clear, the outbox included. It is not drawn at random and
+// The code is never stored in clear, the outbox included. It is not drawn at random and
 // carried by the mail job: it is derived from the job's own id under a key of PARAPH_SECRET, and the
 // mail is rendered when the job runs (email-code-job.ts). The database holds the code's HMAC and the
 // job's id; without the secret neither gives the code (with it, the HMAC of a 6-digit code could be
@@ -11,8 +11,8 @@ import type { Email2faCodesTable, SubmittersTable } from '../db/tables.ts'
 import { hmacSha256Hex, safeEqual } from '../lib/crypto.ts'
 
 /**
- * api-v1 §8: valid 10 minutes. operations.md §3: resending within 30 s is 429, at most 10 codes per
- * signer in 24 hours. security-notes: void after 5 wrong tries.
+ * docs/api.md#e-mail-code-2fa: valid 10 minutes; resending within 30 s is 429, at most 10 codes per
+ * signer in 24 hours. The fifth wrong try voids the code.
  */
 export const EMAIL_CODE = {
   digits: 6,

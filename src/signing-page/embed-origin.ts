@@ -1,4 +1,4 @@
-// issue #20 item 6: the embed page (operations.md §3) posts `paraph:opened`, `paraph:signed` and
+// The embed page (docs/signing.md#embedding) posts `paraph:opened`, `paraph:signed` and
 // `paraph:declined` to the page that frames it, and to that page's origin only, never to '*'. The
 // origin is the embed token's `allowed_origin` when the client gave one (POST
 // /v1/submitters/{id}/embed_token), else the origin of the Referer the framing page sent when it

@@ -1,4 +1,4 @@
-// issue #20 item 1: the values of the signing form (operations.md §3 `form`), as the page reads
+// The values of the signing form (`form` in docs/api.md#the-signers-form), as the page reads
 // them. An image is the URL of its PNG, signed like the document URLs (valid 1 hour to whoever holds
 // this signer's form), always served by Paraph (`{PUBLIC_URL}/files/…`), never an S3 presigned URL:
 // the page's Content-Security-Policy allows images from its own origin and PUBLIC_URL's only. The signer's own values keep the form they were stored in: a prefilled

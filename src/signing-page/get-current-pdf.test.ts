@@ -1,4 +1,4 @@
-// issue #20 item 2: the signer's document as it stands, behind the form's `current_pdf_url`.
+// The signer's document as it stands, behind the form's `current_pdf_url`.
 import assert from 'node:assert/strict'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,7 +1,8 @@
-// GET /files/current/{grant} — issue #20 item 2: the signer's document as it stands, behind the
+// GET /files/current/{grant} — the signer's document as it stands, behind the
 // `current_pdf_url` of their form (current-pdf-grant.ts). Unlike a signed file URL, every download
-// reads the submission: a cancelled, expired or declined one answers 410 at once (operations.md §3),
-// and the PDF always shows the values as they are now.
+// reads the submission: a cancelled, expired or declined one answers 410 at once
+// (docs/signing.md#when-a-request-is-taken-back), and the PDF always shows the values as they are
+// now.
 import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
 import type { Deps } from '../deps.ts'

@@ -1,5 +1,5 @@
 // GET /s/{slug}/pages/{document}/{page}: who may see a page image, and which caches may keep it
-// (issue #20 item 3, operations.md §3).
+// (docs/api.md#signing).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../../test/harness.ts'

@@ -40,8 +40,8 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
   const template = submission && (await findTemplateLayout(deps.db, scope, submission.template_id))
   if (!submission || !template)
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
-  // issue #20 item 3, operations.md §3: an ended submission's link shows nothing more (the other
-  // signers' statuses play no part in whether it ended).
+  // docs/signing.md#when-a-request-is-taken-back: an ended submission's link shows nothing more
+  // (the other signers' statuses play no part in whether it ended).
   const state = signerState(submission, submitter, [], deps.clock.now(), true)
   if (hasEnded(state)) throw endedError(state)
   // Withheld like the form's documents: in every state, until the e-mail code was verified.
@@ -108,7 +108,7 @@ function imageRoute(via: Signer['via']) {
     ],
     // biome-ignore lint/suspicious/noExplicitAny: the params differ by credential only
     handler: async ({ params, query, reply, headers }: any, deps: Deps) => {
-      // issue #20 item 3: refusals (an ended submission, a code not verified) are never cached.
+      // Refusals (an ended submission, a code not verified) are never cached.
       reply.header('cache-control', 'no-store')
       const resolved = link ? await bySlug(deps, params.slug) : await byToken(deps, params.token)
       const signer: Signer = { ...resolved, sessions: presentedSessions(headers) }

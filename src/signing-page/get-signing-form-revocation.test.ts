@@ -1,5 +1,5 @@
-// issue #20 items 2 and 3, operations.md §3: once a submission is cancelled, declined or expired its
-// links reveal nothing more; while the e-mail code is not verified, neither PDF URL is given.
+// docs/signing.md#when-a-request-is-taken-back: once a submission is cancelled, declined or expired
+// its links reveal nothing more; while the e-mail code is not verified, neither PDF URL is given.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'

@@ -1,4 +1,4 @@
-// issue #20 item 1, operations.md §3 `form`: a later signer sees what the earlier ones entered.
+// `form` in docs/signing.md#see-what-you-sign: a later signer sees what the earlier ones entered.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { base64, post } from '../../test/documents.ts'

@@ -18,7 +18,7 @@ const near = (actual: number, expected: number, what: string) =>
 const lastSegment = (url: string) => new URL(url).pathname.split('/').pop()!
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
-/** Two signers in preserved order; the first one's area in points (api-v1 §4.3 item 7). */
+/** Two signers in preserved order; the first one's area in points (docs/api.md#field-areas item 7). */
 async function twoSigners(extra: Record<string, unknown> = {}, page = 1) {
   const area = (x: number) => ({ page, x, y: 716, w: 178, h: 42 })
   return {

@@ -1,5 +1,5 @@
-// GET /s/{slug}/form and GET /embed/{jwt}/form — operations.md §3: the signer's view, read-only
-// (mail scanners prefetch links: nothing here changes anything).
+// GET /s/{slug}/form and GET /embed/{jwt}/form — docs/api.md#the-signers-form: the signer's view,
+// read-only (mail scanners prefetch links: nothing here changes anything).
 import type { AnyRoute } from '../http/define-route.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
 import { SigningForm, signingForm } from './signing-form.ts'
@@ -18,7 +18,7 @@ const [bySlug, byToken] = defineSignerRoutes({
 })
 
 /**
- * issue #20 item 3: `no-store` on every answer, refusals of the link included — set before the
+ * `no-store` on every answer, refusals of the link included — set before the
  * credential is even resolved, so no cache keeps a form the sender may revoke.
  */
 function neverCached(route: AnyRoute): AnyRoute {

@@ -45,7 +45,7 @@ describe('the signing page (GET /s/{slug}, GET /embed/{jwt})', () => {
     ]) {
       assert.ok(csp.includes(directive), `${directive} in ${csp}`)
     }
-    // Other signers' images come from PUBLIC_URL's /files/… (issue #20).
+    // Other signers' images come from PUBLIC_URL's /files/….
     assert.ok(csp.includes(`img-src 'self' data: blob: ${new URL(t.config.publicUrl).origin}`), csp)
     assert.equal(res.headers['x-frame-options'], 'DENY')
     assert.equal(res.headers['referrer-policy'], 'no-referrer')
@@ -156,7 +156,7 @@ describe('pickLanguage', () => {
   it('takes the highest-weighted language we have, English otherwise', () => {
     assert.equal(pickLanguage(undefined), 'en')
     assert.equal(pickLanguage('fr-FR,fr;q=0.9,en;q=0.8'), 'fr')
-    // Issue #20: German and Spanish too.
+    // German and Spanish too.
     assert.equal(pickLanguage('de-DE, en;q=0.5, fr;q=0.7'), 'de')
     assert.equal(pickLanguage('it, es-MX;q=0.9, fr;q=0.7'), 'es')
     assert.equal(pickLanguage('it, pt'), 'en')

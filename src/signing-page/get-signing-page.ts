@@ -1,7 +1,7 @@
-// GET /s/{slug} and GET /embed/{jwt} (operations.md §3): the signing page itself. A plain GET
-// changes nothing — mail scanners prefetch links — so opening is the page script's POST …/open.
-// A dead link answers a person (Accept: text/html) with a page in their language and a program
-// with the API's error envelope.
+// GET /s/{slug} and GET /embed/{jwt} (docs/api.md#the-signing-page): the signing page itself. A
+// plain GET changes nothing — mail scanners prefetch links — so opening is the page script's POST
+// …/open. A dead link answers a person (Accept: text/html) with a page in their language and a
+// program with the API's error envelope.
 import { Type } from 'typebox'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
@@ -77,7 +77,7 @@ export const getEmbedSigningPage = defineRoute({
     answerPage(input, deps, 'embed', async () => {
       const { token } = input.params
       await byToken(deps, token)
-      // issue #20: the origin the page posts its messages to (embed-origin.ts).
+      // The origin the page posts its messages to (embed-origin.ts).
       const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
       return { embed_origin: embedOriginOf(claims.allowed_origin, input.headers.referer) }
     }),

@@ -1,6 +1,6 @@
-// POST /s/{slug}/open and POST /embed/{jwt}/open — operations.md §3: the signer opened the document.
-// The first open moves the submitter pending → opened (`submitter.opened`, with address and user
-// agent) and an unopened submission to `viewed` (`submission.viewed`), in one transaction.
+// POST /s/{slug}/open and POST /embed/{jwt}/open — docs/api.md#signing: the signer opened the
+// document. The first open moves the submitter pending → opened (`submitter.opened`, with address
+// and user agent) and an unopened submission to `viewed` (`submission.viewed`), in one transaction.
 // Repeating it, or opening a finished or inactive submission, changes nothing and answers the form.
 import { ApiError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'

@@ -15,7 +15,7 @@ export interface PageHeaders {
 export interface PageConfig {
   lang: Language
   mode: Signer['via']
-  /** issue #20: embed mode only, the one origin the page posts its messages to (embed-origin.ts); null: none. */
+  /** Embed mode only, the one origin the page posts its messages to (embed-origin.ts); null: none. */
   embed_origin?: string | null
 }
 
@@ -26,7 +26,7 @@ const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\
 
 /**
  * `imageOrigin`: the origin of PUBLIC_URL, where other signers' signature images are served
- * (`/files/…`, issue #20) when it is not the page's own (SIGNING_URL on another host).
+ * (`/files/…`) when it is not the page's own (SIGNING_URL on another host).
  */
 export function setPageHeaders(reply: PageHeaders, mode: Signer['via'], imageOrigin?: string): void {
   const framing = mode === 'embed' ? '*' : "'none'"

@@ -1,4 +1,4 @@
-// How the signing page reads a typed number and writes today's date (issue #20): a decimal comma or
+// How the signing page reads a typed number and writes today's date: a decimal comma or
 // point, thousands separators, and nothing else taken as a number; today as YYYY-MM-DD on the
 // signer's own clock; the years a date field takes.
 import assert from 'node:assert/strict'

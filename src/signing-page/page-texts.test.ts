@@ -1,4 +1,4 @@
-// The signing page's languages (issue #20): English is the reference; French, German and Spanish
+// The signing page's languages: English is the reference; French, German and Spanish
 // have every one of its texts, none empty, with the same `{placeholders}`, so `fill` never leaves a
 // brace nor drops a value in any of them.
 import assert from 'node:assert/strict'

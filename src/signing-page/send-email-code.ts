@@ -1,11 +1,11 @@
-// POST /s/{slug}/email_2fa/send and POST /embed/{jwt}/email_2fa/send — operations.md §3: a new
-// 6-digit code for a signer asked for one (api-v1 §2.3 `require_email_2fa`), valid 10 minutes,
-// stored only as its HMAC, and mailed through the outbox in the same transaction — whatever the
-// signer's `send_email`, since the code exists only to be mailed. A new code replaces the previous
-// one; asking again within 30 s is 429 `code_resend_too_soon`, an 11th code within 24 hours 429
-// `code_send_limit_reached`, both with `Retry-After`. Issue #20: the mail job carries no code; the
-// code is derived from the job's id and the mail rendered when it is sent (email-code-job.ts), in
-// the language the signer's browser asks for.
+// POST /s/{slug}/email_2fa/send and POST /embed/{jwt}/email_2fa/send — docs/api.md#e-mail-code-2fa:
+// a new 6-digit code for a signer asked for one (`require_email_2fa` in
+// docs/api.md#e-mail-code-2fa), valid 10 minutes, stored only as its HMAC, and mailed through the
+// outbox in the same transaction — whatever the signer's `send_email`, since the code exists only
+// to be mailed. A new code replaces the previous one; asking again within 30 s is 429
+// `code_resend_too_soon`, an 11th code within 24 hours 429 `code_send_limit_reached`, both with
+// `Retry-After`. The mail job carries no code; the code is derived from the job's id and the mail
+// rendered when it is sent (email-code-job.ts), in the language the signer's browser asks for.
 import { Type } from 'typebox'
 import { findAccount } from '../accounts/account-store.ts'
 import type { Email2faCodesTable, Tx } from '../db/tables.ts'
@@ -41,7 +41,7 @@ const EmailCodeSent = Type.Object(
 export const notRequired = () =>
   new ApiError('email_2fa_not_required', 'This signer is not asked for an e-mail code.')
 
-/** The daily cap (operations.md §3, issue #20) first, its wait being the longer, then the 30 s. */
+/** The daily cap (docs/api.md#e-mail-code-2fa) first, its wait being the longer, then the 30 s. */
 function checkSendAllowed(previous: Email2faCodesTable | undefined, sends: string[], now: Date): void {
   const capped = sendLimitWaitMs(sends, now)
   if (capped > 0) {

@@ -1,4 +1,4 @@
-// Issue #20 item 3: a refused sign writes nothing. 100 refused signs with one link added 43.6 MiB of
+// A refused sign writes nothing. 100 refused signs with one link added 43.6 MiB of
 // signature images before; each refusal here carries two new, incompressible images, and the blob
 // store's files and bytes must not change.
 import assert from 'node:assert/strict'

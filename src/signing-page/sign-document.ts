@@ -1,8 +1,8 @@
-// POST /s/{slug}/sign and POST /embed/{jwt}/sign — operations.md §3: the signer signs.
+// POST /s/{slug}/sign and POST /embed/{jwt}/sign — docs/api.md#signing: the signer signs.
 // Order: the state refusals (410, 409, 403) before any costly check; then every value against the
 // signer's fields (422 invalid_field_value), images read to their pixels, and the required fields
 // (422 missing_required_fields) as the values would be once stored; only then the images are
-// written, by hash (issue #20: a refused request writes nothing); then, in one transaction with the
+// written, by hash (a refused request writes nothing); then, in one transaction with the
 // submission locked, the state and the required fields again, the submitter's move with its journal
 // event, and the submission's: `partially_signed` while others remain (with the next signing request
 // in preserved order), or, for the last signer, the completion fence and the finalization job.

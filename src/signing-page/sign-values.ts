@@ -1,4 +1,4 @@
-// The values of a signer's `sign` (operations.md §3), checked against the signer's own fields:
+// The values of a signer's `sign` (docs/api.md#signing), checked against the signer's own fields:
 // every value is for a field of this signer that is not read-only, of the field's type (PNG data
 // URLs read to their pixels, real calendar dates, options of the field); every required field of
 // the signer ends up with a value. Client-supplied names are only matched against the fields, never

@@ -1,7 +1,7 @@
 // What every signer act (open, sign, decline, the e-mail code's send and verify) does first, inside
 // its transaction: lock the submission, read everyone's status afresh, and refuse what the state does
-// not allow (operations.md §3 errors). Reading under the lock is what makes two concurrent signs of one
-// signer give one success and one 409, and two last signers complete exactly once.
+// not allow (docs/api.md#signing errors). Reading under the lock is what makes two concurrent signs
+// of one signer give one success and one 409, and two last signers complete exactly once.
 import type { Executor, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'

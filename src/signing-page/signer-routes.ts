@@ -1,6 +1,6 @@
-// operations.md §3: every signer route exists twice, under `/s/{slug}` (the signing URL) and under
-// `/embed/{jwt}` (the embed URL). One definition makes both: the credential is resolved to the
-// submitter here, and the handler never knows which form was used except as `via`.
+// docs/api.md#the-signers-form: every signer route exists twice, under `/s/{slug}` (the signing
+// URL) and under `/embed/{jwt}` (the embed URL). One definition makes both: the credential is
+// resolved to the submitter here, and the handler never knows which form was used except as `via`.
 import { type Static, type TSchema, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -54,7 +54,7 @@ export async function byToken(deps: Deps, token: string): Promise<Resolved> {
   return { submitter, via: 'embed', path: `/embed/${token}` }
 }
 
-/** How a signer who verified an e-mail code proves it (operations.md §3; email-code-session.ts). */
+/** How a signer who verified an e-mail code proves it (docs/api.md#e-mail-code-2fa; email-code-session.ts). */
 const SESSION_PARAMETERS: ExtraParameter[] = [
   {
     in: 'header',

@@ -1,5 +1,5 @@
-// operations.md §3 `state`: what the signer's page shows, from the submission, the signer and the
-// others before them. Pure.
+// `state` in docs/api.md#the-signers-form: what the signer's page shows, from the submission, the
+// signer and the others before them. Pure.
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 
@@ -37,7 +37,7 @@ export function signerState(
   return 'ready'
 }
 
-/** operations.md §3, issue #20 item 3: once the submission ended, its links reveal nothing more. */
+/** docs/signing.md#when-a-request-is-taken-back: once the submission ended, its links reveal nothing more. */
 const ENDED: ReadonlySet<SignerState> = new Set(['cancelled', 'expired', 'declined'])
 
 export function hasEnded(state: SignerState): boolean {

@@ -1,5 +1,5 @@
-// The JSON behind the signer's page (operations.md §3 `GET …/form`), for a signer found by the slug
-// of their signing URL or by their embed token.
+// The JSON behind the signer's page (`GET …/form` in docs/api.md#the-signers-form), for a signer
+// found by the slug of their signing URL or by their embed token.
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -93,11 +93,11 @@ export async function signingForm(
 ): Promise<SigningForm> {
   const verified = hasVerifiedSession(deps, sessions, submitter)
   const { submission, template, everyone, state } = await signerView(deps, submitter, verified)
-  // operations.md §3, issue #20 item 3: an ended submission's link reveals nothing more.
+  // docs/signing.md#when-a-request-is-taken-back: an ended submission's link reveals nothing more.
   const ended = hasEnded(state)
   // Whatever the state: a link alone never shows a guarded signer's document, even once it ended.
   const withheld = ended || (submitter.require_email_2fa === 1 && !verified)
-  // issue #20 item 3: a file URL given before the submission ended stays valid until it expires
+  // A file URL given before the submission ended stays valid until it expires
   // (1 hour): refusing it sooner would cost a database read per file, and an S3 presigned URL cannot
   // be taken back at all. What must die at once is read through Paraph: the form, page images and
   // the document as it stands (get-current-pdf.ts).
@@ -136,7 +136,7 @@ function documentsOf(deps: Deps, documents: StoredDocument[], expiresAt: Date) {
   )
 }
 
-/** issue #20 item 2: the download of the document as it stands (get-current-pdf.ts), valid 1 hour. */
+/** The download of the document as it stands (get-current-pdf.ts), valid 1 hour. */
 function currentPdfUrl(deps: Deps, submitter: SubmittersTable, expiresAt: Date): string {
   const grant = issueCurrentPdfGrant(deps.keys.signerSession, submitter, expiresAt)
   return `${deps.config.publicUrl}/files/current/${grant}`

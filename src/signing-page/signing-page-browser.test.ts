@@ -225,7 +225,7 @@ describe('the signing page in a browser', () => {
     const row = await submissionRow(t, created.id)
     assert.equal(row.status, 'declined')
     assert.equal((await submitterRow(t, created.submitters[0]!.id)).decline_reason, 'The amount is wrong.')
-    // Issue #21 item 6: the page's language goes with the refusal.
+    // The page's language goes with the refusal.
     assert.equal((await submitterRow(t, created.submitters[0]!.id)).page_language, 'en')
     await page.context().close()
   })

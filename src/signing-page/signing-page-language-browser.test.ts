@@ -1,4 +1,4 @@
-// Issue #20 item 4, in a real browser: the page speaks the browser's language (German here), its
+// In a real browser: the page speaks the browser's language (German here), its
 // picker switches to French or Spanish in place, keeping every value entered, and remembers the
 // choice; a date offers today, reads in the signer's language and is sent as YYYY-MM-DD.
 import assert from 'node:assert/strict'
@@ -87,7 +87,7 @@ describe('the signing page in German, French and Spanish (issue #20)', () => {
     const values = JSON.parse((await submitterRow(t, created.submitters[0]!.id)).values ?? '{}')
     assert.equal(values.Name, 'Anna Schmidt')
     assert.equal(values.Date, today('fr').iso, 'sent as YYYY-MM-DD')
-    // Issue #21 item 6: signed in French, so the audit trail quotes the French consent.
+    // Signed in French, so the audit trail quotes the French consent.
     assert.equal((await submitterRow(t, created.submitters[0]!.id)).page_language, 'fr')
 
     // The choice outlives the page: back on the link, French although the browser asks for German.

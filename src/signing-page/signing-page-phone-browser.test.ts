@@ -1,4 +1,4 @@
-// Issue #20 item 4, in a real browser: the signing page on a 375 × 812 phone keeps most of the screen
+// In a real browser: the signing page on a 375 × 812 phone keeps most of the screen
 // for the document while a field is filled, makes every field a 24 px target however small its box,
 // shows a placeholder while a page loads, tells focus from the current field, says why a value is
 // refused, sends Sign to the first missing field and withdraws "Please fill in" as fields are filled.

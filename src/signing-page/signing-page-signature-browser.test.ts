@@ -1,4 +1,4 @@
-// Issue #20 item 4, in a real browser: a signature and initials are made once and reused on every
+// In a real browser: a signature and initials are made once and reused on every
 // field of their kind (three initials fields, two signature fields); they may be drawn, typed or
 // uploaded (a PNG or a JPEG, turned into a PNG of the ink within the server's 512 KB); the whole
 // path works by keyboard alone, the file chooser and the date's "Today" included.

@@ -1,9 +1,10 @@
-// POST /s/{slug}/email_2fa/verify and POST /embed/{jwt}/email_2fa/verify — operations.md §3: the
-// signer enters the mailed code. Right: the code is used up, the time is kept for the audit trail
-// with a journal event (`submitter.email_2fa_verified`, address and user agent), and the answer
-// opens a session (email-code-session.ts) as a cookie and as a value for the `Paraph-Signer-Session`
-// header. Wrong: 422 `invalid_code`, counted — the fifth wrong try voids the code. Expired, void,
-// used or never sent: 422 `code_expired`. The count commits even though the answer is a refusal.
+// POST /s/{slug}/email_2fa/verify and POST /embed/{jwt}/email_2fa/verify —
+// docs/api.md#e-mail-code-2fa: the signer enters the mailed code. Right: the code is used up, the
+// time is kept for the audit trail with a journal event (`submitter.email_2fa_verified`, address
+// and user agent), and the answer opens a session (email-code-session.ts) as a cookie and as a
+// value for the `Paraph-Signer-Session` header. Wrong: 422 `invalid_code`, counted — the fifth
+// wrong try voids the code. Expired, void, used or never sent: 422 `code_expired`. The count
+// commits even though the answer is a refusal.
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'

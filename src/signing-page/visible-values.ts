@@ -1,4 +1,4 @@
-// issue #20 item 1, operations.md §3 `form`: what a signer sees of the values already entered, on
+// `form` in docs/signing.md#see-what-you-sign: what a signer sees of the values already entered, on
 // the page and in the document as it stands. Pure.
 //
 // Shown: the signer's own values (prefilled or signed); every value of a signer who is done

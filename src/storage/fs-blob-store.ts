@@ -15,7 +15,7 @@ function isMissing(error: unknown): boolean {
 
 /**
  * Blobs as files under one directory; writes go to a temporary file renamed into place. Files are
- * 0600 and the folders Paraph creates 0700 (issue #20: lib/private-files.ts).
+ * 0600 and the folders Paraph creates 0700 (lib/private-files.ts).
  */
 export class FsBlobStore implements BlobStore {
   constructor(readonly root: string) {}

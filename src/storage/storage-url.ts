@@ -1,4 +1,4 @@
-// STORAGE_URL (operations §2) → the BlobStore it names: `file:DIR` or
+// STORAGE_URL (docs/operations.md#configuration) → the BlobStore it names: `file:DIR` or
 // `s3://BUCKET?endpoint=URL&region=R&force_path_style=true`.
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -1,4 +1,4 @@
-// The audit trail as a certificate of completion (issue #21 item 6), through the signing page's
+// The audit trail as a certificate of completion, through the signing page's
 // requests and the finalization job: the consent quoted in the language each signer's page was in,
 // every event in words, the images each signer drew, the completion and how to verify.
 import assert from 'node:assert/strict'

@@ -1,7 +1,7 @@
-// The audit trail of a submission (security-notes "Audit trail minimum"), drawn up from what the
+// The audit trail of a submission (docs/security.md#audit-trail), drawn up from what the
 // service recorded: the documents as sent with their hashes, each signer's acts with time, address
 // and user agent, how they were reached, the consent wording, their values (images by hash and
-// size), and every journal event, each in a sentence (issue #21 item 6). The final PDF's hash, the
+// size), and every journal event, each in a sentence. The final PDF's hash, the
 // completion and how to verify it are added by the finalizer once it is sealed (withFinalPdf).
 import type { EventsTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { StoredField } from '../documents/document-model.ts'

@@ -1,4 +1,4 @@
-// DELETE /v1/submissions/{id} — api-v1 §3.3: cancels an active submission.
+// DELETE /v1/submissions/{id} — docs/api.md#statuses-and-moves: cancels an active submission.
 import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'

@@ -1,4 +1,4 @@
-// The completion notice (issue #12): queued with the move to `completed`, once per submitter whose
+// The completion notice: queued with the move to `completed`, once per submitter whose
 // e-mail is on, each linking to that submitter's own signing page; read from a real SMTP server.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

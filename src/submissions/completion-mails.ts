@@ -1,4 +1,4 @@
-// The completion notice (issue #12): when the submission completes, every submitter who has not
+// The completion notice: when the submission completes, every submitter who has not
 // opted out of e-mail (`send_email: false`) is told, with a link to their own signing page, which
 // then shows the completed document and its download. Queued in the completion transaction
 // (finalize-submission.ts), which runs once per submission: exactly one notice per submitter.

@@ -1,14 +1,14 @@
 // The consent a signer gives by signing: shown on the signing page above the sign button, returned
-// in the signing form, and quoted in the audit trail (security-notes "Audit trail minimum"). One
+// in the signing form, and quoted in the audit trail (docs/security.md#audit-trail). One
 // wording per language, kept with the page's texts. The page sends its language with the signature
-// (issue #21 item 6) and the trail quotes the wording in that language; English when none was sent.
+// and the trail quotes the wording in that language; English when none was sent.
 import { StringEnum } from '../http/common-schemas.ts'
 import { isLanguage, LANGUAGES, TEXTS } from '../signing-page/page/texts.ts'
 
 export const CONSENT_TEXT: string = TEXTS.en.consent
 
 /**
- * The `language` a sign or decline request may carry (issue #21 item 6): the page's language when
+ * The `language` a sign or decline request may carry: the page's language when
  * the signer acted, kept on the submitter so the audit trail quotes the consent they read.
  */
 export const PageLanguage = StringEnum(LANGUAGES, {

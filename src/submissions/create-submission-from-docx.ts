@@ -1,7 +1,7 @@
-// POST /v1/submissions/from_docx — api-v1 §4.2: a Word document with {{tag}} variables, converted
-// to HTML by mammoth (after the zip gate, in a child process: render/docx-to-html.ts), then the
-// from_html path (tagged-document.ts). Tags Word split over several runs still count: they come
-// out of mammoth as `{{Na<strong>me</strong>;…}}`, which the tag finder reads through.
+// POST /v1/submissions/from_docx — docs/api.md#docx: a Word document with {{tag}} variables,
+// converted to HTML by mammoth (after the zip gate, in a child process: render/docx-to-html.ts),
+// then the from_html path (tagged-document.ts). Tags Word split over several runs still count: they
+// come out of mammoth as `{{Na<strong>me</strong>;…}}`, which the tag finder reads through.
 import { Type } from 'typebox'
 import { defineRoute } from '../http/define-route.ts'
 import { LIMITS } from '../limits.ts'

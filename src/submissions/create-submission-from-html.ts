@@ -1,6 +1,7 @@
-// POST /v1/submissions/from_html — api-v1 §4.2: inline HTML with {{tag}} variables, rendered to
-// PDF by Chromium (JavaScript off, nothing fetched but data: URLs), the fields placed where the
-// tags stood (tagged-document.ts). The answer adds `fields`: where each tag landed.
+// POST /v1/submissions/from_html — docs/api.md#html-and-docx-documents: inline HTML with {{tag}}
+// variables, rendered to PDF by Chromium (JavaScript off, nothing fetched but data: URLs), the
+// fields placed where the tags stood (tagged-document.ts). The answer adds `fields`: where each tag
+// landed.
 import { Type } from 'typebox'
 import { ReportedField } from '../documents/field-report.ts'
 import { StringEnum } from '../http/common-schemas.ts'

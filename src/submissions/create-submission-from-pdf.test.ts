@@ -158,7 +158,7 @@ describe('POST /v1/submissions/from_pdf', () => {
       })
     }
 
-    // Issue #21 item 3: what viewers open is accepted, measured as MuPDF (and poppler) show it.
+    // What viewers open is accepted, measured as MuPDF (and poppler) show it.
     for (const [label, pdf, expected] of [
       [
         'an AES-256 PDF with an empty user password',

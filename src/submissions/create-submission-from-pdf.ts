@@ -1,5 +1,5 @@
-// POST /v1/submissions/from_pdf — api-v1 §4.2: documents plus submitters; an internal archived
-// template holds the stored PDFs and placed fields, and the submission points to it.
+// POST /v1/submissions/from_pdf — docs/api.md#documents: documents plus submitters; an internal
+// archived template holds the stored PDFs and placed fields, and the submission points to it.
 import { Type } from 'typebox'
 import { DocumentInput } from '../documents/field-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

@@ -1,5 +1,5 @@
 // Values the contract is silent on, refused where they would be stored differently than sent, or
-// differently on the two engines (issue #10). Runs on SQLite and PostgreSQL: the U+0000 case was a
+// differently on the two engines. Runs on SQLite and PostgreSQL: the U+0000 case was a
 // 201 on one and a 500 on the other.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -1,4 +1,4 @@
-// POST /v1/submissions — api-v1 §4.2: a submission from a stored template.
+// POST /v1/submissions — docs/api.md#creating-a-submission: a submission from a stored template.
 import { Type } from 'typebox'
 import { fieldError } from '../errors.ts'
 import { Id } from '../http/common-schemas.ts'

@@ -1,4 +1,5 @@
-// Business rules of submission creation beyond the schema (api-v1 §2.2, §2.3, §3.3). Pure.
+// Business rules of submission creation beyond the schema (docs/api.md#creating-a-submission,
+// docs/api.md#statuses-and-moves). Pure.
 import type { StoredField } from '../documents/document-model.ts'
 import { dateRangeProblem, type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { fieldError } from '../errors.ts'
@@ -91,8 +92,8 @@ export function checkSubmittersAgainstFields(submitters: SubmitterRequest[], fie
       `no submitter for role(s) ${list(missing)} of the document.`,
     )
   }
-  // Every submitter pre-signed is allowed (§4.2): the submission is complete at creation and
-  // its final PDF is made at once (record-submission.ts).
+  // Every submitter pre-signed is allowed (docs/api.md#pre-signed-submitters): the submission is
+  // complete at creation and its final PDF is made at once (record-submission.ts).
   for (const [i, s] of submitters.entries()) checkValues(s, i, fields)
 }
 

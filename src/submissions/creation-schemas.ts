@@ -1,4 +1,5 @@
-// api-v1 §2.2 and §2.3: the options every submission-creation endpoint accepts, and submitters.
+// docs/api.md#creating-a-submission: the options every submission-creation endpoint accepts, and
+// submitters.
 import { type Static, type TSchema, Type } from 'typebox'
 import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
 import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
@@ -144,7 +145,7 @@ export interface CommonOptions {
   message?: { subject?: string; body?: string }
 }
 
-/** The creation response (api-v1 §2.2), exactly. */
+/** The creation response (docs/api.md#creating-a-submission), exactly. */
 export const CreatedSubmission = Type.Object(
   {
     id: Type.String(),

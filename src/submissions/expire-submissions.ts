@@ -1,9 +1,9 @@
-// api-v1 §3.3: a submission whose `expires_at` has passed becomes `expired` (`submission.expired`).
-// A sweep run by every worker every second: each due submission moves in its own transaction,
-// guarded by the status it was read with, so several workers sweeping at once expire each exactly
-// once (the loser's guarded UPDATE finds nothing and is skipped). A fully signed submission is not
-// expired: its final PDF is being made (the lifecycle fence refuses it). The sweep is not scoped
-// to an account: it is the service's own task over every account.
+// docs/api.md#expiry: a submission whose `expires_at` has passed becomes `expired`
+// (`submission.expired`). A sweep run by every worker every second: each due submission moves in
+// its own transaction, guarded by the status it was read with, so several workers sweeping at once
+// expire each exactly once (the loser's guarded UPDATE finds nothing and is skipped). A fully
+// signed submission is not expired: its final PDF is being made (the lifecycle fence refuses it).
+// The sweep is not scoped to an account: it is the service's own task over every account.
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { definePeriodicTask } from '../jobs/define-periodic-task.ts'

@@ -1,4 +1,4 @@
-// The `submission.finalize` job (issue #11 item 4), queued with the last signature: makes the final
+// The `submission.finalize` job, queued with the last signature: makes the final
 // PDF (every document, every value drawn, the SES footer, a PAdES seal) and the sealed audit trail
 // in a child process, stores them, then — in one transaction — records them and moves the
 // submission to `completed` (`submission.completed`). Never a completed submission without its

@@ -1,7 +1,7 @@
-// GET /v1/submissions/{id}/audit_log (api-v1 §4.4) and its machine-readable twin
-// GET /v1/submissions/{id}/audit_log.json (a backward-compatible addition, §9.2): the audit trail
-// drawn up and sealed when the submission completed, stored, and served as stored, so its bytes
-// never change. 404 submission_not_completed before.
+// GET /v1/submissions/{id}/audit_log (docs/api.md#completion) and its machine-readable twin
+// GET /v1/submissions/{id}/audit_log.json (a backward-compatible addition, docs/api.md#versioning):
+// the audit trail drawn up and sealed when the submission completed, stored, and served as stored,
+// so its bytes never change. 404 submission_not_completed before.
 import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
 import type { Scope } from '../db/tables.ts'

@@ -1,4 +1,4 @@
-// GET /v1/submissions/{id}/documents — api-v1 §4.4: signed URLs valid 1 hour.
+// GET /v1/submissions/{id}/documents — docs/api.md#files: signed URLs valid 1 hour.
 import { Type } from 'typebox'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
 import { orNotFound } from '../errors.ts'

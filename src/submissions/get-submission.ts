@@ -1,4 +1,5 @@
-// GET /v1/submissions/{id} — the submission with its submitters (api-v1 §4.4).
+// GET /v1/submissions/{id} — the submission with its submitters
+// (docs/api.md#reading-a-submission-or-a-submitter).
 
 import { type Static, Type } from 'typebox'
 import type { Executor, Scope } from '../db/tables.ts'

@@ -1,4 +1,5 @@
-// GET /v1/submissions — api-v1 §4.4: filters `status` and `template_id`, newest first.
+// GET /v1/submissions — docs/api.md#lists-and-filters: filters `status` and `template_id`, newest
+// first.
 import { Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

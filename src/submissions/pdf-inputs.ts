@@ -1,7 +1,7 @@
 // What the finalizer child (pdf/finalizer/finalizer-protocol.ts) reads, written to a private work directory:
 // the documents as sent and one stamp per area of each value, images as PNG files (files travel by
 // path, never through the server's memory). Shared by the sealed final PDF (finalize-submission.ts)
-// and the signer's document as it stands (signing-page/current-pdf.ts, issue #20).
+// and the signer's document as it stands (signing-page/current-pdf.ts).
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,6 +1,7 @@
-// Pre-signed submitters (api-v1 §3.3, §4.2; issue #14): `completed: true` with preset values is
-// signed at creation, mailed nothing, journaled with its source, drawn on the final PDF, and counts
-// toward completion — a submission whose submitters are all pre-signed completes at once, sealed.
+// Pre-signed submitters (docs/api.md#pre-signed-submitters): `completed: true` with preset values
+// is signed at creation, mailed nothing, journaled with its source, drawn on the final PDF, and
+// counts toward completion — a submission whose submitters are all pre-signed completes at once,
+// sealed.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { base64, post } from '../../test/documents.ts'

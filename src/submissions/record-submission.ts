@@ -1,4 +1,4 @@
-// The transactional part of every submission creation (api-v1 §3.3 first row): rows, the
+// The transactional part of every submission creation (docs/api.md#statuses-and-moves): rows, the
 // `submission.created` event, pre-signed submitters, and — when e-mail goes out — the queued
 // signing requests with the move to `sent`, all in the caller's transaction.
 import type { Scope, SubmittersTable, Tx } from '../db/tables.ts'
@@ -121,12 +121,14 @@ export async function recordNewSubmission(
   const submitters = submitterRows(id, scope, input, deps, at)
   await insertSubmission(tx, submission)
   await insertSubmitters(tx, submitters)
-  // operations.md §6: a pre-signed submitter is a signature, counted with the submission's creation.
+  // docs/usage.md#what-counts: a pre-signed submitter is a signature, counted with the submission's
+  // creation.
   const preSigned = submitters.filter((s) => s.status === 'pre_signed')
   await recordSignatures(tx, preSigned, 'pre_signed', at)
   await recordSubmissionEvent(tx, deps, submission, 'submission.created')
   for (const s of preSigned) {
-    // §3.3: a pre-signed submitter is journaled with where the signature came from and when.
+    // docs/api.md#pre-signed-submitters: a pre-signed submitter is journaled with where the
+    // signature came from and when.
     await appendEvent(tx, deps, scope, {
       type: 'submitter.pre_signed',
       submissionId: id,

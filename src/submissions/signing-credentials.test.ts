@@ -60,7 +60,7 @@ describe('signing credentials', () => {
     assert.equal('allowed_origin' in (await verifyEmbedToken(key, plain, now)), false)
   })
 
-  // issue #20: jose decodes all three spellings of the same signature bytes; only the canonical one passes.
+  // jose decodes all three spellings of the same signature bytes; only the canonical one passes.
   it('refuses a genuine token respelled: a trailing "=", or the unused low bits of the last character changed', async () => {
     const token = await issueEmbedToken(key, { sub: 'sbm_1', sid: 'sub_1' }, later, now)
     const [, , signature] = token.split('.')

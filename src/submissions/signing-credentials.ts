@@ -1,5 +1,5 @@
-// operations.md §3: a signer holds either the slug of their signing URL (random, ≥ 128 bits) or the
-// JWT of their embed URL (HS256 under a key derived from PARAPH_SECRET, always with an expiry).
+// docs/api.md#signers: a signer holds either the slug of their signing URL (random, ≥ 128 bits) or
+// the JWT of their embed URL (HS256 under a key derived from PARAPH_SECRET, always with an expiry).
 import { jwtVerify, SignJWT } from 'jose'
 import { ApiError } from '../errors.ts'
 import { randomBase62 } from '../lib/ids.ts'
@@ -52,7 +52,7 @@ export async function issueEmbedToken(
 /**
  * RFC 7515 §2: a JWS segment is base64url without padding. Decoders (jose's too) also read a
  * trailing `=` and ignore the unused low bits of the last character, so one genuine token has
- * several spellings; issue #20: only the one the encoder writes is accepted, like any other edit.
+ * several spellings: only the one the encoder writes is accepted, like any other edit.
  */
 function isCanonicalBase64url(segment: string): boolean {
   return (

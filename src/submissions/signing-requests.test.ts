@@ -1,6 +1,6 @@
-// Who is mailed and when (api-v1 §2.2 signing_order, send_email; §3.3 `sent`), and what the mail
-// says (message.subject/body variables, who asks), read from a real SMTP server after the worker
-// ran. issue #20: `bcc_email` receives a notice of its own for each signer asked, never the
+// Who is mailed and when (signing_order, send_email and the status `sent`: docs/api.md#mail), and
+// what the mail says (message.subject/body variables, who asks), read from a real SMTP server after
+// the worker ran. `bcc_email` receives a notice of its own for each signer asked, never the
 // signer's mail: no signing URL, slug, embed URL or token of anyone, in any part.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -1,8 +1,8 @@
-// Who is asked to sign now (api-v1 §2.2 signing_order): preserved order mails the first submitter
-// still to sign — the next one once the one before has signed (sign-document.ts calls this again);
-// random mails all of them at once. Each request is a mail job queued in the caller's transaction,
-// rendered there (mail/messages/signing-request.ts), so what was decided is what is sent. issue
-// #20: the request names the account that asks; `bcc_email` gets a notice of its own
+// Who is asked to sign now (signing_order: docs/api.md#mail): preserved order mails the first
+// submitter still to sign — the next one once the one before has signed (sign-document.ts calls
+// this again); random mails all of them at once. Each request is a mail job queued in the caller's
+// transaction, rendered there (mail/messages/signing-request.ts), so what was decided is what is
+// sent. The request names the account that asks; `bcc_email` gets a notice of its own
 // (signing-request-copy.ts), never the signer's mail, whose link is the signer's credential.
 import { findAccount } from '../accounts/account-store.ts'
 import type { SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
@@ -36,7 +36,7 @@ export async function documentNameOf(
   return row?.name ?? 'Document'
 }
 
-/** The name mails give the account a submission belongs to: who asks (issue #20). */
+/** The name mails give the account a submission belongs to: who asks. */
 export async function accountNameOf(
   tx: Tx,
   submission: Pick<SubmissionsTable, 'account_id'>,

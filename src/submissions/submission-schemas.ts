@@ -1,4 +1,5 @@
-// Response shapes of submissions and submitters (api-v1 §2.2, §2.3) and the mapping from rows.
+// Response shapes of submissions and submitters (docs/api.md#reading-a-submission-or-a-submitter)
+// and the mapping from rows.
 import { type Static, Type } from 'typebox'
 import type { SubmissionsTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
@@ -35,7 +36,7 @@ export const SubmitterSummary = Type.Object(
 )
 export type SubmitterSummary = Static<typeof SubmitterSummary>
 
-/** GET /v1/submitters/{id} adds the values filled so far (api-v1 §4.4). */
+/** GET /v1/submitters/{id} adds the values filled so far (docs/api.md#reading-a-submission-or-a-submitter). */
 export const SubmitterWithValues = Type.Object(
   {
     ...SubmitterSummary.properties,
@@ -125,7 +126,8 @@ export function toApiSubmission(
     audit_log_url: auditLogUrl(urls.publicUrl, row.id),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    // §2.2: completed_at is present on completed submissions.
+    // docs/api.md#reading-a-submission-or-a-submitter: completed_at is present on completed
+    // submissions.
     ...(row.completed_at ? { completed_at: row.completed_at } : {}),
     cancelled_at: row.cancelled_at,
     declined_at: row.declined_at,

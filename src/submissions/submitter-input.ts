@@ -1,5 +1,6 @@
 // The submitters of a creation request, read into what creation needs: field declarations moved to
-// the documents (api-v1 §2.4: the document form is canonical) and values given at creation.
+// the documents (docs/api.md#documents: the document form is canonical) and values given at
+// creation.
 import type { FieldDeclaration } from '../documents/field-schemas.ts'
 import type { PlacedDeclaration } from '../documents/placement.ts'
 import type { SubmitterRequest } from './creation-rules.ts'

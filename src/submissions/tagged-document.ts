@@ -176,7 +176,7 @@ export async function renderTaggedDocument(
   const prefix = `${MARK_HOST}${randomBase62(20)}/`
   const found = await rendering(findTags(input.html, prefix, input.source, { account: scope.accountId }))
   const groups = groupByName(settleRoles(found.tags), path)
-  // Issue #20: Chromium's slots are shared fairly between accounts.
+  // Chromium's slots are shared fairly between accounts.
   const rendered = await rendering(
     deps.renderer.render(found.html, input.size, prefix, { account: scope.accountId }),
   )
@@ -205,7 +205,7 @@ function submittersRoles(submitters: InlineSubmitter[], path: string) {
   }
 }
 
-/** Creates the submission; the answer of §2.2 plus `fields`, the tag report. */
+/** Creates the submission; the answer of docs/api.md#creating-a-submission plus `fields`, the tag report. */
 export async function createFromTaggedHtml(
   deps: Deps,
   scope: Scope,

@@ -1,4 +1,4 @@
-// issue #20 item 6, through the real app: the embed page's messages go to one origin — the embed
+// Through the real app: the embed page's messages go to one origin — the embed
 // token's `allowed_origin`, else the Referer's origin, else none — and an embed JWT respelled in
 // non-canonical base64url is refused like any other altered token.
 import assert from 'node:assert/strict'

@@ -1,9 +1,9 @@
-// POST /v1/submitters/{id}/embed_token — api-v1 §4.5: a new embed URL for a submitter, valid as long
-// as the caller chooses (60 s to 30 days; 1 hour by default: mint one when your page loads). Nothing
-// is stored — the token is an HS256 JWT naming the submitter and its submission — so the answer is
-// 200, not 201, and earlier tokens (the creation's `embed_src` among them) stay valid until their
-// own expiry. A token for a signer who finished, or of a submission that ended, still opens the
-// form, which shows that state. 500 `token_issue_failed` if it cannot be signed. issue #20: an
+// POST /v1/submitters/{id}/embed_token — docs/api.md#embed-tokens: a new embed URL for a submitter,
+// valid as long as the caller chooses (60 s to 30 days; 1 hour by default: mint one when your page
+// loads). Nothing is stored — the token is an HS256 JWT naming the submitter and its submission —
+// so the answer is 200, not 201, and earlier tokens (the creation's `embed_src` among them) stay
+// valid until their own expiry. A token for a signer who finished, or of a submission that ended,
+// still opens the form, which shows that state. 500 `token_issue_failed` if it cannot be signed. An
 // optional `allowed_origin` rides in the token: the embed page posts its messages to it alone.
 import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'

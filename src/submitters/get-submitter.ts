@@ -1,4 +1,5 @@
-// GET /v1/submitters/{id} — a submitter with the values filled so far (api-v1 §4.4).
+// GET /v1/submitters/{id} — a submitter with the values filled so far
+// (docs/api.md#reading-a-submission-or-a-submitter).
 import type { SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { FILE_URL_TTL_MS } from '../documents/file-urls.ts'

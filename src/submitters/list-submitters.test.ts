@@ -152,7 +152,7 @@ describe('GET /v1/submitters', () => {
   })
 
   describe('errors', () => {
-    // 310 + '@example.eu' (11) = 321 characters, one past api-v1 §8.
+    // 310 + '@example.eu' (11) = 321 characters, one past docs/api.md#limits.
     for (const [query, code] of [
       [`?email=${'a'.repeat(310)}%40example.eu`, 'invalid_email'],
       ['?email=', 'invalid_email'],

@@ -1,4 +1,5 @@
-// GET /v1/submitters — api-v1 §4.4: filters `status`, `submission_id`, `email`, newest first.
+// GET /v1/submitters — docs/api.md#lists-and-filters: filters `status`, `submission_id`, `email`,
+// newest first.
 import { Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

@@ -1,5 +1,5 @@
-// PATCH /v1/submitters/{id} (api-v1 §3.3 last row, §4.5), the rules: when a submitter may still be
-// changed, and what a request changes. Pure.
+// PATCH /v1/submitters/{id} (docs/api.md#changing-a-submitter), the rules: when a submitter may
+// still be changed, and what a request changes. Pure.
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 import { FINAL_STATUSES } from '../lifecycle/submission-moves.ts'
@@ -22,9 +22,10 @@ export interface ContactChange {
 }
 
 /**
- * 409 submitter_already_finalized unless the submitter is `pending` or `opened` (§4.5). Decided where
- * the contract is silent: a submission that ended (completed, declined, expired — even before the
- * expiry sweep moved it — or cancelled) is 409 submission_already_finalized, as DELETE answers it.
+ * 409 submitter_already_finalized unless the submitter is `pending` or `opened`
+ * (docs/api.md#changing-a-submitter). Decided where the contract is silent: a submission that ended
+ * (completed, declined, expired — even before the expiry sweep moved it — or cancelled) is 409
+ * submission_already_finalized, as DELETE answers it.
  */
 export function patchRefusal(
   submitter: Pick<SubmittersTable, 'status'>,

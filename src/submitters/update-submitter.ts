@@ -1,4 +1,4 @@
-// PATCH /v1/submitters/{id} — api-v1 §3.3 (last row) and §4.5: change a submitter's `email`,
+// PATCH /v1/submitters/{id} — docs/api.md#changing-a-submitter: change a submitter's `email`,
 // `phone` or `name` while they are `pending` or `opened` (else 409 submitter_already_finalized) and
 // the submission has not ended (else 409 submission_already_finalized). The status is unchanged.
 // A new address gets a new signing link — the old one then answers like an unknown link — and,

@@ -1,4 +1,5 @@
-// DELETE /v1/templates/{id} — archives (api-v1 §4.1): submissions can no longer be created from it.
+// DELETE /v1/templates/{id} — archives (docs/api.md#templates): submissions can no longer be
+// created from it.
 import { Type } from 'typebox'
 import { orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'

@@ -1,4 +1,4 @@
-// POST /v1/templates — api-v1 §4.1, §4.5: a reusable PDF with positioned fields.
+// POST /v1/templates — docs/api.md#templates: a reusable PDF with positioned fields.
 import { isUniqueViolation } from '../db/dialect.ts'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
@@ -36,7 +36,7 @@ export const createTemplate = defineRoute({
       documents,
       documentDeclarations(documents),
     )
-    // api-v1 §4.4: made in the console (its session cookie) or through the API.
+    // docs/api.md#templates: made in the console (its session cookie) or through the API.
     const template = { ...built, created_via: scope.via === 'console' ? ('ui' as const) : ('api' as const) }
     try {
       return await transaction(async (tx) => {

@@ -1,4 +1,5 @@
-// GET /v1/templates — api-v1 §4.4: filters `status` and `created_via`, newest first.
+// GET /v1/templates — docs/api.md#lists-and-filters: filters `status` and `created_via`, newest
+// first.
 import { Type } from 'typebox'
 import { Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

@@ -1,5 +1,5 @@
-// Template request and response shapes (api-v1 §2.6; "other template fields: not shown" — designed
-// here like the rest of the API and documented in the OpenAPI).
+// Template request and response shapes (docs/api.md#templates; designed here like the rest of the
+// API and documented in the OpenAPI).
 import { type Static, Type } from 'typebox'
 import { DocumentInput } from '../documents/field-schemas.ts'
 import { Id, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'

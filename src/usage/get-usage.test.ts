@@ -1,5 +1,6 @@
-// GET /v1/usage (operations.md §6, issue #22 item 2). Signatures are recorded without documents where
-// only counting matters; the signing paths that record them are tested in signature-ledger.test.ts.
+// GET /v1/usage (docs/usage.md#get-v1usagemonthyyyy-mm). Signatures are recorded without documents
+// where only counting matters; the signing paths that record them are tested in
+// signature-ledger.test.ts.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'

@@ -1,5 +1,6 @@
-// GET /v1/usage — operations.md §6: the signatures of the caller's account and environment in one
-// UTC month, the tier their total picks and what they cost (nothing on test keys).
+// GET /v1/usage — docs/usage.md#get-v1usagemonthyyyy-mm: the signatures of the caller's account and
+// environment in one UTC month, the tier their total picks and what they cost (nothing on test
+// keys).
 import { type Static, Type } from 'typebox'
 import { Environment } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

@@ -1,4 +1,4 @@
-// The signature ledger (issue #22 item 1): each kind of signature counted once, in the move's
+// The signature ledger: each kind of signature counted once, in the move's
 // transaction; nothing else ever adds a row. Run once per engine.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -1,4 +1,4 @@
-// The signature ledger (issue #22 item 1, operations.md §6): one row per submitter that became
+// The signature ledger (docs/usage.md#what-counts): one row per submitter that became
 // `signed` or `pre_signed`, written by the caller in the transaction of that move. The unique key on
 // submitter_id is what makes a signature count once: a second row for a submitter fails the
 // transaction instead of being skipped, so a bug could never silently bill twice.

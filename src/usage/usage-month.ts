@@ -1,5 +1,6 @@
-// A calendar month of usage (operations.md §6), all in UTC: `YYYY-MM` read and checked, its time
-// range, and the days shown (every day of the month up to today). Pure: "now" is given.
+// A calendar month of usage (docs/usage.md#get-v1usagemonthyyyy-mm), all in UTC: `YYYY-MM` read and
+// checked, its time range, and the days shown (every day of the month up to today). Pure: "now" is
+// given.
 import { fieldError } from '../errors.ts'
 import type { DayRange } from './signature-ledger.ts'
 

@@ -1,4 +1,4 @@
-// `paraph usage` (issue #22 item 3): one row per account, as JSON and as RFC 4180 CSV, from the real
+// `paraph usage`: one row per account, as JSON and as RFC 4180 CSV, from the real
 // binary against the test database (both engines).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

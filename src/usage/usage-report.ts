@@ -1,5 +1,6 @@
-// The operator's view of a month (operations.md §6, `paraph usage`): one row per account with its
-// live signatures, the tier their total picks and the amount, as JSON or as RFC 4180 CSV.
+// The operator's view of a month (docs/usage.md#npx-paraph-usage---month-yyyy-mm---json----csv,
+// `paraph usage`): one row per account with its live signatures, the tier their total picks and the
+// amount, as JSON or as RFC 4180 CSV.
 import type { Config } from '../config.ts'
 import type { Executor } from '../db/tables.ts'
 import { priceOf } from './pricing.ts'

@@ -1,8 +1,8 @@
-// POST /v1/webhook_endpoints — api-v1 §4.5: exactly `url` and `events`. The events must be a
-// non-empty list of distinct submission event types (§6.1; 422 invalid_events otherwise); the URL
-// must pass the SSRF guard (422 webhook_url_rejected with the reason); at most 25 active endpoints
-// per account and environment (422 webhook_endpoint_limit_reached). The secret is in this answer
-// only: the row keeps it sealed.
+// POST /v1/webhook_endpoints — docs/api.md#endpoints: exactly `url` and `events`. The events must
+// be a non-empty list of distinct submission event types (docs/api.md#endpoints; 422 invalid_events
+// otherwise); the URL must pass the SSRF guard (422 webhook_url_rejected with the reason); at most
+// 25 active endpoints per account and environment (422 webhook_endpoint_limit_reached). The secret
+// is in this answer only: the row keeps it sealed.
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
 import { SUBMISSION_EVENT_TYPES } from '../events/event-types.ts'
@@ -32,7 +32,7 @@ const CreateWebhookEndpointRequest = Type.Object(
 
 const SUBSCRIBABLE: readonly string[] = SUBMISSION_EVENT_TYPES
 
-/** api-v1 §6.1–6.2: only the submission events; a journal-only or unknown type is refused by name. */
+/** docs/api.md#events: only the submission events; a journal-only or unknown type is refused by name. */
 export function eventsRefusal(events: readonly string[]): string | undefined {
   if (events.length === 0) return 'events: at least one event type is required.'
   const unknown = events.find((type) => !SUBSCRIBABLE.includes(type))

@@ -1,5 +1,5 @@
-// DELETE /v1/webhook_endpoints/{id} — api-v1 §4.5: deactivates the endpoint (200). It receives
-// nothing more: its pending deliveries are dropped in the same transaction and say so
+// DELETE /v1/webhook_endpoints/{id} — docs/api.md#endpoints: deactivates the endpoint (200). It
+// receives nothing more: its pending deliveries are dropped in the same transaction and say so
 // (`dropped`, "endpoint deleted"); an attempt already in flight is recorded but not retried.
 // Deleting it again changes nothing and answers the same way.
 import { type Static, Type } from 'typebox'

@@ -1,6 +1,7 @@
-// Deliveries that succeed, against real receivers on loopback: what is sent (body of api-v1 §6.3,
-// signature, headers), the submission as it was at the event, event subsets, slow and huge answers.
-// Failures, retries and the SSRF check at connect time: deliver-retries.test.ts.
+// Deliveries that succeed, against real receivers on loopback: what is sent (body of
+// docs/webhooks.md#the-body, signature, headers), the submission as it was at the event, event
+// subsets, slow and huge answers. Failures, retries and the SSRF check at connect time:
+// deliver-retries.test.ts.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { answers, WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'

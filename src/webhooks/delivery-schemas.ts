@@ -1,6 +1,6 @@
-// A delivery as the API shows it (issue #13 item 4, a backward-compatible addition): the event it
+// A delivery as the API shows it (a backward-compatible addition): the event it
 // carries, its state, and every attempt made — when, the HTTP status or the error, how long; and
-// (issue #23, for the console's delivery history) the body POSTed and the start of each answer.
+// (for the console's delivery history) the body POSTed and the start of each answer.
 import { type Static, Type } from 'typebox'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/tables.ts'
 import { Id, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'

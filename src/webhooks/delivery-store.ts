@@ -1,5 +1,5 @@
 // Deliveries (`dlv_`): one per event and endpoint, the body frozen at creation, claimed for an
-// attempt with a lease and the attempt number as fence (security-notes "Jobs, crashes and fences"):
+// attempt with a lease and the attempt number as fence (docs/security.md#crash-safe-jobs):
 // the record of attempt n applies only while the row still says n, so a sender whose lease lapsed
 // cannot overwrite a newer attempt, and a crash between the send and its record costs one repeat.
 import { type Position, page } from '../db/keyset.ts'

@@ -1,4 +1,4 @@
-// The sweep behind api-v1 §6.4.3's "disabled automatically after 7 days without success", for
+// The sweep behind "disabled automatically after 7 days without success" (docs/api.md#health), for
 // endpoints that fail no more attempts (their deliveries ran out of schedule): each worker runs it
 // every minute; an endpoint is disabled once, with its pending deliveries dropped.
 import type { Deps } from '../deps.ts'

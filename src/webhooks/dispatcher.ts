@@ -1,4 +1,4 @@
-// Delivers due webhook deliveries with bounded concurrency (api-v1 §6.4.5, issue #13): at most
+// Delivers due webhook deliveries with bounded concurrency (docs/api.md#dispatching): at most
 // `concurrency` attempts in flight in this process, and at most `perEndpoint` to any one endpoint,
 // whose busy endpoints the claim query leaves out — so a slow or dead endpoint holds two slots
 // while every other endpoint's deliveries go on. Each attempt is claimed with a lease and the
@@ -69,7 +69,7 @@ export class WebhookDispatcher {
   /** An endpoint's queue ran dry since the last claim (what rings the bell). */
   #wantsClaim = false
 
-  /** The database's outage, shared with the process's worker (one line per outage, issue #19). */
+  /** The database's outage, shared with the process's worker (one line per outage). */
   readonly #outage: Outage
 
   constructor(
@@ -246,7 +246,7 @@ export class WebhookDispatcher {
         await this.fill()
         this.#outage.recovered()
       } catch (error) {
-        // Issue #19: one line per outage, and polled less and less often until the database is back.
+        // One line per outage, and polled less and less often until the database is back.
         if (isDatabaseUnavailable(error)) wait = this.#outage.failed(error, 'webhook dispatcher')
         else this.#deps.logger.error({ err: error }, 'webhook dispatcher could not claim deliveries')
       }

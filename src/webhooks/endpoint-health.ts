@@ -1,5 +1,5 @@
-// api-v1 §6.4.3: after 8 consecutive failed attempts the endpoint is `failing` and its owner is
-// mailed once; 7 days into a run of failures without a success it is disabled (it then receives
+// docs/api.md#health: after 8 consecutive failed attempts the endpoint is `failing` and its owner
+// is mailed once; 7 days into a run of failures without a success it is disabled (it then receives
 // nothing until a test event gets a 2xx). Any success ends the run. Pure: the store writes what
 // this decides, with the endpoint row locked.
 import type { WebhookEndpointsTable } from '../db/tables.ts'
@@ -42,7 +42,7 @@ export function afterSuccess(status: number, at: Date): HealthChange {
   }
 }
 
-/** A 2xx from the test endpoint also lifts the automatic disabling (api-v1 §6.4.4). */
+/** A 2xx from the test endpoint also lifts the automatic disabling (docs/api.md#testing-an-endpoint). */
 export function afterTestSuccess(status: number, at: Date): HealthChange {
   const change = afterSuccess(status, at)
   return { ...change, set: { ...change.set, disabled_at: null } }

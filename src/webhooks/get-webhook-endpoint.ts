@@ -1,4 +1,5 @@
-// GET /v1/webhook_endpoints/{id} — api-v1 §4.1: the endpoint and its health state; never its secret.
+// GET /v1/webhook_endpoints/{id} — docs/api.md#endpoints: the endpoint and its health state; never
+// its secret.
 import { orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

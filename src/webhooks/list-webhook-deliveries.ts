@@ -1,4 +1,4 @@
-// GET /v1/webhook_endpoints/{id}/deliveries — issue #13 item 4: the endpoint's deliveries, newest
+// GET /v1/webhook_endpoints/{id}/deliveries — the endpoint's deliveries, newest
 // first, each with its attempts; `status` filters by outcome. Paginated like every list.
 import { Type } from 'typebox'
 import { orNotFound } from '../errors.ts'

@@ -1,5 +1,5 @@
-// GET /v1/webhook_endpoints — api-v1 §4.1: every endpoint of the key's account and environment,
-// deleted ones included (`active: false`), newest first, paginated like every list.
+// GET /v1/webhook_endpoints — docs/api.md#endpoints: every endpoint of the key's account and
+// environment, deleted ones included (`active: false`), newest first, paginated like every list.
 import { Type } from 'typebox'
 import { Page, PageQuery } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'

@@ -1,8 +1,8 @@
 // The `events.publish` job (queued by lifecycle/ with each submission event): one delivery per
 // active endpoint of the event's account and environment subscribed to its type, each carrying the
-// body of api-v1 §6.3 — id, type, created_at, data.object (the submission as the event's own
-// transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a second run
-// finds the deliveries made and adds none.
+// body of docs/webhooks.md#the-body — id, type, created_at, data.object (the submission as the
+// event's own transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a
+// second run finds the deliveries made and adds none.
 import type { Deps } from '../deps.ts'
 import { defineJob } from '../jobs/define-job.ts'
 import { toIso } from '../lib/clock.ts'

@@ -1,4 +1,4 @@
-// POST /v1/webhook_endpoints/{id}/deliveries/{delivery_id}/retry — issue #13 item 4: one more
+// POST /v1/webhook_endpoints/{id}/deliveries/{delivery_id}/retry — one more
 // attempt of this delivery now, whatever its state (a failed or dropped one too), with the same
 // event and body and a fresh signature; answers the delivery with the new attempt. A pending
 // delivery keeps its schedule when this attempt fails; any other that fails again is `failed`.

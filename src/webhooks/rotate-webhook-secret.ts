@@ -1,7 +1,7 @@
-// POST /v1/webhook_endpoints/{id}/rotate_secret — issue #13 item 4: a new secret, shown in this
+// POST /v1/webhook_endpoints/{id}/rotate_secret — a new secret, shown in this
 // answer only; the previous one goes on signing beside it for `expires_in_seconds` (default and
 // most 24 hours; 0 ends it at once), so every delivery meanwhile carries two `v1=` and a receiver
-// still holding the old secret verifies it (security-notes "Webhook signatures"). Rotating again
+// still holding the old secret verifies it (docs/security.md#webhook-signatures). Rotating again
 // during an overlap keeps only the secret being replaced as the previous one.
 import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'

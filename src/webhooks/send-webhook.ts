@@ -1,7 +1,8 @@
-// One webhook POST (api-v1 §6.4, security-notes "Webhook signatures" and "SSRF guard"): through the
-// SSRF guard with its connect-time address check, a 10 s deadline for the whole exchange, no
-// redirect followed (a 3xx is an answer, and a failure), at most 64 KB of the answer kept. Never
-// throws for the receiver's sake: every outcome is a result to record.
+// One webhook POST (docs/api.md#deliveries, docs/security.md#webhook-signatures and
+// docs/security.md#ssrf-guard): through the SSRF guard with its connect-time address check, a 10 s
+// deadline for the whole exchange, no redirect followed (a 3xx is an answer, and a failure), at
+// most 64 KB of the answer kept. Never throws for the receiver's sake: every outcome is a result to
+// record.
 
 import type { Agent } from 'undici'
 import type { Resolve } from '../lib/address-policy.ts'

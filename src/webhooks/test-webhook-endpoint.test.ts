@@ -57,7 +57,8 @@ describe('POST /v1/webhook_endpoints/{id}/test', () => {
       receiver.queue.push(answers.status(500, 'down'), answers.status(418, 'teapot'), answers.hang())
       const failed = (await test(endpoint.id)).json()
       assert.equal(failed.delivered, false)
-      // operations.md §4: the receiver answered, so there is no error to report, only its status.
+      // docs/api.md#testing-an-endpoint: the receiver answered, so there is no error to report,
+      // only its status.
       assert.deepEqual([failed.response.status, failed.response.body, failed.error], [500, 'down', null])
       const teapot = (await test(endpoint.id)).json()
       assert.deepEqual([teapot.delivered, teapot.response.status, teapot.error], [false, 418, null])

@@ -1,8 +1,9 @@
-// POST /v1/webhook_endpoints/{id}/test — operations.md §4: sends a signed `webhook.test` event now
-// (not journaled, not retried) and answers 200 with the receiver's raw answer: `delivered`,
-// `response` { status or null, headers, body (first 64 KB as text) }, `duration_ms`, `error`. A 2xx
-// clears the failing state and re-enables a disabled endpoint (api-v1 §6.4.4); a failure changes
-// nothing in its health. A deleted endpoint is 409 webhook_endpoint_deleted.
+// POST /v1/webhook_endpoints/{id}/test — docs/api.md#testing-an-endpoint: sends a signed
+// `webhook.test` event now (not journaled, not retried) and answers 200 with the receiver's raw
+// answer: `delivered`, `response` { status or null, headers, body (first 64 KB as text) },
+// `duration_ms`, `error`. A 2xx clears the failing state and re-enables a disabled endpoint
+// (docs/api.md#testing-an-endpoint); a failure changes nothing in its health. A deleted endpoint is
+// 409 webhook_endpoint_deleted.
 import { type Static, Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Nullable } from '../http/common-schemas.ts'
@@ -74,7 +75,8 @@ export const testWebhookEndpoint = defineRoute({
       event_id: eventId,
       response: { status: result.status, headers: result.headers, body: result.body },
       duration_ms: result.durationMs,
-      // operations.md §4: a receiver that answered (a 418 included) is no error, only not delivered.
+      // docs/api.md#testing-an-endpoint: a receiver that answered (a 418 included) is no error,
+      // only not delivered.
       error: result.status === null ? result.error : null,
     }
   },

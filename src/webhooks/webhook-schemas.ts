@@ -1,5 +1,5 @@
-// The webhook endpoint as the API shows it (api-v1 §2.7): never its secret, except in the creation
-// answer (CreatedWebhookEndpoint). One schema per shape.
+// The webhook endpoint as the API shows it (docs/api.md#endpoints): never its secret, except in the
+// creation answer (CreatedWebhookEndpoint). One schema per shape.
 import { type Static, Type } from 'typebox'
 import type { WebhookEndpointsTable } from '../db/tables.ts'
 import { SUBMISSION_EVENT_TYPES } from '../events/event-types.ts'

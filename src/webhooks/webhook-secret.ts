@@ -1,6 +1,7 @@
-// Endpoint secrets (api-v1 §2.7): `whsec_` + 32 base62 characters, shown in the creation answer only.
-// The row keeps it sealed (AES-256-GCM under a key derived from PARAPH_SECRET): the service can sign
-// with it, while a copy of the database alone cannot, and no answer ever carries it again.
+// Endpoint secrets (docs/api.md#endpoints): `whsec_` + 32 base62 characters, shown in the creation
+// answer only. The row keeps it sealed (AES-256-GCM under a key derived from PARAPH_SECRET): the
+// service can sign with it, while a copy of the database alone cannot, and no answer ever carries
+// it again.
 import { seal, unseal } from '../lib/crypto.ts'
 import { randomBase62 } from '../lib/ids.ts'
 

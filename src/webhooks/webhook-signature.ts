@@ -1,7 +1,8 @@
-// The `Paraph-Signature` header (api-v1 §5.5, security-notes "Webhook signatures"): `t=<unix>` then
-// one `v1=<64 lowercase hex>` per secret in force (two during a rotation), comma-separated with no
-// spaces — stripe-node's parser splits on `,` without trimming. Each v1 is HMAC-SHA256 keyed with the
-// full `whsec_…` string over `t + "." + the exact bytes sent`. Pure.
+// The `Paraph-Signature` header (docs/webhooks.md#the-signature,
+// docs/security.md#webhook-signatures): `t=<unix>` then one `v1=<64 lowercase hex>` per secret in
+// force (two during a rotation), comma-separated with no spaces — stripe-node's parser splits on
+// `,` without trimming. Each v1 is HMAC-SHA256 keyed with the full `whsec_…` string over `t + "." +
+// the exact bytes sent`. Pure.
 import { hmacSha256Hex } from '../lib/crypto.ts'
 
 export const SIGNATURE_HEADER = 'Paraph-Signature'

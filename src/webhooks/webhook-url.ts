@@ -1,7 +1,8 @@
-// The SSRF guard on a webhook URL at creation (api-v1 §4.5 `webhook_url_rejected`): the rules of
-// lib/address-policy.ts that need no network (scheme, credentials, local names, IP literals in any
-// spelling Node canonicalises), then every address the name resolves to. Delivery checks again at
-// connect time (lib/safe-fetch.ts): a name that later resolves elsewhere is refused then too.
+// The SSRF guard on a webhook URL at creation (`webhook_url_rejected` in docs/api.md#endpoints):
+// the rules of lib/address-policy.ts that need no network (scheme, credentials, local names, IP
+// literals in any spelling Node canonicalises), then every address the name resolves to. Delivery
+// checks again at connect time (lib/safe-fetch.ts): a name that later resolves elsewhere is refused
+// then too.
 import { isIP } from 'node:net'
 import type { Config } from '../config.ts'
 import { fieldError } from '../errors.ts'

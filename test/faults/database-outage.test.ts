@@ -1,4 +1,4 @@
-// Issue #19 and operations.md §9: every process outlives its PostgreSQL connections. Two
+// docs/scaling.md#when-postgresql-goes-away: every process outlives its PostgreSQL connections. Two
 // `paraph serve --no-worker` and one `paraph worker`, on the test run's own schema, reach PostgreSQL
 // through a TCP proxy of the test's. Every backend of theirs is terminated (`pg_terminate_backend`,
 // as a restart or a failover does) under light load, twice; then PostgreSQL is taken away (the proxy

@@ -1,4 +1,4 @@
-// security-notes "Jobs, crashes and fences": a worker process killed (SIGKILL) while it makes a final
+// docs/security.md#crash-safe-jobs: a worker process killed (SIGKILL) while it makes a final
 // PDF, then a new worker once the job's lease has lapsed, finishes the submission exactly once.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

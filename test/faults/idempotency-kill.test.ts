@@ -1,4 +1,4 @@
-// Issue #19 item 2: an API process SIGKILLed while it creates a submission leaves its
+// An API process SIGKILLed while it creates a submission leaves its
 // Idempotency-Key claimed; the client's retry on another API process gets 409
 // idempotency_key_in_use (Retry-After) while the dead claim's lease runs, then, within 10 s of the
 // kill, the creation itself: once, whatever the rounds. The slow creation is a from_pdf whose

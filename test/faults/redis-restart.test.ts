@@ -1,7 +1,7 @@
-// Issue #19 item 5 and operations.md §9: Redis (the shared rate-limit counters) killed and started
-// again. Requests keep succeeding meanwhile (counted in the process) and the counters are shared
-// again once it is back. A Redis server of the test's own on a free port: the machine's shared
-// Redis is never stopped.
+// docs/scaling.md#redis-smtp-webhook-receivers: Redis (the shared rate-limit counters) killed and
+// started again. Requests keep succeeding meanwhile (counted in the process) and the counters are
+// shared again once it is back. A Redis server of the test's own on a free port: the machine's
+// shared Redis is never stopped.
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'

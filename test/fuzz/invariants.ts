@@ -1,6 +1,6 @@
 // What must hold for every response, whatever was sent: never a 5xx; every 4xx body exactly the
-// envelope (api-v1 §7.1) with a code the route declares, and the status and type errors.ts gives that
-// code; and a refused request changes no row of any table.
+// envelope (docs/api.md#errors) with a code the route declares, and the status and type errors.ts
+// gives that code; and a refused request changes no row of any table.
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import type { Db, Tables } from '../../src/db/tables.ts'
@@ -38,7 +38,7 @@ const COUNTED = {
 
 /**
  * Not compared: bookkeeping written for every authenticated call, refused ones included, in the
- * background or in batches at any moment (a key's routes per day, request logs; issue #22).
+ * background or in batches at any moment (a key's routes per day, request logs).
  */
 const NOT_COMPARED: ReadonlySet<string> = new Set(['key_route_days', 'request_log_batches'])
 

@@ -47,7 +47,8 @@ export function hints(pdf: string): GenContext['hints'] {
     // Prefilled values (an object): none, as random names match no field of the document.
     fields: (own) => own.map((fields) => (Array.isArray(fields) ? (fields as Field[]).map(fieldFix) : {})),
     areas: () => fc.array(area, { minLength: 1, maxLength: 2 }),
-    // Both roles of the seeded templates, one submitter each (api-v1 §2.3: each role signs once).
+    // Both roles of the seeded templates, one submitter each (docs/api.md#creating-a-submission:
+    // each role signs once).
     submitters: (own) =>
       own.map((list) => {
         const [a, b] = list as Array<Record<string, unknown>>

@@ -1,4 +1,4 @@
-// Property-based fuzz of every route (issue #10, item 4). Requests are generated from each route's own
+// Property-based fuzz of every route. Requests are generated from each route's own
 // schemas (API_ROUTES and the operational routes, so a new route is fuzzed without touching this file)
 // in three families — valid, near-valid (one mutation) and hostile (prototype-named keys, 10 000-deep
 // JSON, 1.1 MB strings, U+0000, bytes that are not UTF-8, odd numbers, malformed ids and headers) —

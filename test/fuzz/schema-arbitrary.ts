@@ -118,7 +118,7 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<unknown> 
   const arb = integer
     ? fc.integer({ min, max })
     : fc.oneof(
-        // Fractions of the page (api-v1 §4.3) as well as points.
+        // Fractions of the page (docs/api.md#field-areas) as well as points.
         fc.double({ min: Math.max(min, 0), max: Math.min(max, 1), noNaN: true }),
         fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
       )

@@ -47,7 +47,8 @@ async function renderTagged(
   size: PageFormat,
 ): Promise<{ pdf: Buffer; fields: FieldDeclaration[] }> {
   const docx = type === DOCX_TYPE
-  // api-v1 §8: from_html's 4 MB body; here the body is the HTML alone (docxToHtml caps a DOCX).
+  // docs/api.md#limits: from_html's 4 MB body; here the body is the HTML alone (docxToHtml caps a
+  // DOCX).
   if (!docx && body.length > LIMITS.htmlBodyBytes)
     throw new ApiError(
       'request_too_large',
@@ -70,7 +71,7 @@ export const createTemplateDraft = defineRoute({
   tag: 'Console',
   auth: 'console',
   headers: CONSOLE_NO_STORE_HEADERS,
-  // api-v1 §4.2: the decoded PDF limit (the body is the PDF itself, not base64).
+  // docs/api.md#limits: the decoded PDF limit (the body is the PDF itself, not base64).
   bodyLimit: LIMITS.pdfBytes,
   schema: { querystring: DraftUploadQuery, response: { 201: TemplateDraft } },
   errors: [

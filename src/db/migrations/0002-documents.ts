@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
 
-// Templates (reusable frozen PDFs with fields), submissions and their submitters (api-v1 §2.2–2.6).
-// Documents and fields are JSON text: they are written once with the template and read whole.
+// Templates (reusable frozen PDFs with fields), submissions and their submitters
+// (docs/api.md#creating-a-submission, docs/api.md#templates). Documents and fields are JSON text:
+// they are written once with the template and read whole.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('templates')

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Signing (issue #11): what each signer's acts leave behind for the audit trail (when, from which
+// Signing: what each signer's acts leave behind for the audit trail (when, from which
 // address and user agent, through which link), the decline reason, the moment the last signer
 // signed (it fences cancellation and expiry while the final PDF is made), the final PDF and the
 // audit trail once made, and the actor of each journal event.

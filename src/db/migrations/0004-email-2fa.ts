@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// E-mail 2FA (issue #12, operations.md §3 `email_2fa/send` and `email_2fa/verify`): the one live code
+// E-mail 2FA (docs/api.md#e-mail-code-2fa `email_2fa/send` and `email_2fa/verify`): the one live code
 // of each signer — only its HMAC is kept, with the address it was sent to, when it was sent and
 // lapses, how many wrong tries it took and when it was used — and, on the submitter, when a code was
 // last verified (the audit trail's "2FA verified at").

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Webhooks (issue #13): the endpoints of each account and environment (the secret kept sealed, the
+// Webhooks: the endpoints of each account and environment (the secret kept sealed, the
 // health state beside it), one delivery per event and endpoint with the exact body sent on every
 // attempt, and one row per attempt (the delivery history).
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #22 item 1, operations.md §6: the signature ledger. One row per submitter that became
+// docs/usage.md#what-counts: the signature ledger. One row per submitter that became
 // `signed` or `pre_signed`, written in the transaction of that move. The unique key on
 // submitter_id makes a second row for the same submitter impossible (not merely checked). The
 // index answers a month of one account and environment (GET /v1/usage, `paraph usage`) from the

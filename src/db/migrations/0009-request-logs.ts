@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #22 item 4: one row per /v1 request made with a valid key, kept 7 days. The row's id is the
+// One row per /v1 request made with a valid key, kept 7 days. The row's id is the
 // request's own id (`req_…`, the Request-Id header). No request or response body is kept, except the
 // error envelope of a failed request (`error`, JSON text).
 export async function up(db: Kysely<unknown>): Promise<void> {

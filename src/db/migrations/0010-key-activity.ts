@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #22 item 5, operations.md §7: what each API key did, for its owner and for deprecation
+// docs/deprecations.md#what-is-recorded: what each API key did, for its owner and for deprecation
 // notices. `last_used_at` is truncated to the minute (written at most once a minute per key); one
 // row per key, route and UTC day it was called; one row per account and deprecated route noticed,
 // so `paraph deprecations notify` never mails the same account twice about one route.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import { randomIds } from '../../lib/ids.ts'
 
-// Issue #23, operations.md §8: the web console. Members are the people of an account (one row per
+// The web console (docs/console.md). Members are the people of an account (one row per
 // account and address; removing keeps the row with `removed_at`, so an address may be added again);
 // sign-in links and sessions are stored by the SHA-256 of their token only. Sign-in requests are
 // counted here (hashed address, client address) so the limits hold across processes without Redis.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #23 item 3: the console's template editor uploads the PDF once as a draft, shows its pages
+// The console's template editor uploads the PDF once as a draft, shows its pages
 // as images, and makes the template from it. A draft lives 24 hours.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

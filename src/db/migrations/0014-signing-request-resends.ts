@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #23 Deliver 4: the console's "Resend request". One row per resend, kept: the limits (one per
+// The console's "Resend request". One row per resend, kept: the limits (one per
 // signer in 5 minutes, five in 24 hours) are counted here, so every API process sees the same
 // counts, and the rows say which member asked again and when.
 export async function up(db: Kysely<unknown>): Promise<void> {

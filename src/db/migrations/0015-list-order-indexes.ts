@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-// Issue #24 item 7: every filtered list (api-v1 §4.4) gets an index that ends in the list's order
+// Every filtered list (docs/api.md#lists-and-filters) gets an index that ends in the list's order
 // (created_at, id), so a page is read from the index in order and stops after `limit + 1` rows
 // whatever the table holds. Before, a filter on status or type was checked row by row along the
 // scope's history (a rare status walked the whole account), and a filter on template or e-mail read

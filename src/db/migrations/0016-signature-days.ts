@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Issue #24 item 7: GET /v1/usage and `paraph usage` counted the month's rows of the signature
+// GET /v1/usage and `paraph usage` counted the month's rows of the signature
 // ledger, so their cost grew with the account's signatures (20 000 in a month: 980 % of an empty
 // database's on SQLite). The daily rollup holds, per account, environment and UTC day, the number
 // of ledger rows, in a few slots: the signing transaction adds 1 to the slot its submitter id

@@ -1,4 +1,4 @@
-// The mail with console sign-in links (issue #23, docs/console.md): one link per account the
+// The mail with console sign-in links (docs/console.md): one link per account the
 // address is a member of, with the account's name beside it; a button when there is one. Pure.
 import { escapeHtml, inlineLink, plainParagraph, type RenderedMail, renderMail } from './layout.ts'
 import { MAIL_TEXTS } from './texts.ts'

@@ -1,6 +1,7 @@
 // The notice to an account's owner when its live keys called a deprecated route in the last 30
-// days (operations.md §7, api-v1 §9.3): which route, since when, until when, the last call and the
-// keys that made it, and where the change is described. No button: the fix is in their code. Pure.
+// days (docs/deprecations.md#telling-the-developers): which route, since when, until when, the last
+// call and the keys that made it, and where the change is described. No button: the fix is in their
+// code. Pure.
 import {
   escapeHtml,
   inlineLink,

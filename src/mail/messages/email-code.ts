@@ -1,8 +1,8 @@
-// The e-mail code mail (operations.md §3 `email_2fa/send`, issue #20): HTML and text in the shared
-// layout, naming the document and who asks for the signature (the account's name), the validity as
-// "10 minutes" (no clock time, so no time zone to get wrong), in the signer's language. The sender's
-// subject template is never quoted. Pure: rendered when the mail job runs, the only moment the code
-// exists (signing-page/email-code.ts).
+// The e-mail code mail (`email_2fa/send` in docs/api.md#e-mail-code-2fa): HTML and text in the
+// shared layout, naming the document and who asks for the signature (the account's name), the
+// validity as "10 minutes" (no clock time, so no time zone to get wrong), in the signer's language.
+// The sender's subject template is never quoted. Pure: rendered when the mail job runs, the only
+// moment the code exists (signing-page/email-code.ts).
 import { escapeHtml, type Paragraph, plainParagraph, type RenderedMail, renderMail } from './layout.ts'
 import { ENGLISH, type MailTexts } from './texts.ts'
 import { FRENCH } from './texts-fr.ts'

@@ -21,9 +21,9 @@ export interface MailContent {
   notes: string[]
   /** The sender set `reply_to`: the footer says a reply reaches them. */
   replyToSender: boolean
-  /** A short line under the heading, first in the text part: who asks (issue #20). */
+  /** A short line under the heading, first in the text part: who asks. */
   byline?: string
-  /** The account the mail is sent for: the footer names it instead of "the sender" (issue #20). */
+  /** The account the mail is sent for: the footer names it instead of "the sender". */
   onBehalfOf?: string
   /**
    * A notice to this account's owner (a failing webhook endpoint, a deprecation): sent on nobody's

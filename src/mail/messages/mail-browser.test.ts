@@ -1,5 +1,5 @@
 // Every mail, drawn by a real browser (Debian's Chromium) as a phone and a desktop mail client
-// would show its HTML part, in English and in French (issue #20): nothing wider than a phone,
+// would show its HTML part, in English and in French: nothing wider than a phone,
 // the card at 600 px on a desktop, the button a comfortable tap target, who asks under the
 // heading. Screenshots are kept in SHOTS_DIR (test/browser.ts) to be looked at.
 import assert from 'node:assert/strict'

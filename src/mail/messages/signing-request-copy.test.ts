@@ -1,4 +1,4 @@
-// issue #20: the copy `bcc_email` receives says that a request went out — document, signer,
+// The copy `bcc_email` receives says that a request went out — document, signer,
 // account — and holds no link of any kind, nor the sender's message (whose variables may name the link).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

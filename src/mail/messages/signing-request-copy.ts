@@ -1,7 +1,7 @@
-// issue #20: what `bcc_email` (api-v1 §2.2) receives for each signing request — a notice that the
-// request went out, to whom, for which document, for which account — and never the signer's mail
-// itself: that mail's link is the signer's credential, and whoever held a copy could sign in their
-// name. So no button, no link, and none of the sender's `message` (its variables may name the
+// issue #20: what `bcc_email` (docs/api.md#mail) receives for each signing request — a notice that
+// the request went out, to whom, for which document, for which account — and never the signer's
+// mail itself: that mail's link is the signer's credential, and whoever held a copy could sign in
+// their name. So no button, no link, and none of the sender's `message` (its variables may name the
 // link). Pure.
 import { plainParagraph, type RenderedMail, renderMail } from './layout.ts'
 import type { MailSender } from './signing-request.ts'

@@ -1,4 +1,4 @@
-// The signing request: who asks (the account's name, and `reply_to` when given: issue #20), the
+// The signing request: who asks (the account's name, and `reply_to` when given), the
 // sender's `message.subject` and `message.body` with their variables filled in (or the default
 // wording), then always the button and the link, and the expiry. Pure: rendered when the request
 // is queued, in the transaction of the change that caused it.
@@ -19,7 +19,7 @@ export interface SigningRequestInput {
   signer: { name: string | null; email: string }
   signingUrl: string
   expiresAt: string | null
-  /** The sender's own wording (api-v1 §2.2 `message`), variables unfilled. */
+  /** The sender's own wording (`message`: docs/api.md#variables), variables unfilled. */
   message: { subject: string | null; body: string | null }
   /** Who asks: the account's name, and the submission's `reply_to` (the Reply-To header). */
   sender: MailSender

@@ -1,4 +1,4 @@
-// Every mail Paraph writes, in every language it writes them in (issue #20): an HTML part and a
+// Every mail Paraph writes, in every language it writes them in: an HTML part and a
 // text part saying the same, in that language, and the French ones free of English.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

@@ -17,11 +17,11 @@ export interface MailTexts {
     intro(document: string): string
     button: string
     expires(date: string): string
-    /** issue #20: who asks — the account's name, and the submission's `reply_to` when it has one. */
+    /** Who asks — the account's name, and the submission's `reply_to` when it has one. */
     requestedBy(account: string, replyTo: string | null): string
   }
   /**
-   * issue #20: what `bcc_email` receives instead of the signer's own mail — that the request went
+   * What `bcc_email` receives instead of the signer's own mail — that the request went
    * out, to whom, for which document — never the signer's link.
    */
   signingRequestCopy: {
@@ -38,7 +38,7 @@ export interface MailTexts {
     intro(document: string): string
     button: string
   }
-  /** To the account owner: a webhook endpoint failed 8 times in a row (api-v1 §6.4.3). */
+  /** To the account owner: a webhook endpoint failed 8 times in a row (docs/api.md#health). */
   webhookFailing: {
     subject(url: string): string
     heading: string
@@ -49,7 +49,8 @@ export interface MailTexts {
   }
   /**
    * To the account owner: their live keys called a deprecated route in the last 30 days
-   * (operations.md §7, `paraph deprecations notify`); sent once per route and account.
+   * (docs/deprecations.md#telling-the-developers, `paraph deprecations notify`); sent once per
+   * route and account.
    */
   deprecationNotice: {
     subject(route: string): string
@@ -63,7 +64,7 @@ export interface MailTexts {
     once: string
   }
   /**
-   * To a console member who asked to sign in (issue #23): one link per account of the address,
+   * To a console member who asked to sign in: one link per account of the address,
    * each valid 15 minutes and once.
    */
   consoleSignIn: {
@@ -85,7 +86,7 @@ export interface MailTexts {
     sentBy: string
     replyToSender: string
     notExpected: string
-    /** The same two lines when the account is known (issue #20: the mail says who asks). */
+    /** The same two lines when the account is known (the mail says who asks). */
     sentFor(account: string): string
     replyTo(account: string): string
     /** The only line of a notice to an account's owner (not sent on anyone's behalf). */

@@ -1,5 +1,5 @@
-// The variables a sender may write in `message.subject` and `message.body` (api-v1 §2.2), one
-// syntax: `{{group.name}}`, spaces inside the braces allowed. Creation refuses any `{{…}}` that
+// The variables a sender may write in `message.subject` and `message.body` (docs/api.md#variables),
+// one syntax: `{{group.name}}`, spaces inside the braces allowed. Creation refuses any `{{…}}` that
 // names none of them (creation-rules.ts), so a typo is a 422 at once, never a mail that shows
 // `{{submiter.name}}` to a signer. Pure.
 

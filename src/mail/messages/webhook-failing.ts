@@ -1,6 +1,6 @@
 // The notice to an account's owner when one of its webhook endpoints becomes failing (8 failed
-// attempts in a row, api-v1 §6.4.3). No button: the fix happens on the receiver and through the
-// API. Pure.
+// attempts in a row, docs/api.md#health). No button: the fix happens on the receiver and through
+// the API. Pure.
 import { plainParagraph, type RenderedMail, renderMail } from './layout.ts'
 import { MAIL_TEXTS } from './texts.ts'
 

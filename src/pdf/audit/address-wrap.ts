@@ -1,4 +1,4 @@
-// Word wrapping for the audit trail (issue #21 item 6): lines break at spaces, and a word too long
+// Word wrapping for the audit trail: lines break at spaces, and a word too long
 // for its line (an e-mail address, a hash, an id, a user agent token) breaks only where a reader
 // still sees what it is: an e-mail after "@" or a dot (then after "-", "_" or "+"), a hash between
 // fixed groups of 16 hex digits, an id after its prefix, an IP address nowhere, anything else after "/", ";", ",", ":" or

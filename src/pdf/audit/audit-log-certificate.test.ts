@@ -1,4 +1,4 @@
-// The audit trail as a certificate of completion (issue #21 item 6): events in words, the signers'
+// The audit trail as a certificate of completion: events in words, the signers'
 // images beside them, addresses never broken mid-word, the consent in the signer's language, how to
 // verify the final PDF and the completion last. Split from audit-log-pdf.test.ts.
 import assert from 'node:assert/strict'

@@ -1,5 +1,5 @@
-// The audit trail as a readable A4 PDF that reads like a certificate of completion (issue #11,
-// issue #21 item 6; security-notes "Audit trail minimum"): title and legal level, a summary, the
+// The audit trail as a readable A4 PDF that reads like a certificate of completion
+// (docs/security.md#audit-trail): title and legal level, a summary, the
 // documents with their hashes, each signer as a block (details, how reached, acts with time and
 // address, the signature and initials images they drew with their hashes, the consent in the
 // language they saw, their values), the timeline in sentences with the event codes secondary, then
@@ -179,7 +179,7 @@ function timestampRow(record: AuditRecord): Array<[string, Cell]> {
   return [['Time-stamp', plain(`${timestamp.time}, certified by ${timestamp.authority} (RFC 3161)`)]]
 }
 
-/** How each document went into the final PDF, in sentences (issue #21). */
+/** How each document went into the final PDF, in sentences. */
 export function documentFactSentences(record: AuditRecord): string[] {
   const sentences: string[] = []
   for (const [i, d] of record.documents.entries()) {
@@ -230,7 +230,7 @@ function act(at: string | null, ip: string | null, userAgent: string | null): Ce
   return [{ text: at }, { text: `from ${ip ?? EMPTY}` }, muted(userAgent ?? EMPTY)]
 }
 
-/** The consent quoted as the signer read it, and in which language (issue #21 item 6). */
+/** The consent quoted as the signer read it, and in which language. */
 function consentCell(s: AuditSubmitter): Cell {
   if (!s.consent_text) return plain(null)
   const how = s.status === 'declined' ? 'shown; the signer declined' : 'accepted by signing'
@@ -345,7 +345,7 @@ function writeEvents(flow: Flow, record: AuditRecord, fonts: FlowFonts): void {
   flow.gap(18)
 }
 
-/** How to verify, then the completion as the trail's last line (issue #21 item 6), kept together on one page. */
+/** How to verify, then the completion as the trail's last line, kept together on one page. */
 function writeClosing(flow: Flow, record: AuditRecord): void {
   const verification =
     record.verification ?? (record.final_pdf ? verificationSentence(record.final_pdf.sha256) : null)

@@ -1,4 +1,4 @@
-// What the audit trail of a submission holds (security-notes "Audit trail minimum", issue #11):
+// What the audit trail of a submission holds (docs/security.md#audit-trail):
 // rendered as the audit PDF (audit-log-pdf.ts) and served as GET /v1/submissions/{id}/audit_log.json.
 // Strings here are free text or ids; enumerations owned by capabilities (event types, field types,
 // statuses) are described, not imported, as pdf/ imports no capability.
@@ -6,7 +6,7 @@ import { type Static, type TSchema, Type } from 'typebox'
 import { type IdPrefix, idPattern } from '../../lib/ids.ts'
 import { completionSentence, verificationSentence } from './audit-sentences.ts'
 
-/** The legal level, as the footer of the final PDF states it (api-v1 §1). */
+/** The legal level, as the footer of the final PDF states it (docs/api.md#completion). */
 export const SES_LEGAL_LEVEL = 'Simple electronic signature (SES) under Regulation (EU) No 910/2014 (eIDAS)'
 
 const Id = (prefix: IdPrefix, description: string) =>
@@ -57,7 +57,7 @@ export const AuditEarlierSignature = Type.Object(
 )
 export type AuditEarlierSignature = Static<typeof AuditEarlierSignature>
 
-/** What the final PDF's making found in each document (issue #21), added once it is made. */
+/** What the final PDF's making found in each document, added once it is made. */
 export const AuditDocumentFacts = Type.Object({
   encrypted: Type.Boolean({
     description: 'The document was encrypted with an empty user password; it is signed decrypted',
@@ -212,7 +212,7 @@ export function withFinalPdf(record: AuditRecord, sha256: string, facts: FinalFa
     documents: record.documents.map((document, i) => ({ ...document, ...facts.documents[i] })),
     final_pdf: { sha256, page_count: pageCount, timestamp: facts.timestamp, notes: facts.notes },
   }
-  // Issue #21 item 6: the closing sentences, in the JSON as the PDF prints them.
+  // The closing sentences, in the JSON as the PDF prints them.
   return {
     ...completed,
     completion: completionSentence(completed),

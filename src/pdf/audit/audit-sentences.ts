@@ -1,6 +1,6 @@
-// The audit trail in words (issue #21 item 6): each event as a sentence naming who acted, from
+// The audit trail in words: each event as a sentence naming who acted, from
 // where and how; the completion; how to verify the seal. One source for the audit PDF and its JSON
-// twin, so both say the same thing. Event types are those of api-v1 §6 and its §9.2 additions
+// twin, so both say the same thing. Event types are those of docs/api.md#events, additions included
 // (events/event-types.ts); pdf/ imports no capability, so they are spelt out here, and
 // events/event-types.test.ts checks that each has its sentence.
 import type { AuditEvent, AuditRecord, AuditSubmitter } from './audit-record.ts'

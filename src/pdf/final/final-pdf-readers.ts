@@ -1,4 +1,4 @@
-// Issue #21 item 3: a final PDF that qpdf or poppler cannot read is never marked completed. Beside
+// A final PDF that qpdf or poppler cannot read is never marked completed. Beside
 // MuPDF's own reopening (final-pdf.ts checkFinalPdf), the finalizer asks both readers for the page
 // count of the file it wrote: `qpdf --show-npages` and poppler's `pdfinfo` parse the cross-reference
 // sections and the page tree, without decoding every stream (under 10 ms for 100 pages, where

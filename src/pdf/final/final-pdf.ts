@@ -1,4 +1,4 @@
-// The final PDF of a submission (issues #11 and #21): the original signed, not a copy of it. The
+// The final PDF of a submission: the original signed, not a copy of it. The
 // first document is opened with MuPDF; the other documents' pages are appended to it; the values and
 // the SES footer are drawn on an overlay and placed on each page (graft-overlay.ts); the form's
 // fields are made read-only. The caller then seals the document (seal-pades.ts sealDocument) or
@@ -193,7 +193,7 @@ function removeDocumentScripts(doc: mupdf.PDFDocument): void {
   if (names.isDictionary() && !names.get('JavaScript').isNull()) names.delete('JavaScript')
 }
 
-/** The final document saved unsealed (the document as it stands, issue #20). */
+/** The final document saved unsealed (the document as it stands). */
 export async function buildFinalPdf(
   input: FinalPdfInput,
 ): Promise<{ bytes: Uint8Array; facts: DocumentFacts[] }> {

@@ -1,5 +1,5 @@
 // A small footer on every page, in the bottom margin of the page as displayed (upright on rotated
-// pages). api-v1 §1: the final PDF carries "a footer stating the signature level".
+// pages). docs/api.md#completion: the final PDF carries "a footer stating the signature level".
 import { type PDFDocument, type PDFPage, rgb } from 'pdf-lib'
 import { drawText, drawTextAsForm } from '../text/draw-text.ts'
 import { drawableText, type TextFont } from '../text/fonts.ts'
@@ -31,7 +31,7 @@ export function sesFooter(submissionId: string): FooterSegments {
 }
 
 /**
- * The footer of the document as it stands (issue #20): a copy for the signer to read or keep, which
+ * The footer of the document as it stands: a copy for the signer to read or keep, which
  * says it is not the sealed final PDF, and since when its values have been as drawn.
  */
 export function interimFooter(submissionId: string, asOf: string): FooterSegments {
@@ -85,7 +85,7 @@ interface PlacedFooter {
 
 /**
  * The full footer when it stays within FOOTER_BAND of `view.height`; else the short parts on one
- * line, at most `minSize`, shrunk to the band's height and the width (issue #21 item 4).
+ * line, at most `minSize`, shrunk to the band's height and the width.
  */
 export function placeFooter(
   font: TextFont,

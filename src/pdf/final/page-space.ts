@@ -1,8 +1,9 @@
 // Drawing on a page as the signer sees it. Field areas are fractions of the visible page after
-// crop and rotation, origin top-left (api-v1 §4.3, documents/placement.ts); pdf-lib draws in the
-// page's user space, where a /Rotate page shows its content turned and a CropBox shows part of it.
-// We draw in a "view" space instead: origin at the bottom-left of the page as displayed, x right,
-// y up, in points, mapped onto user space by one matrix, so every value stands upright.
+// crop and rotation, origin top-left (docs/api.md#field-areas, documents/placement.ts); pdf-lib
+// draws in the page's user space, where a /Rotate page shows its content turned and a CropBox shows
+// part of it. We draw in a "view" space instead: origin at the bottom-left of the page as
+// displayed, x right, y up, in points, mapped onto user space by one matrix, so every value stands
+// upright.
 import { concatTransformationMatrix, type PDFPage, popGraphicsState, pushGraphicsState } from 'pdf-lib'
 import { type PageBox, pageBox, type Rect } from '../read/page-box.ts'
 

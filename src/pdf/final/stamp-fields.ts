@@ -1,4 +1,4 @@
-// Draws signed values into their field areas (issue #11): signatures and initials as images, text,
+// Draws signed values into their field areas: signatures and initials as images, text,
 // numbers, dates, radio and select choices as one line of text, checkboxes as a drawn check mark.
 // Areas are fractions of the page as the signer saw it (page-space.ts), so values land where they
 // were placed and stand upright on rotated and cropped pages.
@@ -27,7 +27,7 @@ export interface Stamp {
 }
 
 const INK = rgb(0, 0, 0)
-/** api-v1 does not size text: the largest that fits, but never below this for a long value. */
+/** The API does not size text: the largest that fits, but never below this for a long value. */
 export const MIN_TEXT_SIZE = 4
 
 /**

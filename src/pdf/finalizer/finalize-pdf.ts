@@ -1,7 +1,7 @@
 // Makes a submission's sealed final PDF and sealed audit PDF in a warm child process
 // (finalizer-child.ts) under a memory limit and a timeout, as intake reads uploads: one hostile
 // stored document fails its own finalization, cleanly, and never takes the server down. The
-// document as it stands (issue #20) is made by the same child code in a pool of its own, so a
+// document as it stands is made by the same child code in a pool of its own, so a
 // signer's download never waits behind a finalization, nor the other way round.
 import { PoolsByLimits } from '../../child-pool/child-pool.ts'
 import type {
@@ -69,7 +69,7 @@ export async function finalizePdf(
   }
 }
 
-// issue #20: one child per process makes the documents as they stand, one at a time, so signers'
+// One child per process makes the documents as they stand, one at a time, so signers'
 // downloads take at most one core whatever their number; the callers bound the queue.
 const currentPools = new PoolsByLimits<CurrentPdfRequest, CurrentPdfAnswer>(
   {

@@ -1,7 +1,7 @@
 // A long-lived maker of final PDFs, started by child-pool.ts under an OS memory limit: for each
 // request it merges the documents, draws the values, adds the footers and seals the result, then
 // draws up the audit trail with the final PDF's hash and the signers' images, and seals it too. Asked for the document as
-// it stands (issue #20), it does the same merge and drawing under another footer, and stops there.
+// it stands, it does the same merge and drawing under another footer, and stops there.
 // Stored documents were accepted at intake but are still untrusted (a compressed object stream may
 // inflate to gigabytes): here, a hostile one fails its own finalization and never the server.
 import { createHash } from 'node:crypto'
@@ -55,7 +55,7 @@ function stampFacts(url: string, token: Timestamp): NonNullable<FinalFacts['time
   return { authority: authority.toString(), time: token.time.toISOString() }
 }
 
-/** The drawn images by the SHA-256 of their bytes, as the audit record names them (issue #21 item 6). */
+/** The drawn images by the SHA-256 of their bytes, as the audit record names them. */
 function imagesOf(stamps: DocumentStamp[]): Map<string, Uint8Array> {
   const images = new Map<string, Uint8Array>()
   for (const { value } of stamps) {

@@ -40,7 +40,7 @@ export interface FinalizeRequest {
   /** The seal's time (/M), ISO 8601. */
   signedAt: string
   identity: IdentitySource
-  /** TSA_URL (issue #21 item 5): both seals then carry its time-stamp, or the request fails. */
+  /** TSA_URL: both seals then carry its time-stamp, or the request fails. */
   tsaUrl?: string
   /** Where the child writes the sealed final PDF and the sealed audit PDF. */
   finalPath: string
@@ -71,7 +71,7 @@ export type FinalizeAnswer = { id: number } & (
 )
 
 /**
- * The document as it stands (issue #20), made by the same child: the documents merged and the
+ * The document as it stands, made by the same child: the documents merged and the
  * values entered so far drawn, with a footer saying it is an unsealed copy. No seal, no audit trail.
  */
 export interface CurrentPdfRequest {

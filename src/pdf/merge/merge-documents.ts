@@ -1,4 +1,4 @@
-// Several documents of one submission in one final PDF (issue #21 item 1), on MuPDF. The first
+// Several documents of one submission in one final PDF, on MuPDF. The first
 // document is the base and stays what it was: its objects are changed only through MuPDF, so an
 // incremental save keeps its bytes as the prefix of the final and an earlier signature in it valid.
 // Each other document's pages are grafted after it with their annotations, links and form fields;

@@ -1,4 +1,4 @@
-// The interactive form of a merged document (issue #21 item 1). The first document's fields stay as
+// The interactive form of a merged document. The first document's fields stay as
 // they are (same objects, same names: an earlier signature's field locks still name them). Each
 // other document's root fields go under a new non-terminal field named after the document, so two
 // documents may both have a field "name" ("contract.name", "annex.name"), and every widget on a

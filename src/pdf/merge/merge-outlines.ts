@@ -1,4 +1,4 @@
-// The outline (bookmarks) of a merged document (issue #21 item 1): one top-level item per document,
+// The outline (bookmarks) of a merged document: one top-level item per document,
 // titled with its name and opening its first page, with the document's own items nested beneath it.
 // The first document's items are re-parented in place (an incremental update changes only their
 // /Parent); the others arrive grafted, cut from their own root (merge-source.ts).

@@ -1,9 +1,9 @@
-// Validates an uploaded PDF and measures its pages for api-v1 §4.3 (field areas must lie on a
-// real page). Reading happens in a pool of warm child processes running MuPDF (mupdf-open.ts),
-// each bounded by a memory limit and a timeout (child-pool.ts): the file, MuPDF's copy of it and
-// whatever a hostile file makes MuPDF build stay out of the server. What MuPDF opens is accepted as
-// viewers accept it (repaired, or decrypted with the empty user password); refused are files
-// needing a password, certified against any change, too long, or not PDFs at all.
+// Validates an uploaded PDF and measures its pages for docs/api.md#field-areas (field areas must
+// lie on a real page). Reading happens in a pool of warm child processes running MuPDF
+// (mupdf-open.ts), each bounded by a memory limit and a timeout (child-pool.ts): the file, MuPDF's
+// copy of it and whatever a hostile file makes MuPDF build stay out of the server. What MuPDF opens
+// is accepted as viewers accept it (repaired, or decrypted with the empty user password); refused
+// are files needing a password, certified against any change, too long, or not PDFs at all.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -97,7 +97,7 @@ const notPdf = (why: string) => new InvalidPdfError('not_pdf', `the file is not 
 function infoOf(outcome: Outcome, timeoutMs: number): PdfInfo {
   if (!outcome.ok) throw refusalOf(outcome, timeoutMs)
   const { pages: rawPages, version, encrypted, repaired, certification, signatures } = outcome
-  // ISO 32000-1 §12.8.2.2: level 1 forbids any change, a signature included (issue #21 item 1).
+  // ISO 32000-1 §12.8.2.2: level 1 forbids any change, a signature included.
   if (certification === 1) {
     throw new InvalidPdfError(
       'certified',

@@ -39,7 +39,7 @@ export function openPdf(bytes: Uint8Array): OpenedPdf {
 }
 
 /**
- * A page tree whose root is a Page (issue #21) is one page to poppler and qpdf, and none to MuPDF:
+ * A page tree whose root is a Page is one page to poppler and qpdf, and none to MuPDF:
  * the root is put under a new Pages node, in memory only. True when it did so: the file as written
  * is damaged, and a final made from it is the repaired file, never an update of the original.
  */

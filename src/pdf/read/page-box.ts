@@ -1,5 +1,6 @@
-// The page as the signer sees it, from the boxes written in the file. api-v1 §4.3 places field
-// areas from the top-left of the visible page, so a crop or a /Rotate changes which areas fit.
+// The page as the signer sees it, from the boxes written in the file. docs/api.md#field-areas
+// places field areas from the top-left of the visible page, so a crop or a /Rotate changes which
+// areas fit.
 
 /** A PDF rectangle as written in a file: [llx lly urx ury] in points (corners in any order). */
 export type Rect = readonly [number, number, number, number]

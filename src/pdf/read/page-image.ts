@@ -1,4 +1,4 @@
-// One page of a stored PDF as a JPEG, for the signing page (issue #12): poppler's pdftoppm renders the
+// One page of a stored PDF as a JPEG, for the signing page: poppler's pdftoppm renders the
 // crop box as a viewer shows it (rotation applied) at a given pixel width. JPEG at quality 90, not
 // PNG: for a page of text at 1600 px pdftoppm takes 20 ms to write the JPEG and 400 ms the PNG, for
 // files of the same size, and text stays crisp (its luma is kept at full resolution). The PDF was accepted at

@@ -1,7 +1,7 @@
-// The PAdES B-B seal of final PDFs (issue #11; ETSI EN 319 142-1): an incremental update adding an
+// The PAdES B-B seal of final PDFs (ETSI EN 319 142-1): an incremental update adding an
 // invisible signature field whose signature dictionary has /SubFilter /ETSI.CAdES.detached, the
-// time of signing in /M, and in /Contents a CMS over the whole file but /Contents itself. Issue #21
-// item 5: with a time-stamping authority, B-T: the CMS carries its RFC 3161 signature time-stamp.
+// time of signing in /M, and in /Contents a CMS over the whole file but /Contents itself.
+// With a time-stamping authority, B-T: the CMS carries its RFC 3161 signature time-stamp.
 //
 // Sealing must be the last write: any later save that is not incremental rewrites the file and
 // breaks the seal. MuPDF adds the field and saves incrementally (docs/decisions/0001-pdf-engine.md),
@@ -29,8 +29,8 @@ export interface SealOptions {
   name?: string
   contactInfo?: string
   /**
-   * TSA_URL (operations.md §2): PAdES B-T. Its failure fails the seal, never a seal without it.
-   * `onTimestamp` hears of the token obtained, for the audit trail.
+   * TSA_URL (docs/operations.md#configuration): PAdES B-T. Its failure fails the seal, never a seal
+   * without it. `onTimestamp` hears of the token obtained, for the audit trail.
    */
   tsa?: TimestampAuthority & { onTimestamp?: (timestamp: Timestamp) => void }
 }

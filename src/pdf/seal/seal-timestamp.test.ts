@@ -1,4 +1,4 @@
-// Issue #21 item 5: PAdES B-T seals against a local RFC 3161 TSA (openssl ts -reply).
+// PAdES B-T seals against a local RFC 3161 TSA (openssl ts -reply).
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'

@@ -1,6 +1,7 @@
 // Without SIGNING_CERT_P12 the service seals with a self-signed certificate, generated once and kept
-// beside the master secret (operations.md §2), so every final PDF of an installation carries the same
-// sealing identity. Verifiers show it as "not trusted": the seal still proves the file is unaltered.
+// beside the master secret (docs/operations.md#configuration), so every final PDF of an
+// installation carries the same sealing identity. Verifiers show it as "not trusted": the seal
+// still proves the file is unaltered.
 import { createHash, generateKeyPair, randomBytes, sign, X509Certificate } from 'node:crypto'
 import { link, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// The service's sealing identity (issue #11): the key and certificate that seal every final PDF
+// The service's sealing identity: the key and certificate that seal every final PDF
 // (seal-pades.ts). SIGNING_CERT_P12 names a PKCS#12 file or holds its base64; without it, a
 // self-signed certificate is generated once in the data directory (self-signed-seal.ts).
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'

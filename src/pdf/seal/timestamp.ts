@@ -1,5 +1,5 @@
-// RFC 3161 signature time-stamps for the PAdES B-T seal (issue #21 item 5; operations.md §2
-// TSA_URL; security-notes "Signing the original"): the imprint is the SHA-256 of the SignerInfo's
+// RFC 3161 signature time-stamps for the PAdES B-T seal (docs/operations.md#configuration
+// TSA_URL; docs/security.md#the-pades-seal): the imprint is the SHA-256 of the SignerInfo's
 // signature value, not of the document. Any failure throws: a seal never falls back to the local
 // clock, the finalization is retried instead.
 import { createHash, randomBytes } from 'node:crypto'

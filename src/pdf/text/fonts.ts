@@ -1,4 +1,4 @@
-// The fonts drawn into final and audit PDFs (issue #21 item 2: every script prints). Names and values
+// The fonts drawn into final and audit PDFs (every script prints). Names and values
 // may be in any script, so each style is a list of faces from Debian's font packages
 // (scripts/install.sh): DejaVu first, for Latin, Greek, Cyrillic and Hebrew as they always looked,
 // then a Noto face per script DejaVu lacks or draws poorly: Arabic, Devanagari and Thai from

@@ -1,4 +1,4 @@
-// Issue #21 item 2: every script prints. Names and values in ten scripts drawn as the final PDF and
+// Every script prints. Names and values in ten scripts drawn as the final PDF and
 // the audit trail draw them, then read back with poppler as a reader would.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'

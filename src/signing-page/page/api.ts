@@ -1,5 +1,6 @@
-// Calls to the signer interface (operations.md §3) under this page's own credential path: the page
-// lives at /s/{slug} or /embed/{jwt}, and every call goes to that path plus the action.
+// Calls to the signer interface (docs/api.md#the-signers-form) under this page's own credential
+// path: the page lives at /s/{slug} or /embed/{jwt}, and every call goes to that path plus the
+// action.
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,

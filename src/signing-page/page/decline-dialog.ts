@@ -1,4 +1,5 @@
-// Declining (operations.md §3 `POST …/decline`): a dialog that asks the reason, then tells the page.
+// Declining (`POST …/decline` in docs/api.md#signing): a dialog that asks the reason, then tells
+// the page.
 import { ApiFailure, call } from './api.ts'
 import { h } from './dom.ts'
 import { isLanguage, type Texts } from './texts.ts'

@@ -1,5 +1,5 @@
 // What a signer has done on the form so far, kept apart from the screen so that the screen can be
-// drawn again (issue #20: the language picker) without losing a value, the adopted signature, the
+// drawn again (the language picker) without losing a value, the adopted signature, the
 // current field or the panel's state.
 import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
 import type { MadeSignature } from './signature-dialog.ts'
@@ -10,7 +10,7 @@ export interface Draft {
   values: Map<string, Value>
   /** Index of the field being filled, in `fieldsToFill` order. */
   current: number
-  /** Issue #20: made once per kind, then reused for every field of that kind. */
+  /** Made once per kind, then reused for every field of that kind. */
   adopted: Partial<Record<ImageKind, MadeSignature>>
   /** On narrow screens, whether the panel shows the consent and Sign (else only the field). */
   expanded: boolean

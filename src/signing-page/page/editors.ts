@@ -1,6 +1,6 @@
 // The panel's editor of one field, by type. Each reports its value through `set`; a value that cannot
 // be taken says why in words, in an error tied to its input (aria-describedby, aria-invalid), shown
-// once the signer leaves the input and gone as soon as the value is right (issue #20).
+// once the signer leaves the input and gone as soon as the value is right.
 import { h } from './dom.ts'
 import type { Field, Value } from './form.ts'
 import { formatNumber, numberExample, parseNumber, todayIso, YEARS, yearInRange } from './locale.ts'

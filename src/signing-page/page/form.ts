@@ -50,7 +50,7 @@ export interface SigningForm {
   consent_text: string
   signed_pdf_url: string | null
   /**
-   * Issue #20: the document with the values so far, offered before signing and as the signer's copy
+   * The document with the values so far, offered before signing and as the signer's copy
    * after. Optional: a server that predates it sends nothing, and the page offers nothing.
    */
   current_pdf_url?: string | null
@@ -76,8 +76,8 @@ export function isFilled(field: Field, value: Value | undefined): boolean {
 }
 
 /**
- * Fields shown read-only with their value (issue #20, operations.md §3): filled by another signer,
- * pre-signed, or set by the sender on a read-only field of this signer.
+ * Fields shown read-only with their value (docs/signing.md#see-what-you-sign): filled by another
+ * signer, pre-signed, or set by the sender on a read-only field of this signer.
  */
 export function filledByOthers(form: SigningForm): Field[] {
   return form.fields.filter(

@@ -1,4 +1,4 @@
-// The language picker (issue #20): every language by its own name, so a signer who cannot read the
+// The language picker: every language by its own name, so a signer who cannot read the
 // current one still finds theirs. The server picks the first language from Accept-Language.
 import { h } from './dom.ts'
 import { LANGUAGE_NAMES, LANGUAGES, type Language, type Texts } from './texts.ts'

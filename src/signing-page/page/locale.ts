@@ -1,5 +1,6 @@
-// Dates and numbers as the signer reads and writes them (issue #20): a date is sent as YYYY-MM-DD
-// (operations.md §3) but shown in the signer's language; a number may be typed with a decimal comma.
+// Dates and numbers as the signer reads and writes them: a date is sent as YYYY-MM-DD
+// (docs/api.md#signing) but shown in the signer's language; a number may be typed with a decimal
+// comma.
 import type { Language } from './texts.ts'
 
 /** The browser's own locale when it speaks the page's language (en-GB: 23 Nov 2026), else the language. */
@@ -28,7 +29,7 @@ export function todayIso(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
-/** The years a date field takes (issue #20 item 6: the server refuses the others). */
+/** The years a date field takes (the server refuses the others). */
 export const YEARS = { min: 1900, max: 2200 }
 
 export function yearInRange(iso: string): boolean {

@@ -1,8 +1,9 @@
-// The signing page's script (operations.md §3): reads the signer's form and shows the screen its
-// `state` calls for. Opening is recorded by POST …/open when the form is shown, never by the GET of
-// the page (mail scanners prefetch links). In embed mode the parent window hears `paraph:opened`,
-// `paraph:signed` and `paraph:declined`, at the embedding origin the server names and nowhere else
-// (issue #20). The language picker redraws the current screen in place, keeping what was entered.
+// The signing page's script (docs/api.md#the-signing-page): reads the signer's form and shows the
+// screen its `state` calls for. Opening is recorded by POST …/open when the form is shown, never by
+// the GET of the page (mail scanners prefetch links). In embed mode the parent window hears
+// `paraph:opened`, `paraph:signed` and `paraph:declined`, at the embedding origin the server names
+// and nowhere else. The language picker redraws the current screen in place, keeping what was
+// entered.
 import './styles.css'
 import { call } from './api.ts'
 import { type Draft, newDraft } from './draft.ts'
@@ -52,7 +53,7 @@ const picker = () => languagePicker(TEXTS[lang], lang, chooseLanguage)
 
 function tellParent(type: 'paraph:opened' | 'paraph:signed' | 'paraph:declined', form: SigningForm): void {
   if (config.mode !== 'embed' || window.parent === window) return
-  // Issue #20: never '*'. Ids only travel, but only the embedding page has any business hearing them.
+  // Never '*'. Ids only travel, but only the embedding page has any business hearing them.
   if (!config.embed_origin) return
   window.parent.postMessage(
     { type, submitter_id: form.submitter.id, submission_id: form.submission.id },

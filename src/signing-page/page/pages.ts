@@ -1,5 +1,5 @@
 // The document pages with what goes on them: this signer's fields as buttons on their areas, and the
-// values others already gave, drawn read-only and marked as theirs (issue #20: see what you sign).
+// values others already gave, drawn read-only and marked as theirs (see what you sign).
 // Each page shows a placeholder until its image has loaded, so a slow page is never blank white.
 import { pageImageUrl } from './api.ts'
 import { h, mount } from './dom.ts'

@@ -1,5 +1,5 @@
 // The screens around the form: every `state` that is not `ready`, the e-mail code, and errors. Each
-// carries the language picker (issue #20) above its card.
+// carries the language picker above its card.
 import { ApiFailure, call, keepSession } from './api.ts'
 import { h, mount } from './dom.ts'
 import type { SigningForm, State } from './form.ts'
@@ -29,7 +29,7 @@ function show(app: Element, picker: HTMLElement, ...content: Node[]): void {
   screen.querySelector<HTMLElement>('h1')?.focus()
 }
 
-/** What the signer may download in this state: the sealed PDF, or (issue #20) the document so far. */
+/** What the signer may download in this state: the sealed PDF, or the document so far. */
 function downloadOf(t: Texts, form: SigningForm): { href: string; label: string } | null {
   if (form.state === 'completed' && form.signed_pdf_url)
     return { href: form.signed_pdf_url, label: t.download_signed }
@@ -76,7 +76,7 @@ export interface CodeState {
   sent: boolean
 }
 
-/** operations.md §3: send a code, enter it; on success the form is read again. */
+/** docs/api.md#e-mail-code-2fa: send a code, enter it; on success the form is read again. */
 export function codeScreen(
   app: Element,
   t: Texts,

@@ -1,4 +1,4 @@
-// The dialog where a signer makes their signature or initials, once (issue #20: adopted, then reused
+// The dialog where a signer makes their signature or initials, once (adopted, then reused
 // for every field of its kind): drawn with mouse, finger or pen (signature_pad), typed and set in a
 // handwriting font served by Paraph, or uploaded as a PNG or JPEG image. Every way works by keyboard:
 // the tabs are buttons, the file chooser a native input. The result is a PNG data URL trimmed to

@@ -1,8 +1,8 @@
-// The images a signer makes in the signature dialog, as the PNG data URLs …/sign takes (operations.md
-// §3): a drawing trimmed to its ink, a typed name set in the handwriting font, or an uploaded PNG or
-// JPEG (issue #20) redrawn on a canvas, its paper made transparent. Every result is capped to the
-// server's 512 KB: the data URL itself is kept under 512 KiB characters, so it holds whether the
-// limit is read on the data URL or on the PNG bytes inside it.
+// The images a signer makes in the signature dialog, as the PNG data URLs …/sign takes
+// (docs/api.md#signing): a drawing trimmed to its ink, a typed name set in the handwriting font, or
+// an uploaded PNG or JPEG redrawn on a canvas, its paper made transparent. Every result is capped
+// to the server's 512 KB: the data URL itself is kept under 512 KiB characters, so it holds whether
+// the limit is read on the data URL or on the PNG bytes inside it.
 
 export const SCRIPT_FONT = 'Dancing Script'
 export const INK = '#0b2a5b'

@@ -1,4 +1,4 @@
-// The signing page in German (texts-en.ts is the reference). Issue #20: the EU audience.
+// The signing page in German (texts-en.ts is the reference). The EU audience.
 import type { Texts } from './texts-en.ts'
 
 export const DE: Texts = {

@@ -88,7 +88,7 @@ export const EN = {
   already_final: 'You have already answered this request.',
   not_active: 'This request can no longer be signed.',
 
-  // issue #20: the page finished for phones and first-time signers
+  // The page finished for phones and first-time signers
   language: 'Language',
   panel_open: 'Sign…',
   panel_close: 'Hide',

@@ -88,7 +88,6 @@ export const FR: Texts = {
   already_final: 'Vous avez déjà répondu à cette demande.',
   not_active: 'Cette demande ne peut plus être signée.',
 
-  // issue #20
   language: 'Langue',
   panel_open: 'Signer…',
   panel_close: 'Masquer',

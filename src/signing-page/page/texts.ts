@@ -1,6 +1,6 @@
 // Every text of the signing page, one object per language (texts-en.ts is the reference; the others
 // must have exactly its keys), so a translation is one more file. Used by the page's script and by
-// the server (the HTML shell's title, its error pages). Issue #20: German and Spanish join English
+// the server (the HTML shell's title, its error pages). German and Spanish join English
 // and French; the server picks from Accept-Language, the page's picker changes it.
 import { DE } from './texts-de.ts'
 import { EN, type Texts } from './texts-en.ts'

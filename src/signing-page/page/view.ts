@@ -1,6 +1,6 @@
 // The form itself: the document pages with this signer's fields on their areas, and a panel that
 // edits one field at a time, counts what is still missing, moves to the next field, and ends with
-// the consent and the Sign button. Issue #20: a signature or initials is made once and reused; on a
+// the consent and the Sign button. A signature or initials is made once and reused; on a
 // narrow screen (a phone, a narrow iframe) the panel stays compact while a field is filled, so the
 // document keeps most of the screen, and opens on the consent and Sign once all is filled.
 import { ApiFailure, call } from './api.ts'
@@ -117,7 +117,7 @@ class SigningView {
       left === 0 ? t.all_filled : left === 1 ? t.required_left_one : fill(t.required_left, { n: left })
   }
 
-  /** Issue #20: the "Please fill in" error follows the fields as they are filled, and goes once none is left. */
+  /** The "Please fill in" error follows the fields as they are filled, and goes once none is left. */
   private updateMissing(): void {
     const { draft, t } = this
     const left = this.missing()
@@ -249,7 +249,7 @@ class SigningView {
     const { t } = this
     const left = this.missing()
     if (left.length > 0) {
-      // Issue #20: to the FIRST missing field in reading order, the panel back on the field.
+      // To the FIRST missing field in reading order, the panel back on the field.
       this.draft.showMissing = true
       this.updateMissing()
       this.setExpanded(false)

@@ -1,4 +1,4 @@
-// The template editor (/templates/new, issue #23 item 3): upload a PDF (or an HTML or Word document
+// The template editor (/templates/new): upload a PDF (or an HTML or Word document
 // whose tags become fields), draw fields on its pages, set their properties and roles, save as a
 // template. `/templates/new?from=tpl_…` starts from a copy of a saved template instead of an upload.
 // Loaded lazily: none of it is in the first load.

@@ -1,6 +1,6 @@
 // The template editor's data: fields with one area each, kept as page fractions with a top-left
-// origin (api-v1 §4.3), so the drawing never depends on the size the page is shown at. Pure
-// functions only: the components call them and keep the results.
+// origin (docs/api.md#field-areas), so the drawing never depends on the size the page is shown at.
+// Pure functions only: the components call them and keep the results.
 
 export const FIELD_TYPES = [
   'signature',

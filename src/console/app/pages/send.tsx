@@ -1,4 +1,4 @@
-// Sending a template for signature (issue #23 Deliver 4, docs/console.md "Sending from a
+// Sending a template for signature (docs/console.md "Sending from a
 // template"): each role's signer, the order, the message with the mail variables, the expiry, e-mail
 // on or off, then POST /v1/submissions. One Idempotency-Key per content of the form: the same body
 // sent again (a double click, a retry after a lost answer) reuses it, so one submission is made.
