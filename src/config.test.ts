@@ -12,7 +12,7 @@ function failsOn(env: Record<string, string>, variable: string) {
 }
 
 describe('readConfig', () => {
-  it('gives the embedded defaults of operations.md §2 on an empty environment', () => {
+  it('gives the embedded defaults (docs/operations.md#configuration) on an empty environment', () => {
     const config = readConfig({})
     assert.equal(config.port, 8080)
     assert.equal(config.host, '127.0.0.1')

@@ -108,7 +108,7 @@ program
 
 program
   .command('deprecations')
-  .description('deprecated API routes (operations.md §7)')
+  .description('deprecated API routes (docs/deprecations.md)')
   .command('notify')
   .description(
     'mail each account owner whose live keys called a deprecated route in the last 30 days, once per route',
@@ -128,7 +128,7 @@ program
 
 program
   .command('usage')
-  .description("every account's live signatures of a month, their tier and amount (operations.md §6)")
+  .description("every account's live signatures of a month, their tier and amount (docs/usage.md)")
   .option('--month <YYYY-MM>', 'UTC month (default: the current one)')
   .option('--json', 'print a JSON array, one object per account')
   .option('--csv', 'print RFC 4180 CSV with a header row')

@@ -9,7 +9,7 @@ export const FieldArea = Type.Object(
     page: Type.Integer({
       minimum: 0,
       maximum: 100_000,
-      description: '1-indexed, or 0-indexed when any page in the body is 0 (api-v1 §4.3)',
+      description: '1-indexed, or 0-indexed when any page in the body is 0 (docs/api.md#field-areas)',
     }),
     x: Type.Number({
       minimum: 0,

@@ -28,7 +28,7 @@ function refusal(fn: () => unknown): ApiError {
   throw new Error('expected a refusal')
 }
 
-describe('placement (api-v1 §4.3)', () => {
+describe('placement (docs/api.md#field-areas)', () => {
   it('reads fractions as fractions and stores them unchanged, 1-indexed', () => {
     const [field] = placeFields([decl({ areas: [{ page: 1, x: 0.6, y: 0.85, w: 0.3, h: 0.05 }] })], [[A4]])
     assert.deepEqual(field!.areas, [{ document: 0, page: 1, x: 0.6, y: 0.85, w: 0.3, h: 0.05 }])

@@ -8,7 +8,7 @@ import { eventSentence } from '../pdf/audit/audit-sentences.ts'
 import { EVENT_TYPES } from './event-types.ts'
 
 describe('EVENT_TYPES in the audit trail', () => {
-  it('gives every event type of api-v1 §6 (and its additions) a sentence of its own', () => {
+  it('gives every event type (docs/api.md#events) a sentence of its own', () => {
     const record = auditRecord({ signers: 1, eventCount: 1 })
     const [signer] = record.submitters
     const sentences = EVENT_TYPES.map((type) =>

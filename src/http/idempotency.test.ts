@@ -5,7 +5,7 @@ import { Gate, gates, TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
 import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, fingerprint, purgeExpiredIdempotencyKeys } from './idempotency.ts'
 
-describe('idempotency (api-v1 §7.4)', () => {
+describe('idempotency (docs/api.md#idempotency)', () => {
   let t: TestApp
   let keys: Awaited<ReturnType<TestApp['account']>>
   before(async () => {

@@ -132,7 +132,7 @@ function parameters(route: AnyRoute, components: Record<string, unknown>): Json[
       in: 'header',
       required: true,
       description:
-        'Required (api-v1 §7.4). 1-255 of `A-Z a-z 0-9 _ - + . : =`; a UUID v4 is best. The same key and body within 24 h replays the stored response; the body fingerprint is the SHA-256 of its canonical JSON (keys sorted), so whitespace and key order do not matter. A request that fails is not stored: retrying with the same key runs it again. While the first request runs, the same key gets 409 `idempotency_key_in_use` with `Retry-After: 1`; its claim is a 6 s lease renewed while it runs, so if the process running it dies the key is usable again within 6 s.',
+        'Required (docs/api.md#idempotency). 1-255 of `A-Z a-z 0-9 _ - + . : =`; a UUID v4 is best. The same key and body within 24 h replays the stored response; the body fingerprint is the SHA-256 of its canonical JSON (keys sorted), so whitespace and key order do not matter. A request that fails is not stored: retrying with the same key runs it again. While the first request runs, the same key gets 409 `idempotency_key_in_use` with `Retry-After: 1`; its claim is a 6 s lease renewed while it runs, so if the process running it dies the key is usable again within 6 s.',
       schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-+.:=]{1,255}$' },
     })
   }

@@ -82,7 +82,7 @@ describe('RateLimiter shares counters through Redis', () => {
   })
 })
 
-describe('rate limits over HTTP (api-v1 §8)', () => {
+describe('rate limits over HTTP (docs/api.md#rate-limits)', () => {
   let t: TestApp
   before(async () => {
     t = await startTestApp({

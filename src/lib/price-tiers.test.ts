@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { ConfigError, readConfig } from '../config.ts'
 
-describe('PRICE_TIERS and PRICE_CURRENCY (operations.md §2, §6)', () => {
+describe('PRICE_TIERS and PRICE_CURRENCY (docs/usage.md#pricing)', () => {
   it('defaults to the spec tiers in EUR', () => {
     const config = readConfig({})
     assert.deepEqual(config.priceTiers, [

@@ -4,7 +4,7 @@ import { moveFrom, SUBMISSION_STATUSES } from './submission-moves.ts'
 
 const ALL = SUBMISSION_STATUSES
 
-describe('submission moves (api-v1 §3)', () => {
+describe('submission moves (docs/api.md#statuses-and-moves)', () => {
   it('cancels only a submission not already completed, declined, expired or cancelled', () => {
     const cancellable = ALL.filter((s) => moveFrom(s, 'cancel'))
     assert.deepEqual(cancellable, ['created', 'sent', 'viewed', 'partially_signed'])

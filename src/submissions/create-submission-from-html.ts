@@ -34,7 +34,7 @@ const FromHtmlBody = Type.Object(
     // No length keyword: the body limit (4 MB) bounds it, and Ajv would count characters one by one.
     html: Type.String({
       description:
-        'A self-contained HTML document with {{Name;role=…;type=…}} tags (api-v1 §2.5); images inline as data: URLs',
+        'A self-contained HTML document with {{Name;role=…;type=…}} tags (docs/api.md#syntax); images inline as data: URLs',
     }),
     size: Type.Optional(PageSize),
     ...creationOptions(InlineSubmitter),

@@ -25,7 +25,7 @@ export const createSubmissionFromPdf = defineRoute({
   url: '/v1/submissions/from_pdf',
   summary: 'Create a submission from a PDF',
   description:
-    'Documents as `pdf_base64`, `file` (base64 or HTTPS URL) or `pdf_url`; decoded PDFs up to 50 MB, request body up to 4.5 MB (pass larger PDFs by URL). Field areas follow api-v1 §4.3: fractions or points detected for the whole body, 1- or 0-indexed pages detected for the whole body, origin top-left. Encrypted PDFs are refused.',
+    'Documents as `pdf_base64`, `file` (base64 or HTTPS URL) or `pdf_url`; decoded PDFs up to 50 MB, request body up to 4.5 MB (pass larger PDFs by URL). Field areas follow docs/api.md#field-areas: fractions or points detected for the whole body, 1- or 0-indexed pages detected for the whole body, origin top-left. Encrypted PDFs are refused.',
   tag: 'Submissions',
   idempotent: true,
   bodyLimit: INLINE_PDF_BODY_LIMIT,

@@ -15,7 +15,7 @@ import { expireDueSubmissions } from './expire-submissions.ts'
 
 const MINUTE = 60_000
 
-describe('expiry of submissions (api-v1 §3.3)', () => {
+describe('expiry of submissions (docs/api.md#expiry)', () => {
   let t: TestApp
   let key: string
   before(async () => {

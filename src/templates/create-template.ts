@@ -15,7 +15,7 @@ export const createTemplate = defineRoute({
   url: '/v1/templates',
   summary: 'Create a template',
   description:
-    'A PDF (or several) with fields placed as in POST /v1/submissions/from_pdf (api-v1 §4.3). The body is limited to 4.5 MB: pass larger PDFs (up to 50 MB) by HTTPS URL. `created_via` is `api` (`ui` when made in the console).',
+    'A PDF (or several) with fields placed as in POST /v1/submissions/from_pdf (docs/api.md#field-areas). The body is limited to 4.5 MB: pass larger PDFs (up to 50 MB) by HTTPS URL. `created_via` is `api` (`ui` when made in the console).',
   tag: 'Templates',
   idempotent: true,
   bodyLimit: INLINE_PDF_BODY_LIMIT,

@@ -95,7 +95,7 @@ export const getUsage = defineRoute({
   url: '/v1/usage',
   summary: 'Signatures and price of a month',
   description:
-    'Volume pricing (operations.md §6): the month’s total picks one tier of PRICE_TIERS and every signature of the month costs its `unit_amount`. Scoped to the key’s account and environment.',
+    'Volume pricing (docs/usage.md#pricing): the month’s total picks one tier of PRICE_TIERS and every signature of the month costs its `unit_amount`. Scoped to the key’s account and environment.',
   tag: 'Usage',
   schema: { querystring: GetUsageQuery, response: { 200: Usage } },
   errors: ['invalid_month'],
