@@ -12,22 +12,6 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const MAP = 'docs/architecture.md'
 
-/**
- * Paths that other engineers of issue #32 are creating right now on their own branches, written in
- * the map as they will be. A path under a folder of this list (or equal to a file of it) may be
- * missing for now. The coordinator empties this list when the branches are merged.
- */
-const PENDING_MOVES = [
-  'src/child-pool/',
-  'src/pdf/read/',
-  'src/pdf/final/',
-  'src/pdf/merge/',
-  'src/pdf/seal/',
-  'src/pdf/text/',
-  'src/pdf/audit/',
-  'src/jobs/define-job.ts',
-]
-
 /** Folders whose subfolders the map must each name, besides src/ itself. */
 const SPLIT_FOLDERS = ['src/pdf', 'src/console']
 
@@ -79,13 +63,9 @@ function missingFolders(text: string, folders: string[]): string[] {
   return folders.filter((folder) => !spans.has(folder))
 }
 
-function pending(path: string, moves: string[]): boolean {
-  return moves.some((move) => (move.endsWith('/') ? path.startsWith(move) : path === move))
-}
-
-/** The paths of the map that exist neither now nor in a pending move. */
-function deadPaths(text: string, exists: (path: string) => boolean, moves: string[]): string[] {
-  return mapPaths(text).filter((path) => !exists(path) && !pending(path, moves))
+/** The paths of the map that do not exist. */
+function deadPaths(text: string, exists: (path: string) => boolean): string[] {
+  return mapPaths(text).filter((path) => !exists(path))
 }
 
 function subfolders(folder: string): string[] {
@@ -129,11 +109,11 @@ describe('the architecture map checker', () => {
     assert.deepEqual(missingFolders(text, ['src/lib/', 'src/pdf/seal/']), ['src/pdf/seal/'])
   })
 
-  it('reports a path that does not exist unless a pending move creates it', () => {
-    const files = new Set(['src/app.ts', 'src/jobs/'])
-    const text = '`src/app.ts` `src/gone.ts` `src/new/a.ts` `src/jobs/define-job.ts` `src/jobs/other.ts`'
+  it('reports a path that does not exist', () => {
+    const files = new Set(['src/app.ts', 'src/jobs/', 'src/jobs/define-job.ts'])
+    const text = '`src/app.ts` `src/gone.ts` `src/jobs/` `src/jobs/define-job.ts` `src/jobs/other.ts`'
     assert.deepEqual(
-      deadPaths(text, (path) => files.has(path), ['src/new/', 'src/jobs/define-job.ts']),
+      deadPaths(text, (path) => files.has(path)),
       ['src/gone.ts', 'src/jobs/other.ts'],
     )
   })
@@ -147,14 +127,6 @@ describe('docs/architecture.md', () => {
   })
 
   it('names no path that does not exist', () => {
-    assert.deepEqual(deadPaths(text, exists, PENDING_MOVES), [])
-  })
-
-  it('names every pending move, none of which exists yet (remove it from PENDING_MOVES once it does)', () => {
-    const written = mapPaths(text)
-    assert.deepEqual(
-      PENDING_MOVES.filter((move) => exists(move) || !written.some((path) => path.startsWith(move))),
-      [],
-    )
+    assert.deepEqual(deadPaths(text, exists), [])
   })
 })
