@@ -3,6 +3,7 @@
 // template. `/templates/new?from=tpl_…` starts from a copy of a saved template instead of an upload.
 // Loaded lazily: none of it is in the first load.
 import { useState } from 'preact/hooks'
+import type { FieldType } from '../../../lib/field-types.ts'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
 import { useTexts } from '../texts.ts'
@@ -10,7 +11,7 @@ import { PageHeader } from '../ui.tsx'
 import { ApiCall } from './api-call.tsx'
 import { FromTemplate } from './from-template.tsx'
 import { useHistory } from './history.ts'
-import { type EditorField, type FieldType, fromDeclarations } from './model.ts'
+import { type EditorField, fromDeclarations } from './model.ts'
 import { PageView } from './page-view.tsx'
 import { SaveForm } from './save-form.tsx'
 import { TagReport } from './tag-report.tsx'

@@ -2,17 +2,7 @@
 // origin (docs/api.md#field-areas), so the drawing never depends on the size the page is shown at.
 // Pure functions only: the components call them and keep the results.
 
-export const FIELD_TYPES = [
-  'signature',
-  'initials',
-  'date',
-  'text',
-  'checkbox',
-  'number',
-  'radio',
-  'select',
-] as const
-export type FieldType = (typeof FIELD_TYPES)[number]
+import type { FieldType } from '../../../lib/field-types.ts'
 
 export interface PageSize {
   width: number

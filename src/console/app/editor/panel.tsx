@@ -1,8 +1,9 @@
 // The editor's side panel: the type to draw, the roles (add, rename), and the selected field's
 // properties. Every change goes through the editor's history (one undo step each).
 import { useState } from 'preact/hooks'
+import { FIELD_TYPES, type FieldType } from '../../../lib/field-types.ts'
 import { useTexts } from '../texts.ts'
-import { type EditorField, FIELD_TYPES, type FieldType, hasOptions } from './model.ts'
+import { type EditorField, hasOptions } from './model.ts'
 
 export function TypePicker(props: { type: FieldType; onType: (type: FieldType) => void }) {
   const { t } = useTexts()

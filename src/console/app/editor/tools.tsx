@@ -1,8 +1,10 @@
 // The editor's tool panel: the type of the next field, the roles, add / undo / redo, the preview as
 // one signer, and the properties of the selected field.
+
+import type { FieldType } from '../../../lib/field-types.ts'
 import { useTexts } from '../texts.ts'
 import type { History } from './history.ts'
-import { defaultRect, type EditorField, type FieldType, onEveryPage } from './model.ts'
+import { defaultRect, type EditorField, onEveryPage } from './model.ts'
 import { Properties, Roles, TypePicker } from './panel.tsx'
 import type { Draft } from './upload.tsx'
 import type { FieldEdits, Parties } from './workspace-state.ts'

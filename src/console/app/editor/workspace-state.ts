@@ -1,17 +1,10 @@
 // The editor workspace's state beside its undo history: the roles (the one new fields get, the one
 // the pages are previewed as), the field edits, and the keyboard shortcuts of undo and redo.
 import { useEffect, useRef, useState } from 'preact/hooks'
+import type { FieldType } from '../../../lib/field-types.ts'
 import type { Texts } from '../texts.ts'
 import type { History } from './history.ts'
-import {
-  type EditorField,
-  type FieldType,
-  hasOptions,
-  newKey,
-  nextName,
-  type Rect,
-  rolesOf,
-} from './model.ts'
+import { type EditorField, hasOptions, newKey, nextName, type Rect, rolesOf } from './model.ts'
 
 /** Ctrl/Cmd+Z undoes, with Shift (or Ctrl+Y) redoes; text inputs keep their own undo. */
 export function useUndoShortcuts(history: History<EditorField[]>) {
