@@ -11,9 +11,17 @@
 // durations the last run saved in .tmp/test-times-<engine>.json.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { classify, filesForPass, minutes, saveTimes, seconds, slowestFirst } from './test-plan.mjs'
+import {
+  childrenCpuMs,
+  classify,
+  filesForPass,
+  minutes,
+  saveTimes,
+  seconds,
+  slowestFirst,
+} from './test-plan.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
@@ -69,6 +77,7 @@ for (const engine of passes) {
   const tap = join(tapDir, `${engine}.tap`)
   const times = join(tapDir, `${engine}.times`)
   const started = Date.now()
+  const cpuBefore = childrenCpuMs()
   const result = spawnSync(
     process.execPath,
     [
@@ -87,6 +96,7 @@ for (const engine of passes) {
     { cwd: root, stdio: 'inherit', env: { ...process.env, PARAPH_TEST_DB: engine } },
   )
   const wall = Date.now() - started
+  const cpu = cpuBefore === undefined ? undefined : childrenCpuMs() - cpuBefore
   const text = readFileSync(tap, 'utf8')
   const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
   passed += count('pass')
@@ -99,14 +109,16 @@ for (const engine of passes) {
     line,
     files: passFiles.length,
     wall,
+    cpu,
     slowest: saveTimes(root, engine, times).slice(0, 20),
   })
 }
 rmSync(tapDir, { recursive: true, force: true })
 if (passed === 0) exitCode = 1
-for (const { engine, line, files: count, wall, slowest } of summaries) {
+for (const { engine, line, files: count, wall, cpu, slowest } of summaries) {
+  const cpuNote = cpu === undefined ? '' : `, ${minutes(cpu)} of CPU on ${availableParallelism()} cores`
   console.log(
-    `\n${line}; ${count} files in ${minutes(wall)} (node ${process.version}, ${concurrency} at a time)`,
+    `\n${line}; ${count} files in ${minutes(wall)}${cpuNote} (node ${process.version}, ${concurrency} at a time)`,
   )
   if (slowest.length) console.log(`   slowest files on ${engine}:`)
   for (const [file, ms] of slowest) console.log(`   ${seconds(ms).padStart(8)}  ${file}`)
