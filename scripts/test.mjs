@@ -58,6 +58,9 @@ if (onceOn !== undefined && onceOn !== 'sqlite' && onceOn !== 'postgres') {
 }
 const facts = classify(root, files)
 const concurrency = Number(process.env.PARAPH_TEST_CONCURRENCY ?? 2)
+// Every file is a process that loads most of the app and its packages again: V8's code cache, kept
+// between runs (per Node.js version), saves about a tenth of that start (0.27 of 2.7 s of CPU).
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, '.tmp', 'node-compile-cache')
 const tapDir = mkdtempSync(join(tmpdir(), 'paraph-tap-'))
 let passed = 0
 let failed = 0
@@ -93,7 +96,11 @@ for (const engine of passes) {
       `--test-reporter-destination=${times}`,
       ...passFiles,
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, PARAPH_TEST_DB: engine } },
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, PARAPH_TEST_DB: engine, NODE_COMPILE_CACHE: compileCache },
+    },
   )
   const wall = Date.now() - started
   const cpu = cpuBefore === undefined ? undefined : childrenCpuMs() - cpuBefore
