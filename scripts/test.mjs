@@ -57,9 +57,12 @@ if (onceOn !== undefined && onceOn !== 'sqlite' && onceOn !== 'postgres') {
   process.exit(2)
 }
 const facts = classify(root, files)
+// Two files at a time on two cores: with 3 or 4 a mixed set of 20 files (database, browser, PDF,
+// the binary, pure) finished no sooner, each file just ran longer (they are CPU-bound); the wall
+// and CPU times printed at the end say when another machine would gain from more.
 const concurrency = Number(process.env.PARAPH_TEST_CONCURRENCY ?? 2)
 // Every file is a process that loads most of the app and its packages again: V8's code cache, kept
-// between runs (per Node.js version), saves about a tenth of that start (0.27 of 2.7 s of CPU).
+// between runs (per Node.js version), saves 0.23 s of the 3.3 s of CPU a small database test costs.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, '.tmp', 'node-compile-cache')
 const tapDir = mkdtempSync(join(tmpdir(), 'paraph-tap-'))
 let passed = 0
