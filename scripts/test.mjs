@@ -1,10 +1,27 @@
-// Runs every *.test.ts once per engine (SQLite, then PostgreSQL) with node's test runner, and ends
-// with one summary line. `npm test -- sqlite` or `-- postgres` runs one engine; further arguments
-// are test files.
+// Runs every *.test.ts on each engine (SQLite, then PostgreSQL) with node's test runner, and ends
+// with, per engine, its wall time and its slowest twenty files, then one summary line.
+// `npm test -- sqlite` or `-- postgres` runs one engine; further arguments are test files.
+//
+// A file that can differ by nothing between the passes runs on one pass only (scripts/test-plan.mjs
+// decides from its imports): a file that never reaches a database runs once; when the passes are
+// separate invocations under different Node.js lines (scripts/test-all.sh: PostgreSQL on Node 22,
+// SQLite on Node 24, with `--once-on=sqlite`), a database-free file that starts processes (the PDF
+// child pool, Chromium, any child_process) still runs on both, since that is where the lines have
+// differed. Without --once-on, one engine alone runs every file. Files run slowest first, from the
+// durations the last run saved in .tmp/test-times-<engine>.json.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import {
+  childrenCpuMs,
+  classify,
+  filesForPass,
+  minutes,
+  saveTimes,
+  seconds,
+  slowestFirst,
+} from './test-plan.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
@@ -40,39 +57,92 @@ const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'script
 if (built.status !== 0) process.exit(1)
 
 const files = chosen.length ? chosen : [...find(join(root, 'src')), ...find(join(root, 'test'))].sort()
+const passes = engines.length ? engines : ['sqlite', 'postgres']
+// --once-on=<engine>: the files that cannot differ run on that engine's pass only. Both engines in
+// one invocation share this Node.js line: the first pass takes them.
+const onceOn =
+  args.find((a) => a.startsWith('--once-on='))?.slice('--once-on='.length) ??
+  (passes.length > 1 ? passes[0] : undefined)
+if (onceOn !== undefined && onceOn !== 'sqlite' && onceOn !== 'postgres') {
+  console.error(`--once-on names an engine, sqlite or postgres, not ${onceOn}`)
+  process.exit(2)
+}
+const facts = classify(root, files)
+// Two files at a time on two cores: with 3 or 4 a mixed set of 20 files (database, browser, PDF,
+// the binary, pure) finished no sooner, each file just ran longer (they are CPU-bound); the wall
+// and CPU times printed at the end say when another machine would gain from more.
+const concurrency = Number(process.env.PARAPH_TEST_CONCURRENCY ?? 2)
+// Every file is a process that loads most of the app and its packages again: V8's code cache, kept
+// between runs (per Node.js version), saves 0.23 s of the 3.3 s of CPU a small database test costs.
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, '.tmp', 'node-compile-cache')
 const tapDir = mkdtempSync(join(tmpdir(), 'paraph-tap-'))
 let passed = 0
 let failed = 0
 let exitCode = 0
+const summaries = []
 
-for (const engine of engines.length ? engines : ['sqlite', 'postgres']) {
-  console.log(`\n== ${files.length} test files on ${engine}`)
+for (const engine of passes) {
+  const passFiles = slowestFirst(
+    root,
+    engine,
+    filesForPass(files, facts, { engine, onceOn, sameNodeLine: passes.length > 1 }),
+  )
+  const once = files.length - passFiles.length
+  console.log(
+    `\n== ${passFiles.length} test files on ${engine}${once ? ` (${once} that cannot differ run on ${onceOn} only)` : ''}`,
+  )
   const tap = join(tapDir, `${engine}.tap`)
+  const times = join(tapDir, `${engine}.times`)
+  const started = Date.now()
+  const cpuBefore = childrenCpuMs()
   const result = spawnSync(
     process.execPath,
     [
       '--import',
       'tsx',
       '--test',
-      '--test-concurrency=2',
+      `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
-      ...files,
+      `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`,
+      `--test-reporter-destination=${times}`,
+      ...passFiles,
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, PARAPH_TEST_DB: engine } },
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, PARAPH_TEST_DB: engine, NODE_COMPILE_CACHE: compileCache },
+    },
   )
+  const wall = Date.now() - started
+  const cpu = cpuBefore === undefined ? undefined : childrenCpuMs() - cpuBefore
   const text = readFileSync(tap, 'utf8')
   const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
   passed += count('pass')
   failed += count('fail') + count('cancelled')
   if (result.status !== 0) exitCode = 1
-  console.log(
-    `== ${engine}: ${count('pass')} passed, ${count('fail')} failed, ${count('cancelled')} cancelled`,
-  )
+  const line = `== ${engine}: ${count('pass')} passed, ${count('fail')} failed, ${count('cancelled')} cancelled`
+  console.log(line)
+  summaries.push({
+    engine,
+    line,
+    files: passFiles.length,
+    wall,
+    cpu,
+    slowest: saveTimes(root, engine, times).slice(0, 20),
+  })
 }
 rmSync(tapDir, { recursive: true, force: true })
 if (passed === 0) exitCode = 1
+for (const { engine, line, files: count, wall, cpu, slowest } of summaries) {
+  const cpuNote = cpu === undefined ? '' : `, ${minutes(cpu)} of CPU on ${availableParallelism()} cores`
+  console.log(
+    `\n${line}; ${count} files in ${minutes(wall)}${cpuNote} (node ${process.version}, ${concurrency} at a time)`,
+  )
+  if (slowest.length) console.log(`   slowest files on ${engine}:`)
+  for (const [file, ms] of slowest) console.log(`   ${seconds(ms).padStart(8)}  ${file}`)
+}
 console.log(`\ntests: ${passed} passed, ${failed} failed`)
 process.exit(exitCode)
