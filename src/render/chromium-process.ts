@@ -1,7 +1,7 @@
 // Chromium as a process for the renderer: launched with the flags docs/security.md#chromium gives,
 // its process id read from Chromium itself, and killed with its whole process group (playwright
 // starts the browser detached, so renderers, GPU and network helpers share the browser's group).
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 
 /** What the renderer logs: pino's logger fits. */
 export interface RenderLogger {
@@ -86,6 +86,9 @@ export async function launchChromium(
 }
 
 async function launch(executablePath: string, sandboxed: boolean): Promise<Running> {
+  // Loaded on the first launch: playwright-core takes ~0.5 s of CPU to import, which every process
+  // that never renders HTML (a worker, each test file that builds the app) would pay for nothing.
+  const { chromium } = await import('playwright-core')
   const browser = await chromium.launch({
     executablePath,
     // Without the sandbox, the flag explicitly too: should playwright's default change, root still starts.
