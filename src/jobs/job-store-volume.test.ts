@@ -120,10 +120,12 @@ describe('the claim with 100 000 jobs scheduled for later', () => {
     const withMs = await claimMs()
     assertIndexed(c, withFuture)
 
-    assert.deepEqual(
-      withFuture.map((v) => shape(v.plan)),
-      without.map((v) => shape(v.plan)),
-    )
+    // The due-pending statement, which the future rows could slow, keeps its path on both engines.
+    // On PostgreSQL the lease statement may switch between its two indexed plans (see assertIndexed)
+    // as the statistics move: both read no row here, which assertIndexed checks.
+    const compared = (verdicts: PlanVerdict[]) =>
+      (ENGINE === 'postgres' ? verdicts.slice(1) : verdicts).map((v) => shape(v.plan))
+    assert.deepEqual(compared(withFuture), compared(without))
     c.diagnostic(
       `${ENGINE}: a claim took ${withoutMs.toFixed(3)} ms (median of 50) without, ${withMs.toFixed(3)} ms with ${FUTURE_JOBS} future jobs`,
     )
