@@ -214,7 +214,14 @@ class Group {
     }
     if (error !== null || this.flags.error) {
       this.#pad('error', this.error)
-      const envelope = error && { error: { type: error.type, code: error.code, message: error.message } }
+      const envelope = error && {
+        error: {
+          type: error.type,
+          code: error.code,
+          message: error.message,
+          ...(error.param !== undefined ? { param: error.param } : {}),
+        },
+      }
       this.error.push(envelope ? this.errors.push(envelope) - 1 : -1)
     }
   }

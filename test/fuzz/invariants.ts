@@ -70,12 +70,20 @@ function envelopeProblem(response: LightMyRequestResponse, allowed: ReadonlySet<
   if (!isObject(body) || Object.keys(body).join() !== 'error')
     return 'the error body is not exactly { error }'
   const { error } = body
-  if (!isObject(error) || Object.keys(error).sort().join() !== 'code,message,type') {
-    return 'error is not exactly { type, code, message }'
+  const keys = Object.keys(error ?? {})
+    .filter((key) => key !== 'param')
+    .sort()
+    .join()
+  if (!isObject(error) || keys !== 'code,message,type') {
+    return 'error is not exactly { type, code, message } and an optional param'
   }
-  const { type, code, message } = error
+  const { type, code, message, param } = error
   if (typeof type !== 'string' || typeof code !== 'string' || typeof message !== 'string') {
     return 'type, code and message are not all strings'
+  }
+  // docs/api.md#errors: `param` names the request field the message begins with.
+  if (param !== undefined && (typeof param !== 'string' || !message.startsWith(`${param}: `))) {
+    return `param ${JSON.stringify(param)} is not the field the message begins with`
   }
   if (!allowed.has(code)) return `code ${code} is not one the route declares (${[...allowed].join(', ')})`
   const expected = statusOf(code as ErrorCode)
