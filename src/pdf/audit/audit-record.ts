@@ -132,7 +132,9 @@ export type AuditSubmitter = Static<typeof AuditSubmitter>
 
 export const AuditEvent = Type.Object({
   id: Id('evt', 'Event id'),
-  type: Type.String({ description: 'Event type (docs/api.md#events), e.g. submission.created, submitter.signed' }),
+  type: Type.String({
+    description: 'Event type (docs/api.md#events), e.g. submission.created, submitter.signed',
+  }),
   created_at: Timestamp('When it happened'),
   submitter_id: OrNull(Id('sbm', 'Submitter id'), 'The submitter who acted, if any'),
   ip: OrNull(Type.String(), 'IP address of the request that caused it, when a person acted'),
@@ -154,7 +156,9 @@ export const AuditRecord = Type.Object(
   {
     submission_id: Id('sub', 'Submission id'),
     legal_level: Type.String({ description: SES_LEGAL_LEVEL, examples: [SES_LEGAL_LEVEL] }),
-    status: Type.String({ description: 'Submission status when the trail was drawn up (docs/api.md#statuses-and-moves)' }),
+    status: Type.String({
+      description: 'Submission status when the trail was drawn up (docs/api.md#statuses-and-moves)',
+    }),
     created_at: Timestamp('Creation of the submission'),
     completed_at: OrNull(Timestamp('Last signature'), 'Null unless completed'),
     documents: Type.Array(
