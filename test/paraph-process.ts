@@ -142,9 +142,16 @@ export async function startServe(
   env: Record<string, string>,
 ): Promise<{ process: ParaphProcess; base: string }> {
   const started = new ParaphProcess(['serve', ...args], { PORT: '0', ...env })
-  const [, base] = await started.waitFor(/Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/)
-  assert.ok(base)
-  return { process: started, base }
+  try {
+    const [, base] = await started.waitFor(/Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    assert.ok(base)
+    return { process: started, base }
+  } catch (error) {
+    // One that never said it listens is nobody's to stop: killed here, or it would keep the test
+    // file's process alive.
+    await started.kill()
+    throw error
+  }
 }
 
 /** Polls `probe` until it returns a value, failing the test at the deadline. */
