@@ -75,6 +75,10 @@ const concurrency = Number(process.env.PARAPH_TEST_CONCURRENCY ?? 2)
 // Every file is a process that loads most of the app and its packages again: V8's code cache, kept
 // between runs (per Node.js version), saves 0.23 s of the 3.3 s of CPU a small database test costs.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, '.tmp', 'node-compile-cache')
+// Node.js runs the test files' TypeScript itself (type stripping, on by default since 22.18; the code
+// keeps to erasable syntax, `erasableSyntaxOnly` in tsconfig.json): 0.6 s less CPU per file than
+// tsx's loader, which an older Node.js 22 still uses.
+const typescriptFlags = process.features.typescript ? [] : ['--import', 'tsx']
 const tapDir = mkdtempSync(join(tmpdir(), 'paraph-tap-'))
 let passed = 0
 let failed = 0
@@ -98,8 +102,7 @@ for (const engine of passes) {
   const result = spawnSync(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      ...typescriptFlags,
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',

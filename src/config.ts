@@ -55,11 +55,10 @@ export const Config = Type.Object({
 export type Config = Static<typeof Config>
 
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
+  readonly variable: string
+  constructor(variable: string, problem: string) {
     super(`Invalid configuration: ${variable} ${problem}`)
+    this.variable = variable
     this.name = 'ConfigError'
   }
 }

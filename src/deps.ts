@@ -33,7 +33,7 @@
 // - The metrics listener — METRICS_LISTEN: served by the CLI on its own port (`metrics` below).
 
 import type { FastifyBaseLogger } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { type DestinationStream, type Logger, pino } from 'pino'
 import type { Agent } from 'undici'
 import { KeyActivity } from './accounts/key-activity.ts'
@@ -57,7 +57,6 @@ import { loadOrCreateSecret } from './lib/secret-file.ts'
 import { LIMITS } from './limits.ts'
 import type { Mailer } from './mail/mailer.ts'
 import { OutboxMailer } from './mail/outbox-mailer.ts'
-import { SmtpMailer } from './mail/smtp-mailer.ts'
 import { registerJobGauges } from './metrics/job-gauges.ts'
 import { createMetrics, type Metrics, NO_METRICS } from './metrics/metrics.ts'
 import { ChromiumRenderer, type RendererOptions } from './render/chromium-renderer.ts'
@@ -168,6 +167,9 @@ export function createLogging(
  * already share counters.
  */
 async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Redis> {
+  // Loaded only when REDIS_URL is set, as the SMTP client only with SMTP_URL: a process on the
+  // embedded defaults (and each test file's process) does not pay for what it does not use.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
   let warned = false
   redis.on('error', (error: Error) => {
@@ -234,7 +236,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     ...(overrides.trustedCa ? { ca: overrides.trustedCa } : {}),
   })
   const mailer: Mailer = config.smtpUrl
-    ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
+    ? new (await import('./mail/smtp-mailer.ts')).SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(logger)
   const requestLogs = new RequestLogWriter({
     db: database.db,

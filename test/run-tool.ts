@@ -11,12 +11,14 @@ const MAX_OUTPUT = 64 * 1024 * 1024
 
 export class ToolError extends Error {
   override readonly name = 'ToolError'
-  constructor(
-    readonly command: string,
-    readonly code: number | string | null,
-    readonly output: string,
-  ) {
+  readonly command: string
+  readonly code: number | string | null
+  readonly output: string
+  constructor(command: string, code: number | string | null, output: string) {
     super(`${command} exited ${code}: ${output.trim().slice(0, 2000)}`)
+    this.command = command
+    this.code = code
+    this.output = output
   }
 }
 

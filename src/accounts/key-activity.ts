@@ -42,11 +42,14 @@ export class KeyActivity {
   #day = -1
   readonly #pending = new Set<Promise<void>>()
 
-  constructor(
-    readonly db: Executor,
-    readonly clock: Clock,
-    readonly logger: FastifyBaseLogger,
-  ) {}
+  readonly db: Executor
+  readonly clock: Clock
+  readonly logger: FastifyBaseLogger
+  constructor(db: Executor, clock: Clock, logger: FastifyBaseLogger) {
+    this.db = db
+    this.clock = clock
+    this.logger = logger
+  }
 
   /** Records one call of `route` (`GET /v1/submissions/:id`) by `key`; synchronous, usually a no-op. */
   seen(key: AuthenticatedKey, route: string): void {

@@ -14,10 +14,12 @@ const MAX_ENTRIES = 10_000
 export class KeyCache {
   readonly #entries = new Map<string, { key: AuthenticatedKey; until: number }>()
 
-  constructor(
-    readonly db: Executor,
-    readonly clock: Clock,
-  ) {}
+  readonly db: Executor
+  readonly clock: Clock
+  constructor(db: Executor, clock: Clock) {
+    this.db = db
+    this.clock = clock
+  }
 
   /** The cached scope while fresh, without touching the database. */
   peek(presented: string): AuthenticatedKey | undefined {

@@ -68,7 +68,10 @@ export class ChildPool<Request extends object, Answer extends { id: number }> {
   private nextId = 1
   private closed = false
 
-  constructor(private readonly options: PoolOptions<Answer>) {}
+  private readonly options: PoolOptions<Answer>
+  constructor(options: PoolOptions<Answer>) {
+    this.options = options
+  }
 
   /**
    * Resolves with the child's answer; rejects only on a server fault (no child could start).
@@ -281,10 +284,15 @@ function loaderFlags(execArgv: string[]): string[] {
 export class PoolsByLimits<Request extends object, Answer extends { id: number }> {
   readonly #pools = new Map<string, ChildPool<Request, Answer>>()
 
+  private readonly options: Omit<PoolOptions<Answer>, 'size' | 'memoryLimitBytes'>
+  private readonly defaults: { size: number; memoryLimitBytes: number }
   constructor(
-    private readonly options: Omit<PoolOptions<Answer>, 'size' | 'memoryLimitBytes'>,
-    private readonly defaults: { size: number; memoryLimitBytes: number },
-  ) {}
+    options: Omit<PoolOptions<Answer>, 'size' | 'memoryLimitBytes'>,
+    defaults: { size: number; memoryLimitBytes: number },
+  ) {
+    this.options = options
+    this.defaults = defaults
+  }
 
   get(limits: { memoryLimitBytes?: number; poolSize?: number } = {}): ChildPool<Request, Answer> {
     const memoryLimitBytes = limits.memoryLimitBytes ?? this.defaults.memoryLimitBytes

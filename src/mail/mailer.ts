@@ -17,11 +17,10 @@ export interface Mailer {
 /** A permanent refusal (an SMTP 5xx reply): sending the same message again would be refused again. */
 export class MailRejectedError extends Error {
   override name = 'MailRejectedError'
-  constructor(
-    message: string,
-    /** The server's reply, e.g. `550 5.1.1 No such user`. */
-    readonly response: string | undefined,
-  ) {
+  /** The server's reply, e.g. `550 5.1.1 No such user`. */
+  readonly response: string | undefined
+  constructor(message: string, response: string | undefined) {
     super(message)
+    this.response = response
   }
 }

@@ -6,7 +6,10 @@ import type { Mailer } from './mailer.ts'
 
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox'
-  constructor(private readonly logger: FastifyBaseLogger) {}
+  private readonly logger: FastifyBaseLogger
+  constructor(logger: FastifyBaseLogger) {
+    this.logger = logger
+  }
 
   async send(message: MailMessage, messageId: string): Promise<void> {
     this.logger.info(

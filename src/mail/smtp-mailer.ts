@@ -43,11 +43,11 @@ export class SmtpMailer implements Mailer {
   readonly kind = 'smtp'
   private readonly transport
 
-  constructor(
-    url: string,
-    private readonly from: string,
-    private readonly logger: FastifyBaseLogger,
-  ) {
+  private readonly from: string
+  private readonly logger: FastifyBaseLogger
+  constructor(url: string, from: string, logger: FastifyBaseLogger) {
+    this.from = from
+    this.logger = logger
     // The URL's own query (`?tls.rejectUnauthorized=false`, `?pool=false`) wins over these defaults.
     this.transport = createTransport({
       url,

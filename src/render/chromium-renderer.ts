@@ -123,7 +123,9 @@ export class ChromiumRenderer {
   private readonly maxPages: number
   private closed = false
 
-  constructor(private readonly options: RendererOptions) {
+  private readonly options: RendererOptions
+  constructor(options: RendererOptions) {
+    this.options = options
     this.timeoutMs = options.timeoutMs ?? LIMITS.htmlRenderMs
     this.maxPages = options.maxPages ?? LIMITS.htmlPages
     // One spare per slot, the reserved one included: another account's render, when a flood holds

@@ -42,7 +42,9 @@ export class RenderSlots {
   private readonly size: number
   private closed = false
 
-  constructor(private readonly limits: SlotLimits) {
+  private readonly limits: SlotLimits
+  constructor(limits: SlotLimits) {
+    this.limits = limits
     this.size = limits.perOwner + limits.reserve
   }
 

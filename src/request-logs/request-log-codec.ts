@@ -66,8 +66,10 @@ class Column {
 class StringColumn extends Column {
   #last: string | undefined
   #lastAt = -1
-  constructor(readonly group: Group) {
+  readonly group: Group
+  constructor(group: Group) {
     super()
+    this.group = group
   }
 
   override clear(): void {

@@ -18,7 +18,10 @@ function isMissing(error: unknown): boolean {
  * 0600 and the folders Paraph creates 0700 (lib/private-files.ts).
  */
 export class FsBlobStore implements BlobStore {
-  constructor(readonly root: string) {}
+  readonly root: string
+  constructor(root: string) {
+    this.root = root
+  }
 
   #path(key: string): string {
     assertBlobKey(key)

@@ -2,15 +2,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import type { S3Client } from '@aws-sdk/client-s3'
 import { type Clock, systemClock } from '../lib/clock.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
 import { digestFile } from '../lib/hash-file.ts'
@@ -33,28 +25,53 @@ export interface S3BlobStoreOptions {
 /** SigV4 presigned URLs cannot live longer than 7 days. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600
 
+/**
+ * The AWS SDK, loaded at the store's first call: 0.2 s of CPU that a process storing to files, and
+ * each test file's process, does not pay.
+ */
+interface Sdk {
+  s3: typeof import('@aws-sdk/client-s3')
+  client: S3Client
+  getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl
+}
+
 /** GetObject says NoSuchKey; HeadObject has no body, so a missing key is a bare 404 NotFound. */
-function isMissing(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound')
+function isMissing(sdk: Sdk, error: unknown): boolean {
+  return (
+    error instanceof sdk.s3.S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound')
+  )
 }
 
 /** Blobs as objects in one S3 bucket (AWS or compatible); a PutObject replaces an object atomically. */
 export class S3BlobStore implements BlobStore {
-  readonly #client: S3Client
+  readonly #options: S3BlobStoreOptions
+  #sdk: Promise<Sdk> | undefined
   readonly #bucket: string
   readonly #prefix: string
   readonly #clock: Clock
 
   constructor(options: S3BlobStoreOptions) {
-    this.#client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle ?? false,
-      credentials: options.credentials,
-    })
+    this.#options = options
     this.#bucket = options.bucket
     this.#prefix = options.prefix ? `${options.prefix}/` : ''
     this.#clock = options.clock ?? systemClock
+  }
+
+  #load(): Promise<Sdk> {
+    this.#sdk ??= (async () => {
+      const [s3, presigner] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/s3-request-presigner'),
+      ])
+      const client = new s3.S3Client({
+        region: this.#options.region,
+        endpoint: this.#options.endpoint,
+        forcePathStyle: this.#options.forcePathStyle ?? false,
+        credentials: this.#options.credentials,
+      })
+      return { s3, client, getSignedUrl: presigner.getSignedUrl }
+    })()
+    return this.#sdk
   }
 
   #object(key: string): { Bucket: string; Key: string } {
@@ -65,8 +82,9 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob> {
     const object = this.#object(key)
     const digest = createHash('sha256').update(bytes).digest()
-    await this.#client.send(
-      new PutObjectCommand({
+    const sdk = await this.#load()
+    await sdk.client.send(
+      new sdk.s3.PutObjectCommand({
         ...object,
         Body: bytes,
         ContentLength: bytes.byteLength,
@@ -82,8 +100,9 @@ export class S3BlobStore implements BlobStore {
     const object = this.#object(key)
     // Hashing first (a second read of the file) lets S3 verify the upload against the hash we return.
     const { size, digest } = await digestFile(path)
-    await this.#client.send(
-      new PutObjectCommand({
+    const sdk = await this.#load()
+    await sdk.client.send(
+      new sdk.s3.PutObjectCommand({
         ...object,
         Body: createReadStream(path),
         ContentLength: size,
@@ -100,31 +119,34 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stream(key: string): Promise<Readable | null> {
+    const sdk = await this.#load()
     try {
-      const { Body } = await this.#client.send(new GetObjectCommand(this.#object(key)))
+      const { Body } = await sdk.client.send(new sdk.s3.GetObjectCommand(this.#object(key)))
       if (!Body) throw new Error(`S3 GetObject returned no body for ${key}`)
       // In Node.js the SDK's body is the HTTP response itself, a Readable.
       return Body as Readable
     } catch (error) {
-      if (isMissing(error)) return null
+      if (isMissing(sdk, error)) return null
       throw error
     }
   }
 
   /** A missing bucket also answers 404 to HEAD, so it reads as false here (get() and put() throw). */
   async exists(key: string): Promise<boolean> {
+    const sdk = await this.#load()
     try {
-      await this.#client.send(new HeadObjectCommand(this.#object(key)))
+      await sdk.client.send(new sdk.s3.HeadObjectCommand(this.#object(key)))
       return true
     } catch (error) {
-      if (isMissing(error)) return false
+      if (isMissing(sdk, error)) return false
       throw error
     }
   }
 
   /** S3 answers 204 whether or not the object existed. */
   async delete(key: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand(this.#object(key)))
+    const sdk = await this.#load()
+    await sdk.client.send(new sdk.s3.DeleteObjectCommand(this.#object(key)))
   }
 
   /**
@@ -138,15 +160,19 @@ export class S3BlobStore implements BlobStore {
     const expiresIn = Math.floor((expiresAt.getTime() - now.getTime()) / 1000)
     if (expiresIn < 1) throw new Error(`presignedGetUrl: expiresAt ${expiresAt.toISOString()} is not ahead`)
     if (expiresIn > MAX_PRESIGN_SECONDS) return null
-    const command = new GetObjectCommand({
+    const sdk = await this.#load()
+    const command = new sdk.s3.GetObjectCommand({
       ...object,
       ResponseContentDisposition: attachmentDisposition(downloadName),
     })
-    return getSignedUrl(this.#client, command, { expiresIn, signingDate: now })
+    return sdk.getSignedUrl(sdk.client, command, { expiresIn, signingDate: now })
   }
 
-  /** Closes the SDK's pooled connections. */
+  /** Closes the SDK's pooled connections (none when the store was never used). */
   destroy(): void {
-    this.#client.destroy()
+    void this.#sdk?.then(
+      (sdk) => sdk.client.destroy(),
+      () => undefined,
+    )
   }
 }

@@ -4,15 +4,23 @@
 import type { ErrorBody } from '../../http/common-schemas.ts'
 
 export class ApiFailure extends Error {
+  readonly status: number
+  readonly code: string
+  readonly retryAfter: string | null
+  /** The request field the error is about (`submitters[0].email`), when the server names one. */
+  readonly param: string | null
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly retryAfter: string | null = null,
-    /** The request field the error is about (`submitters[0].email`), when the server names one. */
-    readonly param: string | null = null,
+    retryAfter: string | null = null,
+    param: string | null = null,
   ) {
     super(message)
+    this.status = status
+    this.code = code
+    this.retryAfter = retryAfter
+    this.param = param
   }
 }
 

@@ -69,12 +69,20 @@ export class Flow {
   readonly left: number
   readonly width: number
 
+  private readonly doc: PDFDocument
+  private readonly fonts: FlowFonts
+  private readonly size: [number, number]
+  private readonly margin: { top: number; bottom: number; side: number }
   constructor(
-    private readonly doc: PDFDocument,
-    private readonly fonts: FlowFonts,
-    private readonly size: [number, number] = PageSizes.A4,
-    private readonly margin = { top: 50, bottom: 56, side: 50 },
+    doc: PDFDocument,
+    fonts: FlowFonts,
+    size: [number, number] = PageSizes.A4,
+    margin = { top: 50, bottom: 56, side: 50 },
   ) {
+    this.doc = doc
+    this.fonts = fonts
+    this.size = size
+    this.margin = margin
     this.left = margin.side
     this.width = size[0] - 2 * margin.side
     this.newPage()

@@ -4,10 +4,9 @@
 export class FinalPdfError extends Error {
   override readonly name = 'FinalPdfError'
   /** `detail`: the internal cause behind the sentence, for the log. */
-  constructor(
-    message: string,
-    readonly detail?: string,
-  ) {
+  readonly detail?: string
+  constructor(message: string, detail?: string) {
     super(message)
+    this.detail = detail
   }
 }

@@ -53,7 +53,10 @@ function ownCopy(doc: mupdf.PDFDocument, source: mupdf.PDFObject): mupdf.PDFObje
 class SharedStreams {
   private open?: mupdf.PDFObject
   private readonly close = new Map<string, mupdf.PDFObject>()
-  constructor(private readonly doc: mupdf.PDFDocument) {}
+  private readonly doc: mupdf.PDFDocument
+  constructor(doc: mupdf.PDFDocument) {
+    this.doc = doc
+  }
 
   opening(): mupdf.PDFObject {
     this.open ??= this.doc.addStream('q\n', {})

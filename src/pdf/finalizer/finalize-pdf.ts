@@ -25,11 +25,10 @@ const RECYCLE_AFTER_BYTES = 16 * MiB
 /** `message` is for the API client; `detail`, when set, is the internal cause, for the log. */
 export class FinalizeError extends Error {
   override readonly name = 'FinalizeError'
-  constructor(
-    message: string,
-    readonly detail?: string,
-  ) {
+  readonly detail?: string
+  constructor(message: string, detail?: string) {
     super(message)
+    this.detail = detail
   }
 }
 

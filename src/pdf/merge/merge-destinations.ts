@@ -15,10 +15,9 @@ export class SourceDestinations {
   private named: Map<string, mupdf.PDFObject> | undefined
   private readonly pageNumbers: Set<number>
 
-  constructor(
-    private readonly doc: mupdf.PDFDocument,
-    pages: mupdf.PDFObject[],
-  ) {
+  private readonly doc: mupdf.PDFDocument
+  constructor(doc: mupdf.PDFDocument, pages: mupdf.PDFObject[]) {
+    this.doc = doc
     this.pageNumbers = new Set(pages.map((page) => page.asIndirect()))
   }
 

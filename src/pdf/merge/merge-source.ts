@@ -98,11 +98,14 @@ class FieldPreparer {
   readonly roots: mupdf.PDFObject[] = []
   private readonly seen = new Set<number>()
 
-  constructor(
-    private readonly label: string,
-    private readonly notes: string[],
-    private readonly destinations: SourceDestinations,
-  ) {}
+  private readonly label: string
+  private readonly notes: string[]
+  private readonly destinations: SourceDestinations
+  constructor(label: string, notes: string[], destinations: SourceDestinations) {
+    this.label = label
+    this.notes = notes
+    this.destinations = destinations
+  }
 
   /**
    * An entry of /AcroForm /Fields. Some files list a kid there rather than its root: the tree is

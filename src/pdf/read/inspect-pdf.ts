@@ -37,11 +37,10 @@ export type InvalidPdfReason =
 /** A refusal of the file itself; `message` is one sentence fit to show the client. */
 export class InvalidPdfError extends Error {
   override readonly name = 'InvalidPdfError'
-  constructor(
-    readonly reason: InvalidPdfReason,
-    message: string,
-  ) {
+  readonly reason: InvalidPdfReason
+  constructor(reason: InvalidPdfReason, message: string) {
     super(message)
+    this.reason = reason
   }
 }
 

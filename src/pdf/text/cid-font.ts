@@ -19,10 +19,9 @@ export class CidFont {
   private readonly glyphs = new Set<number>()
   private written = 0
 
-  constructor(
-    readonly face: ShapingFace,
-    context: PDFContext,
-  ) {
+  readonly face: ShapingFace
+  constructor(face: ShapingFace, context: PDFContext) {
+    this.face = face
     this.ref = context.nextRef()
     this.refs = {
       cidFont: context.nextRef(),

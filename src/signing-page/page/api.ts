@@ -2,12 +2,12 @@
 // path: the page lives at /s/{slug} or /embed/{jwt}, and every call goes to that path plus the
 // action.
 export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number
+  readonly code: string
+  constructor(status: number, code: string, message: string) {
     super(message)
+    this.status = status
+    this.code = code
   }
 }
 
