@@ -261,6 +261,14 @@ describe('the console in a browser', () => {
 
     await go(page, '/usage')
     await page.getByRole('img', { name: /Signatures per day/ }).waitFor()
+    // The tier: its price, then what it covers on a line of its own; the chart's value axis has labels.
+    await page.locator('.totals dd', { hasText: /^\S+ per signature/ }).waitFor()
+    assert.match(
+      await page.locator('.totals .tier-price').innerText(),
+      /^for up to [\d,]+ signatures a month$/,
+    )
+    const axisLabels = await page.locator('svg.chart text.chart-label[text-anchor="end"]').allTextContents()
+    assert.deepEqual(axisLabels, ['0', '1'], 'no signature yet: the axis runs from 0 to 1')
     await check(page, 'usage')
     await context.close()
   })

@@ -47,12 +47,11 @@ export function UsagePage({ session }: PageProps) {
             <div>
               <dt>{t.tier}</dt>
               <dd>
-                {u.tier.up_to === null
-                  ? t.tier_unlimited
-                  : fill(t.tier_up_to, { n: formatNumber(language, u.tier.up_to) })}
-                <span class="muted small">
-                  {' '}
-                  · {fill(t.per_signature, { amount: formatMoney(language, u.tier.unit_amount, u.currency) })}
+                {fill(t.per_signature, { amount: formatMoney(language, u.tier.unit_amount, u.currency) })}
+                <span class="tier-price">
+                  {u.tier.up_to === null
+                    ? t.tier_unlimited
+                    : fill(t.tier_up_to, { n: formatNumber(language, u.tier.up_to) })}
                 </span>
               </dd>
             </div>
@@ -74,7 +73,12 @@ function DayChart({ usage }: { usage: Usage }) {
   const max = Math.max(1, ...days.map((d) => d.signatures))
   const width = 720
   const height = 200
-  const bar = width / Math.max(days.length, 1)
+  // The value axis: 0, the middle and the day with the most, each with a grid line; whole numbers
+  // only (the middle is left out when it would not be one).
+  const axis = 40
+  const ticks = [...new Set([0, max % 2 === 0 ? max / 2 : 0, max])]
+  const y = (value: number) => height - (value / max) * (height - 10)
+  const bar = (width - axis) / Math.max(days.length, 1)
   const dayFormat = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' })
   const total = days.reduce((sum, d) => sum + d.signatures, 0)
   return (
@@ -91,16 +95,30 @@ function DayChart({ usage }: { usage: Usage }) {
           max: formatNumber(language, max),
         })}
       >
-        <line x1="0" y1={height} x2={width} y2={height} class="chart-axis" />
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line
+              x1={axis}
+              y1={y(tick)}
+              x2={width}
+              y2={y(tick)}
+              class={tick === 0 ? 'chart-axis' : 'chart-grid'}
+            />
+            <text x={axis - 6} y={y(tick) + 4} class="chart-label" text-anchor="end">
+              {formatNumber(language, tick)}
+            </text>
+          </g>
+        ))}
         {days.map((d, i) => {
-          const h = (d.signatures / max) * (height - 10)
+          const h = height - y(d.signatures)
+          const x = axis + i * bar
           return (
             <g key={d.date}>
-              <rect x={i * bar + 2} y={height - h} width={Math.max(bar - 4, 1)} height={h} class="chart-bar">
+              <rect x={x + 2} y={height - h} width={Math.max(bar - 4, 1)} height={h} class="chart-bar">
                 <title>{`${dayFormat.format(new Date(d.date))}: ${d.signatures}`}</title>
               </rect>
               {i % 5 === 0 ? (
-                <text x={i * bar + bar / 2} y={height + 15} class="chart-label" text-anchor="middle">
+                <text x={x + bar / 2} y={height + 15} class="chart-label" text-anchor="middle">
                   {Number(d.date.slice(8))}
                 </text>
               ) : null}
