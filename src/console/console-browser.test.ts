@@ -282,6 +282,8 @@ describe('the console in a browser', () => {
     await page.getByRole('cell', { name: 'bob@example.eu', exact: true }).waitFor()
     await page.getByLabel('Role of ada@example.eu').selectOption('editor')
     await page.getByText(/keeps at least one admin/).waitFor()
+    // The code and status stay on a details line of their own, under the words.
+    assert.match(await page.locator('.error-note .error-details').innerText(), /^Code [a-z_]+ · HTTP 4\d\d$/)
     assert.equal(await page.getByLabel('Role of ada@example.eu').inputValue(), 'admin')
     await check(page, 'members')
     await context.close()

@@ -4,7 +4,8 @@ import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiFailure, get, type Page } from './api.ts'
-import { useTexts } from './texts.ts'
+import { humanMessage } from './field-labels.ts'
+import { fill, useTexts } from './texts.ts'
 
 export interface Loaded<T> {
   data: T | undefined
@@ -98,11 +99,17 @@ export function ErrorNote({ error, id }: { error: ApiFailure | undefined; id?: s
   const { t } = useTexts()
   if (!error) return null
   const retry = error.retryAfter ? ` ${t.retry_after.replace('{s}', error.retryAfter)}` : ''
+  // The message in the form's words first; the code and status for whoever reports it, on a line of
+  // their own (a failure without a status is the network's: it has no code to show).
   return (
     <p class="error-note" role="alert" id={id}>
-      {error.message}
+      {humanMessage(error, t)}
       {retry}
-      {error.code && error.status ? <code class="error-code">{error.code}</code> : null}
+      {error.code && error.status ? (
+        <span class="error-details">
+          {fill(t.error_details, { code: error.code, status: String(error.status) })}
+        </span>
+      ) : null}
     </p>
   )
 }

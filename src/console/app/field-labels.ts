@@ -1,0 +1,58 @@
+// An API refusal in a person's words: the request field's path that a message begins with
+// (`submitters[0].email: must be an e-mail address`, named again by the error's `param`) becomes
+// what the console's forms call it ("Signer 1 › E-mail address: must be an e-mail address"). Pure:
+// node's tests run it without a browser.
+import type { EN } from './texts-en.ts'
+
+type Texts = typeof EN
+
+/** The words for a path's last part, by the API's field name; an unknown name is spelled out. */
+function leafLabel(name: string, t: Texts): string {
+  const known: Record<string, string> = {
+    email: t.email,
+    name: t.name,
+    url: t.url,
+    role: t.role,
+    events: t.events,
+    expires_at: t.expires,
+  }
+  return known[name] ?? name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase())
+}
+
+/** The words for a list item: `submitters[0]` → "Signer 1". */
+function itemLabel(list: string, index: number, t: Texts): string {
+  const lists: Record<string, string> = {
+    submitters: t.field_path_signer,
+    documents: t.field_path_document,
+    fields: t.field_path_field,
+    areas: t.field_path_area,
+  }
+  const words = lists[list] ?? leafLabel(list, t)
+  return `${words} ${index + 1}`
+}
+
+/** `submitters[0].email` → "Signer 1 › E-mail address"; `values.Amount` → "Amount". */
+export function fieldLabel(param: string, t: Texts): string {
+  const parts: string[] = []
+  const segments = param.split('.')
+  for (const [i, segment] of segments.entries()) {
+    // A value a sender gives is keyed by the field's own name: that name is the label.
+    if (i === 0 && segment === 'values' && segments.length > 1) {
+      parts.push(segments.slice(1).join('.'))
+      break
+    }
+    const item = /^([A-Za-z_]+)\[(\d+)\]$/.exec(segment)
+    parts.push(item ? itemLabel(item[1]!, Number(item[2]), t) : leafLabel(segment, t))
+  }
+  return parts.join(' › ')
+}
+
+/** The message with the path it begins with put in words; other messages as the API wrote them. */
+export function humanMessage(error: { message: string; param: string | null }, t: Texts): string {
+  const { message, param } = error
+  if (!param) return message
+  for (const prefix of [`${param}: `, `${param} `]) {
+    if (message.startsWith(prefix)) return `${fieldLabel(param, t)}: ${message.slice(prefix.length)}`
+  }
+  return message
+}
