@@ -14,6 +14,7 @@ import {
   type Drawn,
   draw,
   editorSuite,
+  fractions,
   imageShown,
   leftFraction,
   upload,
@@ -65,11 +66,31 @@ describe('the template editor in a browser', () => {
     await page.keyboard.press('ArrowLeft')
     assert.ok(Math.abs((await leftFraction(page, 'Signature 2')) - x0) < 1e-6)
 
-    // Undo removes the last drawing step, redo brings it back (nudges are steps too).
+    // Alt+arrows resize it (right and down grow it; Shift: 10 pt), from its top left corner.
+    const box0 = await fractions(page, 'Signature 2')
+    const url = page.url()
+    await page.keyboard.press('Alt+ArrowRight')
+    await page.keyboard.press('Alt+Shift+ArrowDown')
+    const box1 = await fractions(page, 'Signature 2')
+    assert.ok(Math.abs(box1.w - box0.w - 1 / A4_WIDTH) < 1e-6, 'wider by 1 pt')
+    assert.ok(Math.abs(box1.h - box0.h - 10 / PageSizes.A4[1]) < 1e-6, 'taller by 10 pt')
+    assert.ok(Math.abs(box1.x - box0.x) < 1e-9 && Math.abs(box1.y - box0.y) < 1e-9, 'the corner stays')
+    assert.equal(page.url(), url, 'Alt+arrows never navigate')
+
+    // The six presses in a row on one field are one undo step: one Ctrl+Z puts it back as drawn.
     await page.keyboard.press('Control+z')
+    assert.deepEqual(await fractions(page, 'Signature 2'), box0)
+    await page.getByText('3 fields').waitFor()
+
+    // Delete keeps the keyboard's place: focus moves on to another field; undo brings it back.
+    await field.focus()
+    await page.keyboard.press('Delete')
+    await page.getByText('2 fields').waitFor()
+    await page.waitForFunction('document.activeElement?.classList.contains("editor-field")')
     await page.keyboard.press('Control+z')
-    await page.keyboard.press('Control+z')
-    await page.keyboard.press('Control+z')
+    await page.getByText('3 fields').waitFor()
+
+    // Undo removes the last drawing step, redo brings it back.
     await page.keyboard.press('Control+z')
     await page.getByText('2 fields').waitFor()
     await page.keyboard.press('Control+Shift+z')

@@ -7,6 +7,7 @@ import {
   nudge,
   onEveryPage,
   resized,
+  resizedBy,
   rolesOf,
   snapped,
   spanning,
@@ -47,6 +48,16 @@ describe('template editor model', () => {
     assert.ok(Math.abs(moved.x - (0.1 + 1 / A4.width)) < 1e-12)
     assert.ok(Math.abs(nudge(field(), A4, 0, 10).y - (0.2 + 10 / A4.height)) < 1e-12)
     assert.equal(nudge(field({ x: 0 }), A4, -10, 0).x, 0)
+  })
+
+  it('resizes by points from the top left corner (Alt+arrows), never below 4 pt nor off the page', () => {
+    const wider = resizedBy(field(), A4, 10, 0)
+    assert.ok(Math.abs(wider.w - (0.3 + 10 / A4.width)) < 1e-12 && wider.x === 0.1 && wider.y === 0.2)
+    const shorter = resizedBy(field(), A4, 0, -1)
+    assert.ok(Math.abs(shorter.h - (0.05 - 1 / A4.height)) < 1e-12 && shorter.w === 0.3)
+    assert.ok(Math.abs(resizedBy(field(), A4, -1000, 0).w - 4 / A4.width) < 1e-12, 'at least 4 pt')
+    const edge = resizedBy(field({ x: 0.9, w: 0.05 }), A4, 1000, 0)
+    assert.ok(Math.abs(edge.x + edge.w - 1) < 1e-12 && edge.x === 0.9, 'up to the page edge, not moved')
   })
 
   it('resizes from a corner, the opposite corner staying', () => {

@@ -265,7 +265,8 @@ export const EN = {
   editor_readonly: 'Read-only',
   editor_options: 'Options (one a line)',
   editor_option_n: 'Option {n}',
-  editor_keyboard_hint: 'Arrow keys move the field by 1 pt (with Shift, 10 pt); Delete removes it.',
+  editor_keyboard_hint:
+    'Arrow keys move the field by 1 pt (with Shift, 10 pt), with Alt they resize it; Delete removes it.',
   editor_every_page: 'Copy onto every page',
   editor_page_alt: 'Page {n}',
   editor_page_of: 'Page {n}',

@@ -269,7 +269,8 @@ export const FR: typeof EN = {
   editor_readonly: 'Lecture seule',
   editor_options: 'Options (une par ligne)',
   editor_option_n: 'Option {n}',
-  editor_keyboard_hint: 'Les flèches déplacent le champ de 1 pt (avec Maj, 10 pt) ; Suppr le retire.',
+  editor_keyboard_hint:
+    'Les flèches déplacent le champ de 1 pt (avec Maj, 10 pt), avec Alt elles le redimensionnent ; Suppr le retire.',
   editor_every_page: 'Copier sur chaque page',
   editor_page_alt: 'Page {n}',
   editor_page_of: 'Page {n}',

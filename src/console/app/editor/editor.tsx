@@ -93,6 +93,8 @@ function Workspace({ draft, source }: { draft: Draft; source: DraftSource }) {
               onSelect={setSelected}
               onDraw={edits.add}
               onChange={(key, rect, final) => edits.change(key, rect, final)}
+              onKeyEdit={edits.burst}
+              onKeyEditsEnd={edits.settle}
               onDelete={edits.remove}
             />
           ))}

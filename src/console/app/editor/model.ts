@@ -80,6 +80,16 @@ export function nudge(rect: Rect, size: PageSize, dxPt: number, dyPt: number): R
   return clamp({ ...rect, x: rect.x + dxPt / size.width, y: rect.y + dyPt / size.height })
 }
 
+/** The least a field can be made by the keyboard, in points. */
+const MIN_KEYBOARD_PT = 4
+
+/** Resized by points from its top left corner (Alt+arrows: 1 pt, with Shift 10 pt), never off the page. */
+export function resizedBy(rect: Rect, size: PageSize, dwPt: number, dhPt: number): Rect {
+  const w = Math.min(Math.max(rect.w + dwPt / size.width, MIN_KEYBOARD_PT / size.width), 1 - rect.x)
+  const h = Math.min(Math.max(rect.h + dhPt / size.height, MIN_KEYBOARD_PT / size.height), 1 - rect.y)
+  return clamp({ ...rect, w, h })
+}
+
 export type Handle = 'nw' | 'ne' | 'sw' | 'se'
 
 /** A corner dragged by (dx, dy) fractions; the opposite corner stays. */

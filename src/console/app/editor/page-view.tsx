@@ -3,7 +3,9 @@
 // the page to draw, drag a field to move it (snapping to the others' edges and centres), drag a
 // corner to resize. On a touch screen a finger over the page's empty space scrolls (styles.css:
 // touch-action), so there a tap deselects and drawing is for mouse and pen. The arrow keys nudge
-// the focused field by 1 pt (Shift: 10 pt); Delete removes.
+// the focused field by 1 pt (Shift: 10 pt), with Alt they resize it (right and down grow it); the
+// presses in a row on one field are one undo step. Delete removes it and focus moves on to the next
+// field of the page (or the one before), so a keyboard user keeps their place.
 import { useRef, useState } from 'preact/hooks'
 import { useTexts } from '../texts.ts'
 import {
@@ -14,6 +16,7 @@ import {
   type PageSize,
   type Rect,
   resized,
+  resizedBy,
   snapped,
   spanning,
 } from './model.ts'
@@ -39,6 +42,10 @@ export interface PageViewProps {
   onDraw(page: number, rect: Rect): void
   /** A field's rectangle during a gesture (`final` at its end, one undo step). */
   onChange(key: string, rect: Rect, final: boolean): void
+  /** A key press that moves or resizes a field: one undo step with the presses in a row. */
+  onKeyEdit(key: string, rect: Rect): void
+  /** The presses in a row are over (the field lost focus). */
+  onKeyEditsEnd(): void
   onDelete(key: string): void
 }
 
@@ -139,10 +146,24 @@ export function PageView(props: PageViewProps) {
     const move = moves[event.key]
     if (move) {
       event.preventDefault()
-      props.onChange(field.key, nudge(field, props.size, move[0], move[1]), true)
+      const [dx, dy] = move
+      props.onKeyEdit(
+        field.key,
+        event.altKey ? resizedBy(field, props.size, dx, dy) : nudge(field, props.size, dx, dy),
+      )
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault()
+      const shown = props.fields
+      const at = shown.findIndex((f) => f.key === field.key)
+      const next = shown[at + 1] ?? shown[at - 1]
       props.onDelete(field.key)
+      // After the next render: the next field of the page, else the page itself.
+      requestAnimationFrame(() => {
+        const target = next
+          ? box.current?.querySelector<HTMLElement>(`[data-key="${next.key}"]`)
+          : box.current
+        target?.focus()
+      })
     }
   }
 
@@ -154,6 +175,7 @@ export function PageView(props: PageViewProps) {
         ref={box}
         class={props.previewRole === null ? 'editor-page' : 'editor-page previewing'}
         data-page={props.page}
+        tabIndex={-1}
         style={{ aspectRatio: `${props.size.width} / ${props.size.height}` }}
         onPointerDown={(event) =>
           begin(event, { kind: 'draw', start: at(event), rect: { x: 0, y: 0, w: 0, h: 0 } })
@@ -190,6 +212,7 @@ export function PageView(props: PageViewProps) {
                 .replace('{page}', String(props.page))}
               style={{ left: pct(field.x), top: pct(field.y), width: pct(field.w), height: pct(field.h) }}
               onFocus={() => props.onSelect(field.key)}
+              onBlur={props.onKeyEditsEnd}
               onKeyDown={(event) => onKeyDown(event, field)}
               onPointerDown={(event) => {
                 props.onSelect(field.key)

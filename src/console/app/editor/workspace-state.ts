@@ -88,9 +88,15 @@ export function fieldEdits(
       history.settle()
     } else history.preview(next)
   }
+  /** A key press that nudges or resizes `key`: one undo step with the presses before and after it. */
+  const burst = (key: string, rect: Rect) =>
+    history.burst(
+      fields.map((f) => (f.key === key ? { ...f, ...rect } : f)),
+      key,
+    )
   const remove = (key: string) => {
     history.commit(fields.filter((f) => f.key !== key))
     select(null)
   }
-  return { add, change, remove }
+  return { add, change, burst, settle: history.settle, remove }
 }
