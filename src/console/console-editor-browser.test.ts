@@ -86,7 +86,7 @@ describe('the template editor in a browser', () => {
     await field.focus()
     await page.keyboard.press('Delete')
     await page.getByText('2 fields').waitFor()
-    await page.waitForFunction('document.activeElement?.classList.contains("editor-field")')
+    await page.locator('.editor-field:focus').waitFor()
     await page.keyboard.press('Control+z')
     await page.getByText('3 fields').waitFor()
 
@@ -179,21 +179,24 @@ describe('the template editor in a browser', () => {
     assert.equal(await page.locator('.editor-guide').count(), 0)
     assert.equal(await leftFraction(page, 'Signature 1'), await leftFraction(page, 'Initials 1'))
 
-    // The initials copied onto pages 2 and 3, at the same place.
+    // The initials copied onto pages 2 and 3, at the same place: one field with an area per page.
+    const initialsLeft = await leftFraction(page, 'Initials 1')
     await initials.click()
     await page.getByRole('button', { name: 'Copy onto every page' }).click()
-    await page.getByText('4 fields').waitFor()
+    await page.locator('[data-field="Initials 1"]').nth(2).waitFor()
+    await page.getByText('2 fields').waitFor()
     for (const n of [2, 3]) {
-      const copy = page.locator(`.editor-page[data-page="${n}"] [data-field="Initials 1 (p. ${n})"]`)
+      const copy = page.locator(`.editor-page[data-page="${n}"] [data-field="Initials 1"]`)
       assert.equal(await copy.count(), 1)
-      assert.equal(await leftFraction(page, `Initials 1 (p. ${n})`), await leftFraction(page, 'Initials 1'))
+      const left = await copy.evaluate((el) => (el as unknown as { style: { left: string } }).style.left)
+      assert.equal(Number.parseFloat(left) / 100, initialsLeft)
     }
 
     // A witness's field; preview as the first party shows only the first party's fields.
     await page.getByRole('button', { name: 'Add a role' }).click()
     await page.getByLabel('Draw fields for Party 2').check()
     await draw(page, { page: 1, x: 0.6, y: 0.8, w: 0.3, h: 0.06 })
-    await page.getByText('5 fields').waitFor()
+    await page.getByText('3 fields').waitFor()
     await page.getByLabel('Preview as').selectOption('First party')
     assert.equal(
       await page.locator('[data-field="Signature 2"]').count(),
@@ -209,7 +212,12 @@ describe('the template editor in a browser', () => {
     // The API panel shows the same fields, ready to copy.
     await page.getByText('The same with the API').click()
     const body = JSON.parse(await page.locator('.editor-api pre').first().innerText())
-    assert.equal(body.documents[0].fields.length, 5)
+    assert.equal(body.documents[0].fields.length, 3)
+    const copied = body.documents[0].fields.find((f: { name: string }) => f.name === 'Initials 1')
+    assert.deepEqual(
+      copied.areas.map((a: { page: number }) => a.page),
+      [1, 2, 3],
+    )
     assert.equal(body.documents[0].pdf_base64, '<the PDF, base64>')
     await page.context().close()
   })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
   type EditorField,
+  fieldCount,
   fromDeclarations,
   nextName,
   nudge,
@@ -12,6 +13,7 @@ import {
   snapped,
   spanning,
   toDeclarations,
+  withChange,
 } from './app/editor/model.ts'
 
 const A4 = { width: 595.28, height: 841.89 }
@@ -78,17 +80,44 @@ describe('template editor model', () => {
     assert.deepEqual(far.guides, { x: [], y: [] })
   })
 
-  it('copies a field onto every other page with its own name', () => {
+  it('copies a field onto every other page as areas of the same field, saved as one field', () => {
     const fields = onEveryPage([field()], field(), 3)
     assert.deepEqual(
       fields.map((f) => [f.page, f.name, f.x]),
       [
         [1, 'Signature 1', 0.1],
-        [2, 'Signature 1 (p. 2)', 0.1],
-        [3, 'Signature 1 (p. 3)', 0.1],
+        [2, 'Signature 1', 0.1],
+        [3, 'Signature 1', 0.1],
       ],
     )
     assert.equal(new Set(fields.map((f) => f.key)).size, 3)
+    assert.equal(fieldCount(fields), 1)
+    const [declared, ...others] = toDeclarations(fields)
+    assert.equal(others.length, 0)
+    assert.deepEqual(
+      declared!.areas.map((a) => a.page),
+      [1, 2, 3],
+    )
+    assert.equal(onEveryPage(fields, fields[0]!, 3).length, 3, 'a page that has an area gets no second one')
+  })
+
+  it('a change of where one area is moves that area only; a change of what the field is changes all its areas', () => {
+    const fields = onEveryPage([field(), field({ key: 'o', name: 'Other' })], field(), 2)
+    const copy = fields.find((f) => f.page === 2)!
+    const moved = withChange(fields, copy.key, { x: 0.5 })
+    assert.deepEqual(
+      moved.map((f) => f.x),
+      [0.1, 0.1, 0.5],
+    )
+    const renamed = withChange(fields, copy.key, { name: 'Initials', required: false })
+    assert.deepEqual(
+      renamed.map((f) => [f.name, f.required]),
+      [
+        ['Initials', false],
+        ['Other', true],
+        ['Initials', false],
+      ],
+    )
   })
 
   it('names a new field with the first free number', () => {
@@ -111,7 +140,7 @@ describe('template editor model', () => {
     assert.deepEqual(radio?.options, ['Yes', 'No'])
   })
 
-  it('declared fields (from tags) become one editor field per area, saved back under the same name', () => {
+  it('declared fields (from tags) become one editor field per area, saved back as one field with its areas', () => {
     const fields = fromDeclarations(
       [
         {
@@ -136,6 +165,10 @@ describe('template editor model', () => {
       ],
     )
     assert.deepEqual(rolesOf(fields), ['B', 'Signer'])
-    assert.deepEqual(toDeclarations(fields)[1]!.areas, [{ page: 2, x: 0.8, y: 0.9, w: 0.1, h: 0.04 }])
+    assert.deepEqual(toDeclarations(fields)[0]!.areas, [
+      { page: 1, x: 0.8, y: 0.9, w: 0.1, h: 0.04 },
+      { page: 2, x: 0.8, y: 0.9, w: 0.1, h: 0.04 },
+    ])
+    assert.equal(toDeclarations(fields).length, 2)
   })
 })

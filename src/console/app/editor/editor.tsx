@@ -11,7 +11,7 @@ import { PageHeader } from '../ui.tsx'
 import { ApiCall } from './api-call.tsx'
 import { FromTemplate } from './from-template.tsx'
 import { useHistory } from './history.ts'
-import { type EditorField, fromDeclarations } from './model.ts'
+import { type EditorField, fieldCount, fromDeclarations } from './model.ts'
 import { PageView } from './page-view.tsx'
 import { SaveForm } from './save-form.tsx'
 import { TagReport } from './tag-report.tsx'
@@ -77,7 +77,7 @@ function Workspace({ draft, source }: { draft: Draft; source: DraftSource }) {
         {source === 'tags' ? <TagReport report={draft.tag_report} /> : null}
         <p class="muted small">
           {t.editor_pages_count.replace('{n}', String(draft.pages.length))} ·{' '}
-          {t.editor_fields_count.replace('{n}', String(fields.length))}
+          {t.editor_fields_count.replace('{n}', String(fieldCount(fields)))}
         </p>
         <div class="editor-pages">
           {draft.pages.map((size, i) => (

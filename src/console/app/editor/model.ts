@@ -136,25 +136,54 @@ export function snapped(rect: Rect, others: Rect[], tx: number, ty: number): { r
 export function onEveryPage(fields: EditorField[], field: EditorField, pageCount: number): EditorField[] {
   const copies: EditorField[] = []
   for (let page = 1; page <= pageCount; page++) {
-    if (page === field.page) continue
-    copies.push({ ...field, key: newKey(), page, name: `${field.name} (p. ${page})` })
+    if (page === field.page || fields.some((f) => f.name === field.name && f.page === page)) continue
+    // The same name: an area of the same field, as the API keeps it (one field, one area per page).
+    copies.push({ ...field, key: newKey(), page })
   }
   return [...fields, ...copies]
 }
 
+/** What a field is, apart from where its boxes are: shared by every area of one name. */
+const GEOMETRY = new Set(['key', 'page', 'x', 'y', 'w', 'h'])
+
+/**
+ * A change of one box: where it is changes that box only; what the field is (its name, type, role,
+ * options…) changes every area of its name, so they stay one field.
+ */
+export function withChange(fields: EditorField[], key: string, changes: Partial<EditorField>): EditorField[] {
+  const target = fields.find((f) => f.key === key)
+  const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => !GEOMETRY.has(name)))
+  const sharing = target !== undefined && Object.keys(shared).length > 0
+  return fields.map((f) => {
+    if (f.key === key) return { ...f, ...changes }
+    return sharing && f.name === target.name ? { ...f, ...shared } : f
+  })
+}
+
+/** How many fields the boxes make: the areas of one name are one field. */
+export const fieldCount = (fields: EditorField[]) => new Set(fields.map((f) => f.name)).size
+
 const round = (n: number) => Math.round(n * 1e6) / 1e6
 
-/** The fields as POST /v1/templates and the console's save take them (documents[].fields). */
+/**
+ * The fields as POST /v1/templates and the console's save take them (documents[].fields): the boxes
+ * of one name are one field with an area each, in the order their first box was made.
+ */
 export function toDeclarations(fields: EditorField[]) {
-  return fields.map((f) => ({
-    name: f.name,
-    type: f.type,
-    role: f.role,
-    required: f.required,
-    readonly: f.readonly,
-    ...(hasOptions(f.type) ? { options: f.options.filter((o) => o.trim() !== '') } : {}),
-    areas: [{ page: f.page, x: round(f.x), y: round(f.y), w: round(f.w), h: round(f.h) }],
-  }))
+  const byName = new Map<string, EditorField[]>()
+  for (const f of fields) byName.set(f.name, [...(byName.get(f.name) ?? []), f])
+  return [...byName.values()].map((boxes) => {
+    const f = boxes[0]!
+    return {
+      name: f.name,
+      type: f.type,
+      role: f.role,
+      required: f.required,
+      readonly: f.readonly,
+      ...(hasOptions(f.type) ? { options: f.options.filter((o) => o.trim() !== '') } : {}),
+      areas: boxes.map((b) => ({ page: b.page, x: round(b.x), y: round(b.y), w: round(b.w), h: round(b.h) })),
+    }
+  })
 }
 
 /** A field as the server declares it (the tags' fields, a copied template's): one or more areas. */

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import type { FieldType } from '../../../lib/field-types.ts'
 import type { Texts } from '../texts.ts'
 import type { History } from './history.ts'
-import { type EditorField, hasOptions, newKey, nextName, type Rect, rolesOf } from './model.ts'
+import { type EditorField, hasOptions, newKey, nextName, type Rect, rolesOf, withChange } from './model.ts'
 
 /** Ctrl/Cmd+Z undoes, with Shift (or Ctrl+Y) redoes; text inputs keep their own undo. */
 export function useUndoShortcuts(history: History<EditorField[]>) {
@@ -82,7 +82,7 @@ export function fieldEdits(
     return field
   }
   const change = (key: string, changes: Partial<EditorField>, final = true) => {
-    const next = fields.map((f) => (f.key === key ? { ...f, ...changes } : f))
+    const next = withChange(fields, key, changes)
     if (final) {
       history.preview(next)
       history.settle()
