@@ -219,6 +219,22 @@ describe('the template editor in a browser', () => {
       [1, 2, 3],
     )
     assert.equal(body.documents[0].pdf_base64, '<the PDF, base64>')
+
+    // Roles move and go. Party 2 moved up is the template's first role: its field comes first.
+    await page.getByRole('button', { name: 'Move Party 2 up' }).click()
+    const reordered = JSON.parse(await page.locator('.editor-api pre').first().innerText())
+    assert.equal(reordered.documents[0].fields[0].role, 'Party 2')
+    assert.equal(await page.getByRole('button', { name: 'Move Party 2 up' }).isDisabled(), true)
+    // Removing a role with fields asks first, then takes its field with it; Undo brings both back.
+    await page.getByRole('button', { name: 'Remove Party 2' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Remove the role Party 2?' })
+    await dialog.getByText('Its 1 fields are removed with it').waitFor()
+    await dialog.getByRole('button', { name: 'Remove the role and its fields' }).click()
+    await page.getByText('2 fields').waitFor()
+    assert.equal(await page.getByLabel('Draw fields for Party 2').count(), 0)
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await page.getByText('3 fields').waitFor()
+    await page.getByLabel('Draw fields for Party 2').waitFor()
     await page.context().close()
   })
 

@@ -4,6 +4,7 @@ import {
   type EditorField,
   fieldCount,
   fromDeclarations,
+  inRoleOrder,
   nextName,
   nudge,
   onEveryPage,
@@ -118,6 +119,24 @@ describe('template editor model', () => {
         ['Initials', false],
       ],
     )
+  })
+
+  it("orders the fields by the editor's roles, keeping their order within a role", () => {
+    const fields = [
+      field({ key: '1', name: 'A', role: 'Tenant' }),
+      field({ key: '2', name: 'B', role: 'Landlord' }),
+      field({ key: '3', name: 'C', role: 'Tenant' }),
+      field({ key: '4', name: 'D', role: 'Witness' }),
+    ]
+    assert.deepEqual(
+      inRoleOrder(fields, ['Landlord', 'Tenant']).map((f) => f.name),
+      ['B', 'A', 'C', 'D'],
+    )
+    assert.deepEqual(rolesOf(inRoleOrder(fields, ['Witness', 'Landlord', 'Tenant'])), [
+      'Witness',
+      'Landlord',
+      'Tenant',
+    ])
   })
 
   it('names a new field with the first free number', () => {

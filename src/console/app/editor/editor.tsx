@@ -11,7 +11,7 @@ import { PageHeader } from '../ui.tsx'
 import { ApiCall } from './api-call.tsx'
 import { FromTemplate } from './from-template.tsx'
 import { useHistory } from './history.ts'
-import { type EditorField, fieldCount, fromDeclarations } from './model.ts'
+import { type EditorField, fieldCount, fromDeclarations, inRoleOrder } from './model.ts'
 import { PageView } from './page-view.tsx'
 import { SaveForm } from './save-form.tsx'
 import { TagReport } from './tag-report.tsx'
@@ -72,7 +72,7 @@ function Workspace({ draft, source }: { draft: Draft; source: DraftSource }) {
           slug={slug}
           onName={setName}
           onSlug={setSlug}
-          fields={fields}
+          fields={inRoleOrder(fields, parties.roles)}
         />
         {source === 'tags' ? <TagReport report={draft.tag_report} /> : null}
         <p class="muted small">
@@ -99,7 +99,7 @@ function Workspace({ draft, source }: { draft: Draft; source: DraftSource }) {
             />
           ))}
         </div>
-        <ApiCall name={name} slug={slug} fields={fields} roles={parties.roles} />
+        <ApiCall name={name} slug={slug} fields={inRoleOrder(fields, parties.roles)} roles={parties.roles} />
       </div>
     </div>
   )

@@ -160,6 +160,21 @@ export function withChange(fields: EditorField[], key: string, changes: Partial<
   })
 }
 
+/**
+ * The fields in the order of the roles (a stable sort): a template's roles, and so its signers, are
+ * in the order their first field appears, so this is how the editor's role order is saved.
+ */
+export function inRoleOrder(fields: EditorField[], roles: string[]): EditorField[] {
+  const rank = (role: string) => {
+    const at = roles.indexOf(role)
+    return at === -1 ? roles.length : at
+  }
+  return fields
+    .map((field, i) => ({ field, i }))
+    .sort((a, b) => rank(a.field.role) - rank(b.field.role) || a.i - b.i)
+    .map(({ field }) => field)
+}
+
 /** How many fields the boxes make: the areas of one name are one field. */
 export const fieldCount = (fields: EditorField[]) => new Set(fields.map((f) => f.name)).size
 

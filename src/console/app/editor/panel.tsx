@@ -1,8 +1,9 @@
-// The editor's side panel: the type to draw, the roles (add, rename), and the selected field's
+// The editor's side panel: the type to draw, the roles (add, rename, move, remove), and the selected field's
 // properties. Every change goes through the editor's history (one undo step each).
 import { useState } from 'preact/hooks'
 import { FIELD_TYPES, type FieldType } from '../../../lib/field-types.ts'
-import { useTexts } from '../texts.ts'
+import { fill, useTexts } from '../texts.ts'
+import { Confirm } from '../ui.tsx'
 import { type EditorField, hasOptions } from './model.ts'
 
 export function TypePicker(props: { type: FieldType; onType: (type: FieldType) => void }) {
@@ -29,11 +30,17 @@ export function TypePicker(props: { type: FieldType; onType: (type: FieldType) =
 export function Roles(props: {
   roles: string[]
   role: string
+  /** How many fields each role has: removing a role with fields asks first. */
+  fieldsOf: (role: string) => number
   onRole: (role: string) => void
   onAdd: () => void
   onRename: (from: string, to: string) => void
+  onMove: (role: string, by: -1 | 1) => void
+  onRemove: (role: string) => void
 }) {
   const { t } = useTexts()
+  const [removing, setRemoving] = useState<string | null>(null)
+  const last = props.roles.length - 1
   return (
     <fieldset class="editor-roles">
       <legend>{t.editor_roles}</legend>
@@ -49,11 +56,56 @@ export function Roles(props: {
           />
           <span class={`role-swatch role-${i % 6}`} aria-hidden="true" />
           <RoleName role={role} index={i} onRename={(to) => props.onRename(role, to)} taken={props.roles} />
+          <span class="role-actions">
+            <button
+              type="button"
+              class="button small icon"
+              disabled={i === 0}
+              aria-label={fill(t.editor_role_up, { role })}
+              title={fill(t.editor_role_up, { role })}
+              onClick={() => props.onMove(role, -1)}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              class="button small icon"
+              disabled={i === last}
+              aria-label={fill(t.editor_role_down, { role })}
+              title={fill(t.editor_role_down, { role })}
+              onClick={() => props.onMove(role, 1)}
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              class="button small icon danger"
+              disabled={last === 0}
+              aria-label={fill(t.editor_role_remove, { role })}
+              title={fill(t.editor_role_remove, { role })}
+              onClick={() => (props.fieldsOf(role) > 0 ? setRemoving(role) : props.onRemove(role))}
+            >
+              ×
+            </button>
+          </span>
         </div>
       ))}
       <button type="button" class="button small" onClick={props.onAdd}>
         {t.editor_add_role}
       </button>
+      {removing !== null ? (
+        <Confirm
+          title={fill(t.editor_role_remove_title, { role: removing })}
+          body={<p>{fill(t.editor_role_remove_body, { n: props.fieldsOf(removing) })}</p>}
+          confirm={t.editor_role_remove_confirm}
+          danger
+          onConfirm={async () => {
+            props.onRemove(removing)
+            return true
+          }}
+          onClose={() => setRemoving(null)}
+        />
+      ) : null}
     </fieldset>
   )
 }

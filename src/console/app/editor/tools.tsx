@@ -4,7 +4,7 @@
 import type { FieldType } from '../../../lib/field-types.ts'
 import { useTexts } from '../texts.ts'
 import type { History } from './history.ts'
-import { defaultRect, type EditorField, onEveryPage } from './model.ts'
+import { defaultRect, type EditorField, fieldCount, onEveryPage } from './model.ts'
 import { Properties, Roles, TypePicker } from './panel.tsx'
 import type { Draft } from './upload.tsx'
 import type { FieldEdits, Parties } from './workspace-state.ts'
@@ -28,8 +28,11 @@ export function EditorTools(props: {
         roles={parties.roles}
         role={parties.role}
         onRole={parties.setRole}
+        fieldsOf={(role) => fieldCount(history.value.filter((f) => f.role === role))}
         onAdd={parties.add}
         onRename={parties.rename}
+        onMove={parties.move}
+        onRemove={parties.remove}
       />
       <EditActions
         history={history}

@@ -28,12 +28,17 @@ export function useUndoShortcuts(history: History<EditorField[]>) {
 
 export type Parties = ReturnType<typeof useParties>
 
-/** The roles of the template: the one new fields get, the one the pages are previewed as, added and renamed. */
+/**
+ * The roles of the template: the one new fields get, the one the pages are previewed as; added,
+ * renamed, moved and removed. The order is the editor's (saved through `inRoleOrder`); a role whose
+ * fields an undo brought back is listed again, at the end.
+ */
 export function useParties(history: History<EditorField[]>, t: Texts) {
-  const [roles, setRoles] = useState<string[]>(() => {
+  const [listed, setRoles] = useState<string[]>(() => {
     const named = rolesOf(history.value)
     return named.length > 0 ? named : [t.editor_first_party]
   })
+  const roles = [...listed, ...rolesOf(history.value).filter((r) => !listed.includes(r))]
   const [role, setRole] = useState(roles[0]!)
   const [previewRole, setPreviewRole] = useState<string | null>(null)
   const add = () => {
@@ -49,7 +54,25 @@ export function useParties(history: History<EditorField[]>, t: Texts) {
     if (previewRole === from) setPreviewRole(to)
     history.commit(history.value.map((f) => (f.role === from ? { ...f, role: to } : f)))
   }
-  return { roles, role, setRole, previewRole, setPreviewRole, add, rename }
+  /** One place up (-1) or down (+1). */
+  const move = (which: string, by: -1 | 1) => {
+    const from = roles.indexOf(which)
+    const to = from + by
+    if (from === -1 || to < 0 || to >= roles.length) return
+    const next = [...roles]
+    ;[next[from], next[to]] = [next[to]!, next[from]!]
+    setRoles(next)
+  }
+  /** The role and its fields (one undo step brings the fields back); the last role stays. */
+  const remove = (which: string) => {
+    if (roles.length < 2) return
+    const rest = roles.filter((r) => r !== which)
+    setRoles(rest)
+    if (role === which) setRole(rest[0]!)
+    if (previewRole === which) setPreviewRole(null)
+    history.commit(history.value.filter((f) => f.role !== which))
+  }
+  return { roles, role, setRole, previewRole, setPreviewRole, add, rename, move, remove }
 }
 
 export type FieldEdits = ReturnType<typeof fieldEdits>
