@@ -98,6 +98,19 @@ describe('the template editor in a browser', () => {
     await field.click()
     await check(page, 'editor-fields', [1280, 768])
 
+    // At 768 px the selected field's properties stay in sight beside it, pinned to the window's foot.
+    const size = page.viewportSize()!
+    await page.setViewportSize({ width: 768, height: 1024 })
+    await field.evaluate((el) =>
+      (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'center' }),
+    )
+    const sheet = (await page.locator('.editor-properties').boundingBox())!
+    const fieldBox = (await field.boundingBox())!
+    assert.ok(sheet.y >= 0 && sheet.y + sheet.height <= 1024 + 1, 'the properties are in the window')
+    assert.ok(fieldBox.y >= 0 && fieldBox.y + fieldBox.height <= sheet.y, 'the field is in sight above them')
+    await page.screenshot({ path: join(SHOTS, 'editor-selected-sheet-768.png') })
+    await page.setViewportSize(size)
+
     // A taken slug: shown on the slug field; nothing made.
     await page.locator('#template-name').fill('Lease')
     await page.locator('#template-slug').fill('lease')
