@@ -12,6 +12,7 @@ import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
 import { createTemplateDraft } from './console/drafts/create-template-draft.ts'
 import { DRAFT_BODY_TYPES } from './console/drafts/template-draft-schemas.ts'
 import { CONSOLE_PAGE_ROUTES } from './console/shell/get-console-page.ts'
+import { redirectBrowserAtRoot } from './console/shell/root-for-browsers.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
 import { listEvents } from './events/list-events.ts'
@@ -145,11 +146,13 @@ function unparsableRequest(_error: Error, socket: Socket): void {
  * An unknown route. Under /v1 with an Authorization header, the key is checked and counted first, as
  * on every API route (the X-RateLimit-* headers on every authenticated answer, a 404
  * included): a wrong key is 401, a right one gets its 404 with its quota. Without a key, a plain
- * 404 tells a developer the URL is wrong (GitHub's API answers the same way).
+ * 404 tells a developer the URL is wrong (GitHub's API answers the same way). `/` opened by a
+ * browser is redirected to the console (console/shell/root-for-browsers.ts).
  */
 function unknownRoute(deps: Deps, auth: AuthStrategies) {
   const authenticateRequest = authenticate(deps, auth.api_key)
   return (request: FastifyRequest, reply: FastifyReply) => {
+    if (redirectBrowserAtRoot(request, reply)) return
     const path = request.url
     const api = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
     if (!api || request.headers.authorization === undefined) return notFoundHandler(request, reply)

@@ -185,7 +185,7 @@ export function limitsMarkdown(): string {
     [
       'HTML rendering, shared between accounts',
       `one account: at most ${LIMITS.htmlRenders} renders at once and ${LIMITS.htmlRenderQueuePerAccount} waiting; ${LIMITS.htmlRenderReserve} more slot kept for the other accounts (${LIMITS.htmlRenders + LIMITS.htmlRenderReserve} at once per process)`,
-      '500 `html_render_failed` with `Retry-After`',
+      "429 `rate_limit_exceeded` with `Retry-After` (the account's own limit); 500 `html_render_failed` with `Retry-After` when the whole queue is full",
     ],
     [
       'Time-stamp request to `TSA_URL` (issue #21), per seal',

@@ -15,9 +15,12 @@ export class ParaphProcess {
   /** Everything the process printed so far (standard output and error, interleaved). */
   output = ''
 
-  /** `wrapper`: a command the binary runs under (`['unshare', '-m', …]`), its arguments first. */
-  constructor(args: string[], env: Record<string, string>, wrapper: string[] = []) {
-    const [command, ...rest] = [...wrapper, process.execPath, BIN, ...args]
+  /**
+   * `wrapper`: a command the binary runs under (`['unshare', '-m', …]`), its arguments first;
+   * `node`: the Node.js that starts it (an older one starts the launcher of bin/supported-node.mjs).
+   */
+  constructor(args: string[], env: Record<string, string>, wrapper: string[] = [], node = process.execPath) {
+    const [command, ...rest] = [...wrapper, node, BIN, ...args]
     this.child = spawn(command!, rest, {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

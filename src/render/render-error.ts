@@ -15,10 +15,15 @@ export type RenderReason =
   | 'render_failed'
   /** Every render slot is taken (and the queue full, or the wait over): a retry soon usually works. */
   | 'busy'
+  /**
+   * The caller's own account fills its share of the renderer (its renders at once and its waiting
+   * places, or a wait spent behind its own renders): a limit it reached itself, not a failure.
+   */
+  | 'account_limit'
 
 export class RenderError extends Error {
   readonly reason: RenderReason
-  /** After how many seconds a retry likely finds a free slot (`busy` only). */
+  /** After how many seconds a retry likely finds a free slot (`busy` and `account_limit` only). */
   readonly retryAfterSeconds: number | undefined
 
   constructor(reason: RenderReason, message: string, retryAfterSeconds?: number) {

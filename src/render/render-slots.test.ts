@@ -8,15 +8,19 @@ function slotsOf(perOwner: number, queue: number, waitMs: number, more: Partial<
   return new RenderSlots({ perOwner, reserve: 0, queue, queuePerOwner: queue, waitMs, ...more })
 }
 
-function isBusy(pattern: RegExp) {
+function refused(reason: 'busy' | 'account_limit', pattern: RegExp) {
   return (error: unknown) => {
     assert.ok(error instanceof RenderError)
-    assert.equal(error.reason, 'busy')
+    assert.equal(error.reason, reason)
     assert.equal(error.retryAfterSeconds, 5)
     assert.match(error.message, pattern)
     return true
   }
 }
+/** The service lacked room: other owners' renders fill it. */
+const isBusy = (pattern: RegExp) => refused('busy', pattern)
+/** The owner's own renders fill its share (issue #33: a 429, not a 500). */
+const isAccountLimit = (pattern: RegExp) => refused('account_limit', pattern)
 
 describe('RenderSlots', () => {
   it('grants `size` slots at once and hands each freed slot to the oldest waiter', async () => {
@@ -53,10 +57,23 @@ describe('RenderSlots', () => {
     ;(await queued)()
   })
 
-  it('refuses a waiter that waited longer than its deadline', async () => {
+  it("refuses a waiter that waited longer than its deadline behind another owner's renders: busy", async () => {
     const slots = slotsOf(1, 1, 1)
-    const held = await slots.acquire()
-    await assert.rejects(slots.acquire(), isBusy(/stayed busy for 0\.001 s/))
+    const held = await slots.acquire('A')
+    await assert.rejects(slots.acquire('B'), isBusy(/stayed busy for 0\.001 s/))
+    held()
+    assert.equal(slots.inFlight, 0)
+  })
+
+  it('refuses a waiter that waited longer than its deadline behind its own renders: account_limit', async () => {
+    const slots = slotsOf(1, 1, 1)
+    const held = await slots.acquire('A')
+    await assert.rejects(
+      slots.acquire('A'),
+      isAccountLimit(
+        /^This render waited 0\.001 s behind this account's own 1 running renders \(its concurrent-render limit is 1 at once and 1 waiting\)/,
+      ),
+    )
     held()
     assert.equal(slots.inFlight, 0)
   })
@@ -87,7 +104,14 @@ describe('RenderSlots', () => {
         ...Array(4).fill('waiting'),
         ...Array(4).fill('refused'),
       ])
-      await assert.rejects(flood[6]!, isBusy(/busy with this account's renders \(2 running, 4 waiting\)/))
+      for (const refusal of flood.slice(6)) {
+        await assert.rejects(
+          refusal,
+          isAccountLimit(
+            /^Too many concurrent HTML renders for this account \(2 running, 4 waiting\): its concurrent-render limit is 2 at once and 4 waiting; retry in a few seconds/,
+          ),
+        )
+      }
       const other = await slots.acquire('acct_B')
       assert.equal(slots.inFlight, 3, 'the reserved slot, which acct_A could not take')
       other()

@@ -6,9 +6,12 @@
 // once). When a slot frees, it goes to the waiting owner running the fewest renders, then with the
 // fewest waiting, the oldest waiter first among equals. Each waiter gives up after `waitMs`; beyond
 // the queue a render is refused at once rather than piling up request bodies (up to 4 MB of HTML
-// each) behind a busy Chromium. Both refusals are RenderError `busy` with a retry hint (the API's
-// `html_render_failed` with a Retry-After header), since a retry a few seconds later usually finds
-// a free slot.
+// each) behind a busy Chromium. Every refusal carries a retry hint (Retry-After), since a retry a
+// few seconds later usually finds a free slot, and says whose limit was reached: an owner whose own
+// waiting places are full, or whose wait ran out while its own renders held all `perOwner` of its
+// slots, is refused `account_limit` (the API's 429, a limit the caller reached itself, as Stripe's
+// concurrency limiter answers); the whole queue full, or a wait spent behind other owners' renders,
+// is `busy` (the API's 500 `html_render_failed`: the service lacked room).
 import { RenderError } from './render-error.ts'
 
 export type Release = () => void
@@ -34,6 +37,7 @@ interface Waiter {
 
 const RETRY_AFTER_SECONDS = 5
 const busy = (message: string) => new RenderError('busy', message, RETRY_AFTER_SECONDS)
+const accountLimit = (message: string) => new RenderError('account_limit', message, RETRY_AFTER_SECONDS)
 
 export class RenderSlots {
   private active = 0
@@ -73,8 +77,8 @@ export class RenderSlots {
     const mine = this.waiting.filter((w) => w.owner === owner).length
     if (mine >= queuePerOwner) {
       return Promise.reject(
-        busy(
-          `The HTML renderer is busy with this account's renders (${this.runningOf(owner)} running, ${mine} waiting); retry in a few seconds.`,
+        accountLimit(
+          `Too many concurrent HTML renders for this account (${this.runningOf(owner)} running, ${mine} waiting): ${this.limitOf()}; retry in a few seconds, or send fewer renders at once.`,
         ),
       )
     }
@@ -85,11 +89,28 @@ export class RenderSlots {
         refuse: reject,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1)
-          reject(busy(`The HTML renderer stayed busy for ${waitMs / 1000} s; retry in a few seconds.`))
+          reject(this.waitedTooLong(owner, waitMs))
         }, waitMs),
       }
       this.waiting.push(waiter)
     })
+  }
+
+  /** The per-account limit, as the messages name it. */
+  private limitOf(): string {
+    const { perOwner, queuePerOwner } = this.limits
+    return `its concurrent-render limit is ${perOwner} at once and ${queuePerOwner} waiting`
+  }
+
+  /** A wait that ran out: behind the owner's own renders (all its slots held) or behind others'. */
+  private waitedTooLong(owner: string, waitMs: number): RenderError {
+    const running = this.runningOf(owner)
+    if (running >= this.limits.perOwner) {
+      return accountLimit(
+        `This render waited ${waitMs / 1000} s behind this account's own ${running} running renders (${this.limitOf()}); retry in a few seconds, or send fewer renders at once.`,
+      )
+    }
+    return busy(`The HTML renderer stayed busy for ${waitMs / 1000} s; retry in a few seconds.`)
   }
 
   /** Refuses every waiter; renders holding a slot finish on their own. */

@@ -8,7 +8,7 @@ import { LIMITS } from '../limits.ts'
 import { docxToHtml } from '../render/docx-to-html.ts'
 import { CreatedFromTags, DocumentName, PageSize } from './create-submission-from-html.ts'
 import { creationOptions, InlineSubmitter } from './creation-schemas.ts'
-import { rendering } from './render-errors.ts'
+import { RENDER_LIMIT_NOTE, rendering } from './render-errors.ts'
 import { checkTaggedRequest, createFromTaggedHtml } from './tagged-document.ts'
 
 const FromDocxBody = Type.Object(
@@ -27,8 +27,7 @@ export const createSubmissionFromDocx = defineRoute({
   method: 'POST',
   url: '/v1/submissions/from_docx',
   summary: 'Create a submission from a Word document with tags',
-  description:
-    'The DOCX is checked before it is opened (a ZIP with at most 1 000 entries, 50 MiB inflated in all, no entry inflating more than 100 times, no ZIP64 or encryption, and each entry really inflating to its declared size, and no part declaring a document type or an entity, `<!DOCTYPE` or `<!ENTITY`: 422 `invalid_docx` naming the part), converted to HTML with its headings, emphasis, lists, tables and inline images, then handled as `from_html`: each `{{…}}` tag, even one Word split over differently formatted runs, becomes a field where it stood. A tag error names the text before the tag.',
+  description: `The DOCX is checked before it is opened (a ZIP with at most 1 000 entries, 50 MiB inflated in all, no entry inflating more than 100 times, no ZIP64 or encryption, and each entry really inflating to its declared size, and no part declaring a document type or an entity, \`<!DOCTYPE\` or \`<!ENTITY\`: 422 \`invalid_docx\` naming the part), converted to HTML with its headings, emphasis, lists, tables and inline images, then handled as \`from_html\`: each \`{{…}}\` tag, even one Word split over differently formatted runs, becomes a field where it stood. A tag error names the text before the tag. ${RENDER_LIMIT_NOTE}`,
   tag: 'Submissions',
   idempotent: true,
   bodyLimit: LIMITS.htmlBodyBytes,
@@ -41,6 +40,7 @@ export const createSubmissionFromDocx = defineRoute({
     'phone_2fa_not_supported',
     'docx_convert_failed',
     'html_render_failed',
+    'rate_limit_exceeded',
     'storage_upload_failed',
   ],
   handler: async ({ body, scope, transaction }, deps) => {

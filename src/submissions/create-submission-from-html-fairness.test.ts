@@ -1,10 +1,10 @@
 // Issue #20: one API key could stop HTML rendering for every account. Ten slow from_html requests
 // (2 000 box-shadows, ~16 s each alone on this machine) took both Chromium slots and the whole
 // queue, and every other account's render failed at once with 500 "renderer is busy". Now one
-// account holds at most two of three slots and four waiting places, and the tag finders serve the
-// account with the fewest documents in them first: another account's small render, sent once the
-// flood holds its slots (most of it still waiting for its tags), succeeds within 2 s. Real
-// Chromium, real app.
+// account holds at most two of three slots and four waiting places (beyond: 429, issue #33), and
+// the tag finders serve the account with the fewest documents in them first: another account's
+// small render, sent once the flood holds its slots (most of it still waiting for its tags),
+// succeeds within 2 s. Real Chromium, real app.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { post } from '../../test/documents.ts'
@@ -56,20 +56,26 @@ describe('POST /v1/submissions/from_html: Chromium shared fairly between account
     // alone takes ~16 s; before the fix the small render failed after 20 s).
     assert.ok(ms < 8000, `the small render took ${Math.round(ms)} ms`)
 
-    // The flood: four of ten refused at once once past their tags (its own queue is full), none of
-    // them a 5xx but the renderer's own; the rest stopped by closing the renderer, not waited for.
+    // The flood: four of ten refused at once once past their tags (its own queue is full) with a
+    // 429 naming the account's concurrent-render limit (issue #33: a limit it reached itself, not
+    // a 500); the rest stopped by closing the renderer, not waited for (the renderer's own 500).
     await waitFor(() => answered >= 4, 60_000, 'four of the flood to be refused')
     await t.deps.renderer.close()
     const answers = await Promise.all(flood)
-    const refusals = answers.filter((r) => r.statusCode !== 201).map((r) => [r.statusCode, errorOf(r).code])
+    const limited = answers.filter((r) => r.statusCode === 429)
+    assert.equal(limited.length, 4)
+    for (const r of limited) {
+      assert.equal(errorOf(r).code, 'rate_limit_exceeded')
+      assert.match(
+        errorOf(r).message,
+        /^Too many concurrent HTML renders for this account \(2 running, 4 waiting\)/,
+      )
+      assert.equal(r.headers['retry-after'], '5')
+    }
+    const others = answers.filter((r) => r.statusCode !== 201 && r.statusCode !== 429)
     assert.ok(
-      refusals.every(([status, code]) => status === 500 && code === 'html_render_failed'),
-      String(refusals),
+      others.every((r) => r.statusCode === 500 && errorOf(r).code === 'html_render_failed'),
+      String(others.map((r) => [r.statusCode, errorOf(r).code])),
     )
-    const busy = answers.filter(
-      (r) => r.statusCode === 500 && /this account's renders/.test(errorOf(r).message),
-    )
-    assert.equal(busy.length, 4)
-    assert.ok(busy.every((r) => r.headers['retry-after'] === '5'))
   })
 })

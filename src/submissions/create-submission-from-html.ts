@@ -9,6 +9,7 @@ import { defineRoute } from '../http/define-route.ts'
 import { LIMITS } from '../limits.ts'
 import { PAGE_SIZES } from '../render/field-marks.ts'
 import { CreatedSubmission, creationOptions, InlineSubmitter } from './creation-schemas.ts'
+import { RENDER_LIMIT_NOTE } from './render-errors.ts'
 import { createFromTaggedHtml } from './tagged-document.ts'
 
 export const DocumentName = Type.String({ minLength: 1, maxLength: 255, description: 'Name of the document' })
@@ -47,8 +48,7 @@ export const createSubmissionFromHtml = defineRoute({
   method: 'POST',
   url: '/v1/submissions/from_html',
   summary: 'Create a submission from HTML with tags',
-  description:
-    "The HTML is printed to PDF by headless Chromium with JavaScript off and every request but `data:` refused (external images, stylesheets and frames show nothing); pages are A4 or Letter with 20 mm margins unless the document sets its own `@page` margins, and content flows over as many pages as it needs. Each `{{…}}` tag becomes a field box of its type's size (or `width=`/`height=` in points) where the tag stood; the tag text is removed. A tag may run through inline markup (`{{Na<b>me</b>}}`) but not across paragraphs or cells. Tags of one name are one field with one area per tag. `role` omitted: the first submitter's. The answer lists every field with the page and box where it landed.",
+  description: `The HTML is printed to PDF by headless Chromium with JavaScript off and every request but \`data:\` refused (external images, stylesheets and frames show nothing); pages are A4 or Letter with 20 mm margins unless the document sets its own \`@page\` margins, and content flows over as many pages as it needs. Each \`{{…}}\` tag becomes a field box of its type's size (or \`width=\`/\`height=\` in points) where the tag stood; the tag text is removed. A tag may run through inline markup (\`{{Na<b>me</b>}}\`) but not across paragraphs or cells. Tags of one name are one field with one area per tag. \`role\` omitted: the first submitter's. The answer lists every field with the page and box where it landed. ${RENDER_LIMIT_NOTE}`,
   tag: 'Submissions',
   idempotent: true,
   bodyLimit: LIMITS.htmlBodyBytes,
@@ -59,6 +59,7 @@ export const createSubmissionFromHtml = defineRoute({
     'submitter_role_not_in_template',
     'phone_2fa_not_supported',
     'html_render_failed',
+    'rate_limit_exceeded',
     'storage_upload_failed',
   ],
   handler: async ({ body, scope, transaction }, deps) => {

@@ -23,10 +23,23 @@ describe('render errors as API errors', () => {
     })
   }
 
-  it('busy is html_render_failed with its Retry-After', () => {
+  it('busy is 500 html_render_failed with its Retry-After', () => {
     const error = apiErrorOf(new RenderError('busy', 'The HTML renderer is busy.', 5))
     assert.ok(error instanceof ApiError)
-    assert.deepEqual([error.code, error.headers], ['html_render_failed', { 'Retry-After': '5' }])
+    assert.deepEqual(
+      [error.status, error.code, error.type, error.headers],
+      [500, 'html_render_failed', 'api_error', { 'Retry-After': '5' }],
+    )
+  })
+
+  it("account_limit is 429 rate_limit_exceeded (rate_limit_error) with its Retry-After: the account's own limit, not our fault", () => {
+    const message = 'Too many concurrent HTML renders for this account (2 running, 4 waiting): …'
+    const error = apiErrorOf(new RenderError('account_limit', message, 5))
+    assert.ok(error instanceof ApiError)
+    assert.deepEqual(
+      [error.status, error.code, error.type, error.message, error.headers],
+      [429, 'rate_limit_exceeded', 'rate_limit_error', message, { 'Retry-After': '5' }],
+    )
   })
 
   it('leaves any other error as it is', async () => {

@@ -82,6 +82,7 @@ export const createTemplateDraft = defineRoute({
     'request_too_large',
     'docx_convert_failed',
     'html_render_failed',
+    'rate_limit_exceeded',
     'storage_upload_failed',
   ],
   handler: async ({ body: raw, query, scope, headers }, deps) => {
