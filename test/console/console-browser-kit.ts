@@ -82,9 +82,18 @@ const TOO_WIDE = `(() => {
   return ['page ' + document.documentElement.scrollWidth + ' px', ...blamed.slice(0, 5).map(name)]
 })()`
 
+/** The buttons and links of a table's actions cell that lie outside the window, sideways. */
+const ACTIONS_OUT = `(() => {
+  const width = document.documentElement.clientWidth
+  return [...document.querySelectorAll('td.actions :is(a, button)')]
+    .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < 0 || r.right > width + 1) })
+    .map((e) => (e.getAttribute('aria-label') || e.textContent || '').trim())
+})()`
+
 /**
  * Settled, no axe violation, then a full-page screenshot at each width (`name-375.png`…); nothing
- * may be wider than the window at any of them, so a phone never scrolls the whole page sideways.
+ * may be wider than the window at any of them, so a phone never scrolls the whole page sideways,
+ * and a table's actions (Send, Revoke, Remove…) are in sight without scrolling the table.
  */
 export async function check(page: Page, name: string, widths = WIDTHS): Promise<void> {
   await settled(page)
@@ -94,6 +103,8 @@ export async function check(page: Page, name: string, widths = WIDTHS): Promise<
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
     const wide = (await page.evaluate(TOO_WIDE)) as string[]
     assert.deepEqual(wide, [], `${name} at ${width} px: wider than the window`)
+    const out = (await page.evaluate(ACTIONS_OUT)) as string[]
+    assert.deepEqual(out, [], `${name} at ${width} px: table actions out of sight`)
   }
   await page.setViewportSize({ width: 1280, height: 900 })
 }
