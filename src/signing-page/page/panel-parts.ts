@@ -1,13 +1,19 @@
 // The pieces of the signing view that only show things: the top bar, the current field's head,
 // previous / next, and the end of the panel (the download, the consent and Sign).
 import { h } from './dom.ts'
-import type { Field, SigningForm } from './form.ts'
+import { type Field, type SigningForm, titleOf } from './form.ts'
 import { fieldLabel } from './pages.ts'
 import type { Texts } from './texts.ts'
 
-/** The documents' names, how many fields are left, the language picker and Decline. */
-export function topBar(form: SigningForm, progress: HTMLElement, picker: HTMLElement, decline: HTMLElement) {
-  const title = form.documents.map((d) => d.name).join(', ')
+/** The submission's name, how many fields are left and whether they are saved, the language picker and Decline. */
+export function topBar(
+  form: SigningForm,
+  progress: HTMLElement,
+  saved: HTMLElement,
+  picker: HTMLElement,
+  decline: HTMLElement,
+) {
+  const title = titleOf(form)
   return h(
     'header',
     { class: 'bar' },
@@ -15,7 +21,7 @@ export function topBar(form: SigningForm, progress: HTMLElement, picker: HTMLEle
       'div',
       { class: 'bar-inner' },
       h('h1', { class: 'doc-title', tabindex: '-1' }, title),
-      progress,
+      h('div', { class: 'bar-status' }, progress, saved),
       picker,
       decline,
     ),
