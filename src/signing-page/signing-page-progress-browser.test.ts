@@ -133,6 +133,7 @@ describe('the signing page: its context, and the signer’s values kept (issue #
     assert.equal(await page.locator('[data-field="Signature"] img').count(), 1)
     // Name, Date and the signature are back: Initials, Agree, Plan and Country are left.
     assert.equal(await page.locator('.progress').textContent(), '4 required fields left')
+    assert.equal(await page.locator('.save-status').textContent(), 'Saved')
     await screenshot(page, 'progress-restored-375')
 
     await typeSignature(page, 'Initials', 'AE')

@@ -94,6 +94,7 @@ function screenFor(form: SigningForm): () => void {
   const draft: Draft = newDraft(form)
   // One saver per form read, kept across redraws like the draft; spent once the link is answered.
   const saver = new ProgressSaver(TEXTS[lang])
+  if (form.progress) saver.restored()
   const events = {
     finished: (kind: 'signed' | 'declined') => {
       saver.stop()

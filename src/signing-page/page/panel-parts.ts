@@ -5,14 +5,8 @@ import { type Field, type SigningForm, titleOf } from './form.ts'
 import { fieldLabel } from './pages.ts'
 import type { Texts } from './texts.ts'
 
-/** The submission's name, how many fields are left and whether they are saved, the language picker and Decline. */
-export function topBar(
-  form: SigningForm,
-  progress: HTMLElement,
-  saved: HTMLElement,
-  picker: HTMLElement,
-  decline: HTMLElement,
-) {
+/** The submission's name, how many fields are left, the language picker and Decline. */
+export function topBar(form: SigningForm, progress: HTMLElement, picker: HTMLElement, decline: HTMLElement) {
   const title = titleOf(form)
   return h(
     'header',
@@ -21,15 +15,24 @@ export function topBar(
       'div',
       { class: 'bar-inner' },
       h('h1', { class: 'doc-title', tabindex: '-1' }, title),
-      h('div', { class: 'bar-status' }, progress, saved),
+      progress,
       picker,
       decline,
     ),
   )
 }
 
-/** The field's name (the label of its control `id`), required or optional, and its position. */
-export function fieldHead(t: Texts, field: Field, id: string, position: string): HTMLElement {
+/**
+ * The field's name (the label of its control `id`), required or optional, whether what is filled in
+ * is saved (beside what the signer is editing, where it never moves the document), and its position.
+ */
+export function fieldHead(
+  t: Texts,
+  field: Field,
+  id: string,
+  position: string,
+  saved: HTMLElement,
+): HTMLElement {
   return h(
     'div',
     { class: 'field-head' },
@@ -39,6 +42,7 @@ export function fieldHead(t: Texts, field: Field, id: string, position: string):
       { class: `tag${field.required ? ' tag-required' : ''}` },
       field.required ? t.field_required : t.field_optional,
     ),
+    saved,
     h('span', { class: 'count' }, position),
   )
 }

@@ -41,6 +41,11 @@ export class ProgressSaver {
 
   private readonly onLeave = () => void this.flush(true)
 
+  /** The form came with progress saved before: it is saved as it stands. */
+  restored(): void {
+    this.show('saved')
+  }
+
   /** The texts of the language now shown (the picker redraws the view). */
   setTexts(t: Texts): void {
     this.t = t

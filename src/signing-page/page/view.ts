@@ -82,7 +82,7 @@ class SigningView {
     decline.addEventListener('click', () =>
       openDecline(t, decline, { declined: () => events.finished('declined'), stale: events.stale }),
     )
-    const header = topBar(form, this.progress, saver.status, picker, decline)
+    const header = topBar(form, this.progress, picker, decline)
     this.pages = documentPages(t, lang, form, this.fields, (index) => this.pick(index))
     this.pages.element.prepend(...signingContext(t, lang, form))
     this.toggle = h('button', {
@@ -241,7 +241,7 @@ class SigningView {
     )
     mount(
       this.inner,
-      field ? fieldHead(t, field, id, `${draft.current + 1} / ${fields.length}`) : null,
+      field ? fieldHead(t, field, id, `${draft.current + 1} / ${fields.length}`, this.saver.status) : null,
       field ? this.fieldEditor(field) : null,
       field ? h('div', { class: 'nav-row' }, nav, this.toggle) : null,
       this.message,
