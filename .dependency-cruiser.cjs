@@ -71,9 +71,10 @@ module.exports = {
     // Capabilities.
     {
       name: 'lifecycle-stores-not-to-lifecycle',
-      comment: 'lifecycle/ writes the events/ journal and the usage/ ledger in its transaction: they never import it.',
+      comment:
+        'lifecycle/ writes the events/ journal, the usage/ ledger and deletes documents/ saved progress in its transaction: they never import it.',
       severity: 'error',
-      from: production('^src/(events|usage)/'),
+      from: production('^src/(events|usage|documents)/'),
       to: { path: '^src/lifecycle/' },
     },
 

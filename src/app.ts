@@ -36,6 +36,7 @@ import { PAGE_IMAGE_ROUTES } from './signing-page/get-page-image.ts'
 import { getEmbedSigningForm, getSigningForm } from './signing-page/get-signing-form.ts'
 import { SIGNING_PAGE_ROUTES } from './signing-page/get-signing-page.ts'
 import { openEmbedSigning, openSigning } from './signing-page/open-signing.ts'
+import { saveEmbedSigningProgress, saveSigningProgress } from './signing-page/save-signing-progress.ts'
 import { sendEmailCode, sendEmbedEmailCode } from './signing-page/send-email-code.ts'
 import { signDocument, signEmbedDocument } from './signing-page/sign-document.ts'
 import { verifyEmailCode, verifyEmbedEmailCode } from './signing-page/verify-email-code.ts'
@@ -106,6 +107,8 @@ export const API_ROUTES: AnyRoute[] = [
   verifyEmbedEmailCode,
   openSigning,
   openEmbedSigning,
+  saveSigningProgress,
+  saveEmbedSigningProgress,
   signDocument,
   signEmbedDocument,
   declineSigning,

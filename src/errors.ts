@@ -114,6 +114,10 @@ const CATALOGUE = {
   email_2fa_not_required: { status: 409, description: 'This signer is not asked for an e-mail code.' },
   missing_required_fields: { status: 422, description: 'Required fields have no value.' },
   invalid_field_value: { status: 422, description: 'A field value does not fit its type.' },
+  progress_too_large: {
+    status: 413,
+    description: "The signer's saved progress would exceed its limit (docs/api.md#limits).",
+  },
   not_your_turn: { status: 409, description: 'Preserved order: an earlier signer has not signed yet.' },
   email_2fa_required: {
     status: 403,

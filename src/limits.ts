@@ -92,6 +92,13 @@ export const LIMITS = {
   fieldDateMin: '1900-01-01',
   fieldDateMax: '2200-12-31',
   /**
+   * A signer's saved progress (docs/api.md#saving-progress): one request's body (a signature and
+   * initials, 512 KiB each as base64, with the rest), and all that is kept for one signer, each
+   * image counted once.
+   */
+  progressBodyBytes: 2 * 1024 * 1024,
+  progressBytes: 2 * 1024 * 1024,
+  /**
    * One RFC 3161 request to TSA_URL, in all (beyond: the seal fails and the
    * finalization is retried), and the most of its answer read. A token with the TSA's certificate
    * is 2–6 KB; /Contents reserves this much more for it in every seal.
@@ -166,6 +173,11 @@ export function limitsMarkdown(): string {
       'HTML rendering',
       `${LIMITS.htmlRenderMs / 1000} s per document; ${LIMITS.htmlRenders} at once per process and ${LIMITS.htmlRenderQueue} waiting (each at most as long again), more refused`,
       '500 `html_render_failed`',
+    ],
+    [
+      "Request body, a signer's `progress`; what one signer's saved progress keeps",
+      `${mib(LIMITS.progressBodyBytes)}; ${mib(LIMITS.progressBytes)}, each image counted once`,
+      '413 `request_too_large`; 413 `progress_too_large`',
     ],
     [
       "A signer's document as it stands (`current_pdf_url`)",

@@ -82,7 +82,16 @@ export async function createSubmission(t: TestApp, key: string, body: unknown): 
 
 const lastSegment = (url: string) => new URL(url).pathname.split('/').pop()!
 
-export type SignerAction = 'open' | 'sign' | 'decline' | 'form' | 'email_2fa/send' | 'email_2fa/verify'
+export type SignerAction =
+  | 'open'
+  | 'sign'
+  | 'decline'
+  | 'form'
+  | 'progress'
+  | 'email_2fa/send'
+  | 'email_2fa/verify'
+
+const METHODS: Partial<Record<SignerAction, 'GET' | 'PATCH'>> = { form: 'GET', progress: 'PATCH' }
 
 /** The path of a signer's credential: `/s/{slug}`, or `/embed/{jwt}` with via 'embed'. */
 export function signerPath(submitter: CreatedSubmitter, via: 'link' | 'embed' = 'link'): string {
@@ -91,7 +100,7 @@ export function signerPath(submitter: CreatedSubmitter, via: 'link' | 'embed' = 
     : `/embed/${lastSegment(submitter.embed_src)}`
 }
 
-/** A signer's call: `POST /s/{slug}/{action}` (or `/embed/{jwt}/…` with via 'embed'). */
+/** A signer's call: `POST /s/{slug}/{action}` (GET `form`, PATCH `progress`; `/embed/{jwt}/…` with via 'embed'). */
 export function signer(
   t: TestApp,
   submitter: CreatedSubmitter,
@@ -101,7 +110,7 @@ export function signer(
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
   return t.app.inject({
-    method: action === 'form' ? 'GET' : 'POST',
+    method: METHODS[action] ?? 'POST',
     url: `${signerPath(submitter, via)}/${action}`,
     remoteAddress: '203.0.113.7',
     headers: {

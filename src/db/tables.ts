@@ -189,6 +189,20 @@ export interface SubmittersTable {
   page_language: string | null
 }
 
+/**
+ * What a signer has filled in and not signed yet (docs/api.md#saving-progress): one row per
+ * submitter, seen by that signer only, deleted when they sign or decline and when the submission ends.
+ */
+export interface SigningProgressTable {
+  submitter_id: string
+  account_id: string
+  environment: Environment
+  submission_id: string
+  /** JSON (documents/signing-progress.ts): field name → value, images kept once each by hash. */
+  progress: string
+  updated_at: string
+}
+
 /** The live e-mail code of a signer (one row per submitter, replaced by each send). */
 export interface Email2faCodesTable {
   submitter_id: string
@@ -357,6 +371,7 @@ export interface Tables {
   submissions: SubmissionsTable
   submitters: SubmittersTable
   email_2fa_codes: Email2faCodesTable
+  signing_progress: SigningProgressTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable

@@ -1,8 +1,10 @@
 // The only code that changes a submission's status. Each change writes, in the caller's
 // transaction: the row (guarded by the status it was read with), the journal event, and the
-// outbox job that will deliver it to webhook endpoints — all or nothing. The moves themselves are
+// outbox job that will deliver it to webhook endpoints — all or nothing; an ended submission's
+// saved progress is deleted with the move. The moves themselves are
 // the table of submission-moves.ts; a submitter's are apply-submitter-move.ts.
 import type { Scope, SubmissionStatus, SubmissionsTable, Tx } from '../db/tables.ts'
+import { deleteSubmissionProgress } from '../documents/signing-progress-store.ts'
 import type { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import type { EventType } from '../events/event-types.ts'
@@ -10,7 +12,7 @@ import { enqueue } from '../jobs/job-store.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 import { finalizeSubmissionDeclaration, publishEventDeclaration } from './submission-jobs.ts'
-import { moveFrom, type SubmissionTrigger } from './submission-moves.ts'
+import { FINAL_STATUSES, moveFrom, type SubmissionTrigger } from './submission-moves.ts'
 import { snapshotSubmission } from './submission-snapshot.ts'
 
 export interface LifecycleContext {
@@ -110,6 +112,8 @@ export async function applySubmissionMove(
     .returningAll()
     .executeTakeFirst()
   if (!updated) throw refusal()
+  // docs/api.md#saving-progress: what signers saved and never signed ends with the submission.
+  if (FINAL_STATUSES.includes(updated.status)) await deleteSubmissionProgress(tx, updated)
   await recordSubmissionEvent(tx, ctx, updated, move.event, options.actor ?? null)
   return updated
 }

@@ -4,6 +4,7 @@
 // Decided where the contract is silent: a signer may decline before their turn in preserved order
 // (they may already know they will not sign), but not after signing.
 import { Type } from 'typebox'
+import { deleteProgress } from '../documents/signing-progress-store.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
 import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
@@ -50,6 +51,8 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
         ...(body.language ? { language: body.language } : {}),
       })
       const actor = { submitterId: moved.id, ...act }
+      // The submission's move deletes every signer's saved progress; this signer's goes by name too.
+      await deleteProgress(tx, moved)
       await applySubmissionMove(tx, deps, session.submission, 'decline', changedMeanwhile, { actor })
       return moved
     })

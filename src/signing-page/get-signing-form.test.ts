@@ -83,7 +83,14 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
         role: 'first',
         status: 'pending',
       })
-      assert.deepEqual(form.submission, { id: created.id, status: 'sent', expires_at: null })
+      assert.deepEqual(form.submission, {
+        id: created.id,
+        status: 'sent',
+        expires_at: null,
+        name: 'Contract',
+        message: null,
+      })
+      assert.equal(form.progress, null)
       assert.equal(form.redirect_url, null)
       assert.equal(form.documents.length, 1)
       assert.equal(form.documents[0].name, 'Contract')
@@ -100,6 +107,30 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
       assert.equal(area.page, 1)
       assert.equal(area.document, 0)
       for (const [k, v] of Object.entries({ x: 0.6, y: 0.85, w: 0.3, h: 0.05 })) near(area[k], v, k)
+    })
+
+    it("200 the submission's name and the sender's message as written, variables unfilled", async () => {
+      const message = {
+        subject: 'Please sign {{document.name}}',
+        body: 'Hello <b>{{submitter.name}}</b>,\n\nthanks.',
+      }
+      const created = await create(await twoSigners({ message, signing_order: 'random' }))
+      const form = (await bySlug(created.submitters[1]!)).json()
+      assert.equal(form.submission.name, 'Contract')
+      assert.deepEqual(form.submission.message, message)
+      const subjectOnly = await create(await twoSigners({ message: { subject: 'Just this' } }))
+      const only = (await bySlug(subjectOnly.submitters[0]!)).json()
+      assert.deepEqual(only.submission.message, { subject: 'Just this', body: null })
+    })
+
+    it('200 the name of the template a submission was made from', async () => {
+      const templateId = await createTemplateFor(t, keys.testKey, { name: 'Lease — 12 rue Haute' })
+      const submitters = [
+        { role: 'first', email: 'ann@example.eu' },
+        { role: 'second', email: 'bob@example.eu' },
+      ]
+      const created = await create({ template_id: templateId, submitters }, '/v1/submissions')
+      assert.equal((await bySlug(created.submitters[0]!)).json().submission.name, 'Lease — 12 rue Haute')
     })
 
     it("200 pdf_url serves the document's exact bytes", async () => {
@@ -192,7 +223,14 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
       t.clock.advance(DAY + 1000)
       const form = (await bySlug(created.submitters[0]!)).json()
       assert.equal(form.state, 'expired')
-      assert.deepEqual(form.submission, { id: created.id, status: 'sent', expires_at: expiresAt })
+      // Ended: the link reveals nothing more, not even the document's name.
+      assert.deepEqual(form.submission, {
+        id: created.id,
+        status: 'sent',
+        expires_at: expiresAt,
+        name: null,
+        message: null,
+      })
     })
 
     it('200 email_2fa_required with documents and fields withheld', async () => {

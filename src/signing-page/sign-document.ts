@@ -9,6 +9,7 @@
 import { type Static, Type } from 'typebox'
 import type { SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
+import { deleteProgress } from '../documents/signing-progress-store.ts'
 import { imageBlobKey, parseStoredValues, type StoredValues } from '../documents/stored-values.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../lib/crypto.ts'
@@ -115,6 +116,8 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
       details,
     )
     await moveSubmission(tx, deps, session, signed, { submitterId: signed.id, ...act })
+    // docs/api.md#saving-progress: what was saved on the way is signed now, or dropped.
+    await deleteProgress(tx, signed)
     return signed
   })
 }

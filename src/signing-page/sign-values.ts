@@ -71,6 +71,24 @@ export async function checkSignValues(
   return { plain: Object.fromEntries(plain), images }
 }
 
+/**
+ * The values of a signer's saved progress (docs/api.md#saving-progress): the same fields and the
+ * same checks of each value as `sign`, a null for a field emptied, and nothing required. Images are
+ * not read to their pixels here: they go back only to the signer who sent them, and `sign` reads
+ * them before anything is stored for good. Throws invalid_field_value.
+ */
+export function checkProgressValues(
+  fields: StoredField[],
+  role: string,
+  values: Record<string, FieldValue | null>,
+): void {
+  for (const [name, value] of Object.entries(values)) {
+    const field = fieldFor(fields, role, name)
+    const problem = value === null ? null : (valueProblem(field, value) ?? dateRangeProblem(field, value))
+    if (problem) throw invalid(name, problem)
+  }
+}
+
 /** A required field is filled when it has a value; a required checkbox must be checked (consent). */
 function filled(field: StoredField, value: unknown): boolean {
   return field.type === 'checkbox' ? value === true : value !== undefined && value !== ''

@@ -64,10 +64,11 @@ const FINISHED_WORDS: Record<string, string> = {
 /**
  * Why `action` is refused in this session, or null when it may proceed. `email_code` (send or verify
  * a code) needs neither a verified session nor the signer's turn: a later signer may verify early.
+ * `progress` (saving what is filled in) is refused where `sign` is.
  */
 export function refusalOf(
   session: SigningSession,
-  action: 'sign' | 'decline' | 'email_code',
+  action: 'sign' | 'decline' | 'email_code' | 'progress',
 ): ApiError | null {
   const { submitter, state, submission } = session
   if (FINISHED_SUBMITTER_STATUSES.includes(submitter.status)) {
@@ -82,13 +83,14 @@ export function refusalOf(
       expired: 'has expired',
       declined: 'was declined',
     }[state]
-    const verb = { sign: 'signed', decline: 'declined', email_code: 'opened' }[action]
+    const verb = { sign: 'signed', decline: 'declined', email_code: 'opened', progress: 'filled in' }[action]
     return new ApiError('submission_not_active', `This document ${why}; it can no longer be ${verb}.`)
   }
   if (state === 'email_2fa_required' && action !== 'email_code') {
     return new ApiError('email_2fa_required', 'Enter the code sent to your e-mail address first.')
   }
-  if (action === 'sign' && state === 'waiting_for_others') {
+  // Saving progress is filling in: only on the signer's turn, like signing.
+  if ((action === 'sign' || action === 'progress') && state === 'waiting_for_others') {
     return new ApiError(
       'not_your_turn',
       'Another signer must sign before you; you will be told when it is your turn.',

@@ -1,12 +1,14 @@
 // The JSON behind the signer's page (`GET …/form` in docs/api.md#the-signers-form), for a signer
 // found by the slug of their signing URL or by their embed token.
 import { type Static, Type } from 'typebox'
-import type { SubmittersTable } from '../db/tables.ts'
+import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { StoredDocument } from '../documents/document-model.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
+import { findProgress } from '../documents/signing-progress-store.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { CONSENT_TEXT } from '../submissions/consent.ts'
+import { documentNameOf } from '../submissions/signing-requests.ts'
 import { issueCurrentPdfGrant } from './current-pdf-grant.ts'
 import { hasVerifiedSession } from './email-code-session.ts'
 import { formValues } from './form-values.ts'
@@ -23,7 +25,26 @@ export const SigningForm = Type.Object(
       role: Type.String(),
       status: Type.String(),
     }),
-    submission: Type.Object({ id: Type.String(), status: Type.String(), expires_at: Nullable(Timestamp) }),
+    submission: Type.Object({
+      id: Type.String(),
+      status: Type.String(),
+      expires_at: Nullable(Timestamp),
+      name: Nullable(
+        Type.String({
+          description:
+            "What the signing request calls the document: the template's name (an inline submission's is its first document's). Null once the submission is cancelled, expired or declined",
+        }),
+      ),
+      message: Nullable(
+        Type.Object(
+          { subject: Nullable(Type.String()), body: Nullable(Type.String()) },
+          {
+            description:
+              "The sender's `message` as given at creation, its `{{variables}}` unfilled (the page fills them, as text, never HTML). Null when the sender wrote none, and withheld (null) like `documents`",
+          },
+        ),
+      ),
+    }),
     state: StringEnum(SIGNER_STATES),
     documents: Type.Array(
       Type.Object({
@@ -80,6 +101,22 @@ export const SigningForm = Type.Object(
           "The document with every value entered so far stamped on it (not sealed): to read before signing, and the signer's own copy right after they signed. Valid 1 hour; null while withheld (e-mail code not verified) or once the submission is cancelled, expired or declined",
       }),
     ),
+    progress: Nullable(
+      Type.Object(
+        {
+          values: Type.Record(
+            Type.String(),
+            Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'] }),
+            { description: 'Field name → value, as saved by `PATCH …/progress` (images as PNG data URLs)' },
+          ),
+          saved_at: Timestamp,
+        },
+        {
+          description:
+            "What this signer filled in and saved without signing yet (docs/api.md#saving-progress), for the page to resume; this signer's only. Null when nothing is saved, and withheld (null) like `documents`",
+        },
+      ),
+    ),
   },
   { title: 'SigningForm' },
 )
@@ -112,7 +149,13 @@ export async function signingForm(
       role: submitter.role,
       status: submitter.status,
     },
-    submission: { id: submission.id, status: submission.status, expires_at: submission.expires_at },
+    submission: {
+      id: submission.id,
+      status: submission.status,
+      expires_at: submission.expires_at,
+      name: ended ? null : await documentNameOf(deps.db, submission),
+      message: withheld ? null : messageOf(submission),
+    },
     state,
     documents: withheld ? [] : await documentsOf(deps, template.documents, expiresAt),
     fields: withheld ? [] : template.fields.map((f) => ({ ...f, value: values.get(f.name) ?? null })),
@@ -123,7 +166,19 @@ export async function signingForm(
         ? await downloadUrl(deps, submission.final_pdf_key, signedPdfName(template.documents), expiresAt)
         : null,
     current_pdf_url: withheld ? null : currentPdfUrl(deps, submitter, expiresAt),
+    progress: withheld ? null : await progressOf(deps, submitter),
   }
+}
+
+async function progressOf(deps: Deps, submitter: SubmittersTable): Promise<SigningForm['progress']> {
+  const saved = await findProgress(deps.db, submitter)
+  return saved ? { values: saved.values, saved_at: saved.updated_at } : null
+}
+
+/** The sender's own words, when they wrote any (docs/api.md#the-signers-form). */
+function messageOf(submission: Pick<SubmissionsTable, 'message_subject' | 'message_body'>) {
+  const { message_subject: subject, message_body: body } = submission
+  return subject || body ? { subject: subject || null, body: body || null } : null
 }
 
 function documentsOf(deps: Deps, documents: StoredDocument[], expiresAt: Date) {

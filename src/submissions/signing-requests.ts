@@ -5,7 +5,7 @@
 // sent. The request names the account that asks; `bcc_email` gets a notice of its own
 // (signing-request-copy.ts), never the signer's mail, whose link is the signer's credential.
 import { findAccount } from '../accounts/account-store.ts'
-import type { SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
+import type { Executor, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
@@ -23,7 +23,7 @@ export function nextSigners(
 
 /** The name mails give the document: the template's (an inline submission's is its first document's). */
 export async function documentNameOf(
-  tx: Tx,
+  tx: Executor,
   submission: Pick<SubmissionsTable, 'template_id' | 'account_id' | 'environment'>,
 ): Promise<string> {
   const row = await tx

@@ -20,6 +20,7 @@ const COUNTED = {
   submissions: true,
   submitters: true,
   email_2fa_codes: true,
+  signing_progress: true,
   webhook_endpoints: true,
   webhook_deliveries: true,
   webhook_attempts: true,

@@ -25,7 +25,16 @@ export function pageImageUrl(document: number, page: number, width: number): str
   return `${base}/pages/${document}/${page}?w=${width}`
 }
 
-export async function call<T>(method: 'GET' | 'POST', action: string, body?: unknown): Promise<T> {
+/**
+ * `keepalive`: the request outlives the page (a save as the page is hidden or closed); the browser
+ * takes such a body only up to 64 KiB.
+ */
+export async function call<T>(
+  method: 'GET' | 'POST' | 'PATCH',
+  action: string,
+  body?: unknown,
+  options: { keepalive?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (session) headers[SESSION_HEADER] = session
@@ -36,6 +45,7 @@ export async function call<T>(method: 'GET' | 'POST', action: string, body?: unk
       headers,
       credentials: 'same-origin',
       cache: 'no-store',
+      ...(options.keepalive ? { keepalive: true } : {}),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     })
   } catch {

@@ -1,6 +1,6 @@
 // What a signer has done on the form so far, kept apart from the screen so that the screen can be
 // drawn again (the language picker) without losing a value, the adopted signature, the
-// current field or the panel's state.
+// current field or the panel's state. It starts from the form and the progress saved before.
 import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
 import type { MadeSignature } from './signature-dialog.ts'
 
@@ -29,7 +29,31 @@ export function newDraft(form: SigningForm): Draft {
     if (field.value === null || (isImageField(field) && !String(field.value).startsWith('data:'))) continue
     values.set(field.name, field.value)
   }
+  const adopted: Draft['adopted'] = {}
+  restoreProgress(form, fields, values, adopted)
   // Collapsed while something required is left to fill; open when there is nothing to fill.
   const expanded = fields.every((f) => !f.required || isFilled(f, values.get(f.name)))
-  return { values, current: 0, adopted: {}, expanded, showMissing: false }
+  return { values, current: 0, adopted, expanded, showMissing: false }
+}
+
+/**
+ * What the signer saved on an earlier visit (docs/api.md#saving-progress) laid over the form's
+ * values: their fields only. A saved signature or initials is adopted again, to reuse on the others.
+ */
+function restoreProgress(
+  form: SigningForm,
+  fields: Field[],
+  values: Draft['values'],
+  adopted: Draft['adopted'],
+): void {
+  const saved = form.progress?.values
+  if (!saved) return
+  for (const field of fields) {
+    if (!Object.hasOwn(saved, field.name)) continue
+    const value = saved[field.name] as Value
+    values.set(field.name, value)
+    if (isImageField(field) && typeof value === 'string' && !adopted[field.type]) {
+      adopted[field.type] = { png: value, mode: 'draw', typed: null }
+    }
+  }
 }

@@ -112,8 +112,18 @@ function dateEditor(ctx: EditorContext): HTMLElement {
   today.addEventListener('click', () => {
     input.value = todayIso()
     update(true)
+    showStored()
   })
-  return h('div', { class: 'editor' }, h('div', { class: 'editor-row' }, input, today), error)
+  // The signed PDF writes a date one way whatever the language (docs/api.md#documents): say how.
+  const stored = h('p', { class: 'field-hint', id: `${ctx.id}-stored` })
+  const showStored = () => {
+    const iso = input.validity.valid && input.value && yearInRange(input.value) ? input.value : ''
+    stored.textContent = iso ? fill(t.date_in_document, { date: iso }) : ''
+  }
+  input.setAttribute('aria-describedby', `${ctx.id}-error ${stored.id}`)
+  for (const type of ['input', 'change']) input.addEventListener(type, showStored)
+  showStored()
+  return h('div', { class: 'editor' }, h('div', { class: 'editor-row' }, input, today), error, stored)
 }
 
 function numberEditor(ctx: EditorContext): HTMLElement {

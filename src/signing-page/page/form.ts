@@ -42,7 +42,15 @@ export type State =
 
 export interface SigningForm {
   submitter: { id: string; email: string; name: string | null; role: string; status: string }
-  submission: { id: string; status: string; expires_at: string | null }
+  submission: {
+    id: string
+    status: string
+    expires_at: string | null
+    /** What the signing request calls the document; optional: a server that predates it sends none. */
+    name?: string | null
+    /** The sender's message, variables unfilled; shown as text, never HTML. */
+    message?: { subject: string | null; body: string | null } | null
+  }
   state: State
   documents: Array<{ name: string; pdf_url: string; pages: Array<{ width: number; height: number }> }>
   fields: Field[]
@@ -54,6 +62,8 @@ export interface SigningForm {
    * after. Optional: a server that predates it sends nothing, and the page offers nothing.
    */
   current_pdf_url?: string | null
+  /** What this signer saved without signing yet (docs/api.md#saving-progress); absent from older servers. */
+  progress?: { values: Record<string, Value>; saved_at: string } | null
   session?: string
 }
 
@@ -87,4 +97,9 @@ export function filledByOthers(form: SigningForm): Field[] {
       f.value !== false &&
       (f.role !== form.submitter.role || f.readonly),
   )
+}
+
+/** The name the signing request gave the document (the submission's), else the documents' names. */
+export function titleOf(form: SigningForm): string {
+  return form.submission.name || form.documents.map((d) => d.name).join(', ')
 }

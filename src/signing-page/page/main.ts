@@ -3,14 +3,15 @@
 // the GET of the page (mail scanners prefetch links). In embed mode the parent window hears
 // `paraph:opened`, `paraph:signed` and `paraph:declined`, at the embedding origin the server names
 // and nowhere else. The language picker redraws the current screen in place, keeping what was
-// entered.
+// entered; what is entered is also saved on the server as the signer goes (progress.ts).
 import './styles.css'
 import { call } from './api.ts'
 import { type Draft, newDraft } from './draft.ts'
-import type { SigningForm } from './form.ts'
+import { type SigningForm, titleOf } from './form.ts'
 import { languagePicker, PICKER_ID } from './language-picker.ts'
+import { ProgressSaver } from './progress.ts'
 import { type CodeState, codeScreen, endedScreen, errorScreen } from './screens.ts'
-import { isLanguage, type Language, TEXTS } from './texts.ts'
+import { fill, isLanguage, type Language, TEXTS } from './texts.ts'
 import { signingView } from './view.ts'
 
 interface PageConfig {
@@ -63,9 +64,8 @@ function tellParent(type: 'paraph:opened' | 'paraph:signed' | 'paraph:declined',
 
 function setTitle(form: SigningForm): void {
   const t = TEXTS[lang]
-  document.title = form.documents.length
-    ? t.page_title.replace('{document}', form.documents.map((d) => d.name).join(', '))
-    : t.page_title_plain
+  const title = titleOf(form)
+  document.title = title ? fill(t.page_title, { document: title }) : t.page_title_plain
 }
 
 /** After a sign or a decline: tell the embedding page, then go to `redirect_url` or read the form again. */
@@ -92,8 +92,23 @@ function screenFor(form: SigningForm): () => void {
   }
   if (form.state !== 'ready') return () => endedScreen(app, TEXTS[lang], form, picker())
   const draft: Draft = newDraft(form)
-  const events = { finished: (kind: 'signed' | 'declined') => answered(form, kind), stale: () => void load() }
-  return () => signingView(app, { t: TEXTS[lang], lang, form, draft, picker: picker(), events })
+  // One saver per form read, kept across redraws like the draft; spent once the link is answered.
+  const saver = new ProgressSaver(TEXTS[lang])
+  if (form.progress) saver.restored()
+  const events = {
+    finished: (kind: 'signed' | 'declined') => {
+      saver.stop()
+      answered(form, kind)
+    },
+    stale: () => {
+      saver.stop()
+      void load()
+    },
+  }
+  return () => {
+    saver.setTexts(TEXTS[lang])
+    signingView(app, { t: TEXTS[lang], lang, form, draft, picker: picker(), saver, events })
+  }
 }
 
 async function load(): Promise<void> {

@@ -1,13 +1,13 @@
 // The pieces of the signing view that only show things: the top bar, the current field's head,
 // previous / next, and the end of the panel (the download, the consent and Sign).
 import { h } from './dom.ts'
-import type { Field, SigningForm } from './form.ts'
+import { type Field, type SigningForm, titleOf } from './form.ts'
 import { fieldLabel } from './pages.ts'
 import type { Texts } from './texts.ts'
 
-/** The documents' names, how many fields are left, the language picker and Decline. */
+/** The submission's name, how many fields are left, the language picker and Decline. */
 export function topBar(form: SigningForm, progress: HTMLElement, picker: HTMLElement, decline: HTMLElement) {
-  const title = form.documents.map((d) => d.name).join(', ')
+  const title = titleOf(form)
   return h(
     'header',
     { class: 'bar' },
@@ -22,8 +22,17 @@ export function topBar(form: SigningForm, progress: HTMLElement, picker: HTMLEle
   )
 }
 
-/** The field's name (the label of its control `id`), required or optional, and its position. */
-export function fieldHead(t: Texts, field: Field, id: string, position: string): HTMLElement {
+/**
+ * The field's name (the label of its control `id`), required or optional, whether what is filled in
+ * is saved (beside what the signer is editing, where it never moves the document), and its position.
+ */
+export function fieldHead(
+  t: Texts,
+  field: Field,
+  id: string,
+  position: string,
+  saved: HTMLElement,
+): HTMLElement {
   return h(
     'div',
     { class: 'field-head' },
@@ -33,6 +42,7 @@ export function fieldHead(t: Texts, field: Field, id: string, position: string):
       { class: `tag${field.required ? ' tag-required' : ''}` },
       field.required ? t.field_required : t.field_optional,
     ),
+    saved,
     h('span', { class: 'count' }, position),
   )
 }

@@ -118,4 +118,10 @@ export const DE: Texts = {
   remove: 'Entfernen',
   page_loading: 'Seite {n} wird geladen…',
   page_failed: 'Diese Seite konnte nicht angezeigt werden.',
+  sender_message: 'Nachricht des Absenders',
+  others_values: 'Bereits von anderen ausgefüllt ({n})',
+  date_in_document: 'Im signierten PDF steht {date} (Jahr-Monat-Tag).',
+  progress_saving: 'Wird gespeichert…',
+  progress_saved: 'Gespeichert',
+  progress_failed: 'Noch nicht gespeichert: Prüfen Sie Ihre Verbindung.',
 }

@@ -118,6 +118,14 @@ export const EN = {
   remove: 'Remove',
   page_loading: 'Loading page {n}…',
   page_failed: 'This page could not be shown.',
+
+  // Issue #33: the sender's message, others' values in full, the PDF's date form, progress kept
+  sender_message: 'Message from the sender',
+  others_values: 'Already filled in by others ({n})',
+  date_in_document: 'The signed PDF will show {date} (year-month-day).',
+  progress_saving: 'Saving…',
+  progress_saved: 'Saved',
+  progress_failed: 'Not saved yet: check your connection.',
 } as const
 
 export type TextKey = keyof typeof EN

@@ -116,4 +116,10 @@ export const ES: Texts = {
   remove: 'Quitar',
   page_loading: 'Cargando la página {n}…',
   page_failed: 'No se pudo mostrar esta página.',
+  sender_message: 'Mensaje del remitente',
+  others_values: 'Ya rellenado por otros ({n})',
+  date_in_document: 'El PDF firmado mostrará {date} (año-mes-día).',
+  progress_saving: 'Guardando…',
+  progress_saved: 'Guardado',
+  progress_failed: 'Aún no guardado: compruebe su conexión.',
 }

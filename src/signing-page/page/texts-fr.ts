@@ -117,4 +117,10 @@ export const FR: Texts = {
   remove: 'Retirer',
   page_loading: 'Chargement de la page {n}…',
   page_failed: "Cette page n'a pas pu être affichée.",
+  sender_message: "Message de l'expéditeur",
+  others_values: "Déjà rempli par d'autres ({n})",
+  date_in_document: 'Le PDF signé indiquera {date} (année-mois-jour).',
+  progress_saving: 'Enregistrement…',
+  progress_saved: 'Enregistré',
+  progress_failed: 'Pas encore enregistré : vérifiez votre connexion.',
 }

@@ -4,6 +4,7 @@
 // narrow screen (a phone, a narrow iframe) the panel stays compact while a field is filled, so the
 // document keeps most of the screen, and opens on the consent and Sign once all is filled.
 import { ApiFailure, call } from './api.ts'
+import { signingContext } from './context.ts'
 import { openDecline } from './decline-dialog.ts'
 import { h, mount } from './dom.ts'
 import { type Draft, isImageField } from './draft.ts'
@@ -11,6 +12,7 @@ import { editor } from './editors.ts'
 import { type Field, fieldsToFill, isFilled, type SigningForm, type Value } from './form.ts'
 import { documentPages, fieldLabel, paintField } from './pages.ts'
 import { fieldHead, fieldNav, signingEnd, topBar } from './panel-parts.ts'
+import type { ProgressSaver } from './progress.ts'
 import { askForSignature } from './signature-dialog.ts'
 import { fill, type Language, type Texts } from './texts.ts'
 
@@ -28,6 +30,8 @@ export interface ViewInput {
   draft: Draft
   /** The language picker, for the top bar. */
   picker: HTMLElement
+  /** Saves each change on the server as the signer goes (progress.ts). */
+  saver: ProgressSaver
   events: ViewEvents
 }
 
@@ -54,6 +58,7 @@ class SigningView {
   private readonly form: SigningForm
   private readonly draft: Draft
   private readonly events: ViewEvents
+  private readonly saver: ProgressSaver
   private readonly fields: Field[]
   private readonly values: Draft['values']
   private readonly progress = h('p', { class: 'progress', role: 'status' })
@@ -63,12 +68,13 @@ class SigningView {
   private readonly pages: ReturnType<typeof documentPages>
   private readonly toggle: HTMLButtonElement
 
-  constructor(app: Element, { t, lang, form, draft, picker, events }: ViewInput) {
+  constructor(app: Element, { t, lang, form, draft, picker, saver, events }: ViewInput) {
     this.t = t
     this.lang = lang
     this.form = form
     this.draft = draft
     this.events = events
+    this.saver = saver
     this.fields = fieldsToFill(form)
     this.values = draft.values
     this.panel = h('aside', { class: 'panel', 'aria-label': t.sign }, this.inner)
@@ -78,6 +84,7 @@ class SigningView {
     )
     const header = topBar(form, this.progress, picker, decline)
     this.pages = documentPages(t, lang, form, this.fields, (index) => this.pick(index))
+    this.pages.element.prepend(...signingContext(t, lang, form))
     this.toggle = h('button', {
       type: 'button',
       class: 'secondary panel-toggle',
@@ -129,8 +136,10 @@ class SigningView {
 
   private set(field: Field, value: Value | undefined): void {
     const before = this.missing().length
+    const previous = this.values.get(field.name)
     if (value === undefined || value === '') this.values.delete(field.name)
     else this.values.set(field.name, value)
+    if (this.values.get(field.name) !== previous) this.saver.changed(field.name, this.values.get(field.name))
     this.paint(field)
     this.updateProgress()
     this.updateMissing()
@@ -232,7 +241,7 @@ class SigningView {
     )
     mount(
       this.inner,
-      field ? fieldHead(t, field, id, `${draft.current + 1} / ${fields.length}`) : null,
+      field ? fieldHead(t, field, id, `${draft.current + 1} / ${fields.length}`, this.saver.status) : null,
       field ? this.fieldEditor(field) : null,
       field ? h('div', { class: 'nav-row' }, nav, this.toggle) : null,
       this.message,
@@ -259,11 +268,14 @@ class SigningView {
     this.message.textContent = ''
     button.disabled = true
     button.textContent = t.signing
+    // The signature carries every value: no save races it (one that lands after is refused anyway).
+    this.saver.pause()
     try {
       // The page's language goes with the signature: the audit trail quotes the consent in it.
       await call('POST', 'sign', { values: Object.fromEntries(this.values), language: this.lang })
       this.events.finished('signed')
     } catch (failure) {
+      this.saver.resume()
       button.disabled = false
       button.textContent = t.sign
       const code = failure instanceof ApiFailure ? failure.code : ''
