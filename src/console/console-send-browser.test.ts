@@ -118,7 +118,9 @@ describe('sending a template from the console, in a browser', () => {
     await page.waitForURL(/\/console\/submissions\/sub_[0-9A-Za-z]{24}$/)
     await page.getByText('Sent for signature.').waitFor()
     const submissionId = page.url().split('/').pop()!
-    await page.getByRole('heading', { name: `Submission ${submissionId}` }).waitFor()
+    // Named after its template, its id beside.
+    await page.getByRole('heading', { name: 'Lease' }).waitFor()
+    await page.getByText(submissionId, { exact: true }).waitFor()
     const list = await m.t.request(m.key, { method: 'GET', url: '/v1/submissions' })
     assert.deepEqual(
       list.json().data.map((s: { id: string }) => s.id),

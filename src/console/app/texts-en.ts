@@ -368,4 +368,30 @@ export const EN = {
   // — the signed PDF's state on a submission's page
   signed_preparing: 'Everyone has signed: the signed PDF is being sealed and appears here in a moment.',
   signed_never: 'No signed PDF: this submission ended before everyone signed.',
+  // — names everywhere (issue #33): ids stay as secondary, copyable text
+  copy_id: 'Copy the id {id}',
+  submission_of_template: 'From the template',
+  event_submitter_pre_signed: 'A signer was signed at creation',
+  event_by_submitter_opened: '{who} opened the document',
+  event_by_submitter_signed: '{who} signed',
+  event_by_submitter_pre_signed: '{who} was signed at creation',
+  event_by_submitter_declined: '{who} declined',
+  event_by_submitter_updated: '{who}’s details changed',
+  event_by_submitter_email_2fa_verified: '{who} confirmed their e-mail code',
+  cancelled_named_toast: '“{name}” cancelled.',
+  signer_saved_named: '{name} updated.',
+  // — the editor's draft and leaving it
+  editor_draft_saving: 'Saving the draft…',
+  editor_draft_saved: 'Draft saved',
+  editor_draft_failed: 'The draft could not be saved: your changes are only in this page.',
+  editor_leave_title: 'Leave the editor?',
+  editor_leave_body:
+    'This template is not saved yet. Your work is kept as a draft for 24 hours: open the editor again to resume it.',
+  editor_leave_unsaved_body: 'Your last changes could not be saved as a draft and will be lost.',
+  editor_leave: 'Leave',
+  editor_stay: 'Stay',
+  editor_resume_title: 'Resume your draft',
+  editor_resume_body: '“{name}”, not saved as a template yet, is kept until {date}.',
+  editor_resume: 'Resume “{name}”',
+  editor_discard: 'Start anew',
 }
