@@ -74,7 +74,11 @@ export function SubmissionDetail({ params }: PageProps) {
     setResendError(undefined)
     try {
       const sent = await call<SigningRequestResent>('POST', `/console/api/submitters/${signer.id}/resend`)
-      toast(fill(t.resend_done, { email: sent.email }))
+      toast(
+        signer.name
+          ? fill(t.resend_done_named, { name: signer.name, email: sent.email })
+          : fill(t.resend_done, { email: sent.email }),
+      )
     } catch (error) {
       setResendError(resendRefusal(t, asFailure(error)))
     } finally {
