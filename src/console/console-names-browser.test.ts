@@ -93,7 +93,10 @@ describe('names in the console (a browser)', () => {
     assert.equal(await timeline.getByText(/A signer|sbm_/).count(), 0, 'no anonymous signer, no bare id')
     // The signers' table: names, roles, and each signer's id to copy.
     await page.getByRole('button', { name: `Copy the id ${inline.submitters[0]!.id}` }).waitFor()
-    await page.waitForFunction('document.title === "Contract · Paraph"')
+    // A function, not a string: the console's CSP refuses eval, which a string predicate needs.
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { title: string } }).document.title === 'Contract · Paraph',
+    )
     await check(page, 'names-submission-detail', [1280, 375])
 
     await go(page, `/submissions/${fromTemplate.id}`)
