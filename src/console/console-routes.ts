@@ -9,7 +9,11 @@ import { switchConsoleEnvironment } from './access/switch-console-environment.ts
 import { createTemplateDraft } from './drafts/create-template-draft.ts'
 import { createTemplateDraftFromTemplate } from './drafts/create-template-draft-from-template.ts'
 import { createTemplateFromDraft } from './drafts/create-template-from-draft.ts'
+import { discardTemplateDraft } from './drafts/discard-template-draft.ts'
+import { getTemplateDraft } from './drafts/get-template-draft.ts'
 import { getTemplateDraftPage } from './drafts/get-template-draft-page.ts'
+import { listTemplateDrafts } from './drafts/list-template-drafts.ts'
+import { updateTemplateDraft } from './drafts/update-template-draft.ts'
 import { createConsoleKey } from './keys/create-console-key.ts'
 import { listConsoleKeys } from './keys/list-console-keys.ts'
 import { revokeConsoleKey } from './keys/revoke-console-key.ts'
@@ -38,6 +42,11 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   createTemplateFromDraft,
   // — template editor: a draft from a saved template
   createTemplateDraftFromTemplate,
+  // — template editor: the work kept as it goes, resumed, discarded
+  listTemplateDrafts,
+  getTemplateDraft,
+  updateTemplateDraft,
+  discardTemplateDraft,
   // — sending
   resendSigningRequest,
 ]

@@ -116,9 +116,11 @@ describe('sending a template from the console, in a browser', () => {
     })
     await page.getByRole('button', { name: 'Send for signature' }).dblclick()
     await page.waitForURL(/\/console\/submissions\/sub_[0-9A-Za-z]{24}$/)
-    await page.getByText('Sent for signature.').waitFor()
+    await page.getByText('“Lease” sent for signature.').waitFor()
     const submissionId = page.url().split('/').pop()!
-    await page.getByRole('heading', { name: `Submission ${submissionId}` }).waitFor()
+    // Named after its template, its id beside.
+    await page.getByRole('heading', { name: 'Lease' }).waitFor()
+    await page.getByText(submissionId, { exact: true }).waitFor()
     const list = await m.t.request(m.key, { method: 'GET', url: '/v1/submissions' })
     assert.deepEqual(
       list.json().data.map((s: { id: string }) => s.id),
@@ -144,7 +146,7 @@ describe('sending a template from the console, in a browser', () => {
     assert.equal(await page.getByRole('button', { name: /^Resend request to/ }).count(), 1)
     const resend = page.getByRole('button', { name: 'Resend request to first@example.eu' })
     await resend.click()
-    await page.getByText('Signing request sent again to first@example.eu.').waitFor()
+    await page.getByText('Signing request sent again to Fiona First (first@example.eu).').waitFor()
     await resend.click()
     await page.getByText('You can resend again in 5 minutes.').waitFor()
     await check(page, 'submission-resend', [1280, 375])

@@ -65,6 +65,12 @@ export interface TemplateDraftsTable {
   pages: string
   created_at: string
   expires_at: string
+  /** JSON: the editor's work (`DraftState`, console/drafts/template-draft-store.ts); null before 0020. */
+  state: string | null
+  /** When the editor last saved its work (null: never since the upload). */
+  updated_at: string | null
+  /** The template made from the draft, once saved as one. */
+  template_id: string | null
 }
 
 /** A signing request sent again from the console (console/resend/resend-signing-request.ts). */

@@ -25,6 +25,7 @@ import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
 import * as signatureDays from './migrations/0016-signature-days.ts'
 import * as jobLeaseIndex from './migrations/0017-job-lease-index.ts'
 import * as signingProgress from './migrations/0018-signing-progress.ts'
+import * as templateDraftState from './migrations/0020-template-draft-state.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-signature-days': signatureDays,
   '0017-job-lease-index': jobLeaseIndex,
   '0018-signing-progress': signingProgress,
+  '0020-template-draft-state': templateDraftState,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -126,7 +126,6 @@ export const FR: typeof EN = {
   cancelled_toast: 'Envoi annulé.',
   copy_signing_link: 'Copier le lien de signature',
   edit_signer: 'Modifier le signataire',
-  signer_saved: 'Signataire modifié.',
   downloads: 'Téléchargements',
   download_original: 'Original : {name}',
   download_signed: 'PDF signé',
@@ -328,7 +327,6 @@ export const FR: typeof EN = {
     'Personne ne reçoit d’e-mail : partagez le lien de chaque signataire depuis la page de l’envoi.',
   send_submit: 'Envoyer pour signature',
   send_sending: 'Envoi…',
-  send_sent: 'Envoyé pour signature.',
   resend: 'Renvoyer la demande',
   resend_label: 'Renvoyer la demande à {email}',
   resend_done: 'Demande de signature renvoyée à {email}.',
@@ -376,4 +374,34 @@ export const FR: typeof EN = {
   signed_preparing:
     'Tout le monde a signé : le PDF signé est en cours de scellement et apparaîtra ici dans un instant.',
   signed_never: 'Pas de PDF signé : cette soumission s’est terminée avant que tout le monde ait signé.',
+  // — names everywhere (issue #33): ids stay as secondary, copyable text
+  copy_id: 'Copier l’identifiant {id}',
+  submission_of_template: 'Depuis le modèle',
+  event_submitter_pre_signed: 'Un signataire a été signé à la création',
+  event_by_submitter_opened: '{who} a ouvert le document',
+  event_by_submitter_signed: '{who} a signé',
+  event_by_submitter_pre_signed: '{who} a été signé à la création',
+  event_by_submitter_declined: '{who} a refusé',
+  event_by_submitter_updated: 'Coordonnées de {who} modifiées',
+  event_by_submitter_email_2fa_verified: '{who} a confirmé son code e-mail',
+  cancelled_named_toast: '« {name} » annulé.',
+  signer_saved_named: '{name} modifié.',
+  send_sent_named: '« {name} » envoyé pour signature.',
+  resend_done_named: 'Demande de signature renvoyée à {name} ({email}).',
+  // — the editor's draft and leaving it
+  editor_draft_saving: 'Enregistrement du brouillon…',
+  editor_draft_saved: 'Brouillon enregistré',
+  editor_draft_failed:
+    'Le brouillon n’a pas pu être enregistré : vos modifications ne sont que dans cette page.',
+  editor_leave_title: 'Quitter l’éditeur ?',
+  editor_leave_body:
+    'Ce modèle n’est pas encore enregistré. Votre travail est gardé 24 heures comme brouillon : rouvrez l’éditeur pour le reprendre.',
+  editor_leave_unsaved_body:
+    'Vos dernières modifications n’ont pas pu être enregistrées dans le brouillon et seront perdues.',
+  editor_leave: 'Quitter',
+  editor_stay: 'Rester',
+  editor_resume_title: 'Reprendre votre brouillon',
+  editor_resume_body: '« {name} », pas encore enregistré comme modèle, est gardé jusqu’au {date}.',
+  editor_resume: 'Reprendre « {name} »',
+  editor_discard: 'Repartir de zéro',
 }

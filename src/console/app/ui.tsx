@@ -176,6 +176,8 @@ export function Confirm(props: {
   title: string
   body: ComponentChildren
   confirm: string
+  /** The way out without doing it (default: Cancel). */
+  cancel?: string
   danger?: boolean
   onConfirm: () => Promise<unknown>
   onClose: () => void
@@ -188,7 +190,7 @@ export function Confirm(props: {
       <ErrorNote error={action.error} />
       <div class="dialog-actions">
         <button type="button" class="button" onClick={props.onClose}>
-          {t.cancel}
+          {props.cancel ?? t.cancel}
         </button>
         <button
           type="button"

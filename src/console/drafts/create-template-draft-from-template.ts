@@ -39,7 +39,8 @@ export const createTemplateDraftFromTemplate = defineRoute({
       name: template.name,
       blob_key: blobKey,
       pages: document.pages,
+      state: { source: 'template', fields: toDeclarations(template.fields), tag_report: [] },
     })
-    return toApiDraft(draft, toDeclarations(template.fields), [])
+    return toApiDraft(draft)
   },
 })

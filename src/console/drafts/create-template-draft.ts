@@ -125,13 +125,18 @@ export const createTemplateDraft = defineRoute({
     }
     const document = stored[0]!
     const now = deps.clock.now()
+    const fields = tagged?.fields ?? []
     const draft = await insertTemplateDraft(deps.db, scope, now, {
       id,
       name,
       blob_key: document.blob_key,
       pages: document.pages,
+      state: {
+        source: tagged ? 'tags' : 'pdf',
+        fields,
+        tag_report: reportFields(toStoredFields(fields), [{ pages: document.pages }]),
+      },
     })
-    const fields = tagged?.fields ?? []
-    return toApiDraft(draft, fields, reportFields(toStoredFields(fields), [draft]))
+    return toApiDraft(draft)
   },
 })

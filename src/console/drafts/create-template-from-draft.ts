@@ -1,7 +1,8 @@
 // POST /console/api/template_drafts/:id/template — the editor's save: the template made from the
 // draft's PDF and the drawn fields through the same buildTemplate + insertTemplate as POST
 // /v1/templates (placement checks, slug uniqueness), created_via "ui". Idempotent: a double click
-// or a retried save with the same Idempotency-Key makes one template.
+// or a retried save with the same Idempotency-Key makes one template. The draft is marked made (in
+// the same transaction), so the editor no longer offers to resume it.
 import { isUniqueViolation } from '../../db/dialect.ts'
 import { ApiError, orNotFound } from '../../errors.ts'
 import { defineRoute } from '../../http/define-route.ts'
@@ -10,7 +11,7 @@ import { Template, toApiTemplate } from '../../templates/template-schemas.ts'
 import { insertTemplate } from '../../templates/template-store.ts'
 import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { DraftParams, TemplateFromDraftBody } from './template-draft-schemas.ts'
-import { findTemplateDraft } from './template-draft-store.ts'
+import { findTemplateDraft, markTemplateDraftSaved } from './template-draft-store.ts'
 
 export const createTemplateFromDraft = defineRoute({
   operationId: 'createTemplateFromDraft',
@@ -44,6 +45,7 @@ export const createTemplateFromDraft = defineRoute({
     try {
       return await transaction(async (tx) => {
         await insertTemplate(tx, template)
+        await markTemplateDraftSaved(tx, scope, draft.id, template.id)
         return toApiTemplate(template)
       })
     } catch (error) {

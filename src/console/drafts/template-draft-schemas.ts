@@ -3,40 +3,76 @@ import { type Static, Type } from 'typebox'
 import type { StoredField } from '../../documents/document-model.ts'
 import { ReportedField } from '../../documents/field-report.ts'
 import { FieldDeclaration } from '../../documents/field-schemas.ts'
-import { Id, Timestamp } from '../../http/common-schemas.ts'
+import { Id, Nullable, StringEnum, Timestamp } from '../../http/common-schemas.ts'
 import { PageSize } from '../../submissions/create-submission-from-html.ts'
 import { CreateTemplateBody } from '../../templates/template-schemas.ts'
 import type { TemplateDraft as DraftRow } from './template-draft-store.ts'
 
+/**
+ * A field as a draft keeps it: a declaration as the save takes it, but caught half-typed (an empty
+ * name or choice is still the editor's work; the save refuses it, the draft keeps it).
+ */
+export const DraftField = Type.Object(
+  {
+    ...FieldDeclaration.properties,
+    name: Type.String({ maxLength: 100 }),
+    options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false, title: 'DraftField' },
+)
+export type DraftField = Static<typeof DraftField>
+
 export const TemplateDraft = Type.Object({
   object: Type.Literal('template_draft'),
   id: Id('tdr'),
+  /** The template's name as the editor last saved it (at first the uploaded file's, or the copied template's). */
   name: Type.String(),
+  /** The template's slug as the editor last saved it (empty: none). */
+  slug: Type.String(),
+  /** Where the first fields came from: none (a PDF), the document's tags, a copied template. */
+  source: StringEnum(['pdf', 'tags', 'template'] as const),
   /** Page sizes in points, crop box as a viewer shows it. */
   pages: Type.Array(Type.Object({ width: Type.Number(), height: Type.Number() })),
   expires_at: Timestamp,
-  /** The fields the editor starts with, as its save takes them: from the tags, or the template copied. */
-  fields: Type.Array(FieldDeclaration),
+  /** When the editor last saved its work; null: not since the upload. */
+  updated_at: Nullable(Timestamp),
+  /** The fields as the editor last saved them; at first from the tags, or the template copied. */
+  fields: Type.Array(DraftField),
   /** Where each tag of an HTML or DOCX document landed, as from_html answers it (empty otherwise). */
   tag_report: Type.Array(ReportedField),
 })
 export type TemplateDraft = Static<typeof TemplateDraft>
 
-export function toApiDraft(
-  draft: DraftRow,
-  fields: FieldDeclaration[],
-  tagReport: ReportedField[],
-): TemplateDraft {
+export function toApiDraft(draft: DraftRow): TemplateDraft {
   return {
     object: 'template_draft',
     id: draft.id,
-    name: draft.name,
+    name: draft.state.name,
+    slug: draft.state.slug,
+    source: draft.state.source,
     pages: draft.pages,
     expires_at: draft.expires_at,
-    fields,
-    tag_report: tagReport,
+    updated_at: draft.updated_at,
+    fields: draft.state.fields,
+    tag_report: draft.state.tag_report,
   }
 }
+
+/** The editor's work, saved whole each time (PATCH /console/api/template_drafts/:id). */
+export const TemplateDraftStateBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 255 }),
+    slug: Type.String({ maxLength: 100 }),
+    fields: Type.Array(DraftField, { maxItems: 500 }),
+  },
+  { additionalProperties: false, title: 'TemplateDraftStateBody' },
+)
+
+/** The member's drafts not yet made templates, last worked on first. */
+export const TemplateDraftList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(TemplateDraft),
+})
 
 /** Declarations of the draft's one document as a template stores them (for the tag report). */
 export function toStoredFields(fields: FieldDeclaration[]): StoredField[] {

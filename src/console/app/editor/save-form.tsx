@@ -16,6 +16,8 @@ export function SaveForm(props: {
   fields: EditorField[]
   onName: (name: string) => void
   onSlug: (slug: string) => void
+  /** The template is made: the editor has nothing left to keep (before it navigates away). */
+  onSaved: () => void
 }) {
   const { t } = useTexts()
   const toast = useToast()
@@ -46,6 +48,7 @@ export function SaveForm(props: {
         inFlight.current = false
         if (!done) return
         toast(t.editor_saved.replace('{name}', done.value.name))
+        props.onSaved()
         navigate('/templates')
       }}
     >

@@ -7,18 +7,23 @@ import { useTexts } from '../texts.ts'
 import { ErrorNote, useAction } from '../ui.tsx'
 import type { Declaration, ReportedField } from './model.ts'
 
+/** What the editor was given: a PDF as it is, a tagged document, or a template to start from. */
+export type DraftSource = 'pdf' | 'tags' | 'template'
+
+/** A draft as the console API answers it (docs/console.md#the-editors-work-kept-as-a-draft). */
 export interface Draft {
   object: 'template_draft'
   id: string
+  /** The template's name as last saved (at first the file's, or the copied template's). */
   name: string
+  slug: string
+  source: DraftSource
   pages: { width: number; height: number }[]
   expires_at: string
+  updated_at: string | null
   fields: Declaration[]
   tag_report: ReportedField[]
 }
-
-/** What the editor was given: a PDF as it is, a tagged document, or a template to start from. */
-export type DraftSource = 'pdf' | 'tags' | 'template'
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 

@@ -91,7 +91,7 @@ function requestOf(templateId: string, draft: Draft) {
  * POST /v1/submissions takes a new Idempotency-Key only for a new content: the same form sent again
  * is the same submission.
  */
-function useSendDraft(templateId: string, onExpiresPast: () => void) {
+function useSendDraft(template: Template, onExpiresPast: () => void) {
   const { t } = useTexts()
   const toast = useToast()
   const attempt = useRef<{ body: string; key: string } | undefined>(undefined)
@@ -106,10 +106,10 @@ function useSendDraft(templateId: string, onExpiresPast: () => void) {
     const expiresAt = isoOf(draft.expires)
     if (expiresAt && new Date(expiresAt).getTime() <= Date.now()) return onExpiresPast()
     inFlight.current = true
-    const done = await send.run(requestOf(templateId, draft))
+    const done = await send.run(requestOf(template.id, draft))
     inFlight.current = false
     if (!done) return
-    toast(t.send_sent)
+    toast(fill(t.send_sent_named, { name: template.name }))
     navigate(`/submissions/${done.value.id}`)
   }
   return { ...send, submit }
@@ -120,7 +120,7 @@ function SendForm({ template }: { template: Template }) {
   const [draft, setDraft] = useState<Draft>(() => emptyDraft(template))
   const patch = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }))
   const [expiresPast, setExpiresPast] = useState(false)
-  const send = useSendDraft(template.id, () => {
+  const send = useSendDraft(template, () => {
     setExpiresPast(true)
     document.getElementById('send-expires')?.focus()
   })

@@ -1,4 +1,5 @@
-// How far a submission's signers are: "1 of 2 signed" and one badge per signer.
+// How far a submission's signers are: "1 of 2 signed" and one badge per signer, named (or their
+// e-mail) with their role; signerName() is how every page names a signer.
 import { fill, type Texts, useTexts } from '../texts.ts'
 import type { Submitter } from '../types.ts'
 import { Badge } from '../ui.tsx'
@@ -26,6 +27,9 @@ export const signerStatus = (t: Texts, status: Submitter['status']) => t[`signer
 export const submissionStatus = (t: Texts, status: string) =>
   (t as unknown as Record<string, string>)[`submission_${status}`] ?? status
 
+/** A signer as a person reads them: their name, else their e-mail. */
+export const signerName = (signer: Pick<Submitter, 'name' | 'email'>) => signer.name ?? signer.email
+
 export function SignerBadge({ status }: { status: Submitter['status'] }) {
   const { t } = useTexts()
   return <Badge tone={SIGNER_TONES[status]}>{signerStatus(t, status)}</Badge>
@@ -40,7 +44,8 @@ export function SignersProgress({ submitters }: { submitters: Submitter[] }) {
       <ul class="signer-list">
         {submitters.map((s) => (
           <li key={s.id}>
-            <span class="signer-name">{s.name ?? s.email}</span> <SignerBadge status={s.status} />
+            <span class="signer-name">{signerName(s)}</span> <span class="signer-role">({s.role})</span>{' '}
+            <SignerBadge status={s.status} />
           </li>
         ))}
       </ul>

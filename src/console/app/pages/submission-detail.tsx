@@ -1,10 +1,13 @@
-// One submission: status, downloads, each signer (link, change of address or name, the signing
-// request sent again), cancel, and its journal as a timeline (GET /v1/events?submission_id=).
-import { useState } from 'preact/hooks'
+// One submission, named after its template (template-names.ts) with its id beside: status,
+// downloads, each signer (link, change of address or name, the signing request sent again), cancel,
+// and its journal as a timeline (GET /v1/events?submission_id=) naming the signer of each event.
+import { useEffect, useState } from 'preact/hooks'
 import { type ApiFailure, call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
+import { IdText } from '../id-text.tsx'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
+import { useTemplateNames } from '../template-names.ts'
 import { fill, type Texts, useTexts } from '../texts.ts'
 import type {
   JournalEvent,
@@ -26,7 +29,7 @@ import {
   useGet,
   useToast,
 } from '../ui.tsx'
-import { SignerBadge, SUBMISSION_TONES, submissionStatus } from './signers.tsx'
+import { SignerBadge, SUBMISSION_TONES, signerName, submissionStatus } from './signers.tsx'
 
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
@@ -60,13 +63,22 @@ export function SubmissionDetail({ params }: PageProps) {
   const [resendError, setResendError] = useState<string>()
   const [changes, setChanges] = useState(0)
   const s = submission.data
+  const name = useTemplateNames(s ? [s.template_id] : [])[s?.template_id ?? '']
+  const title = name ?? fill(t.submission_title, { id: params.id! })
+  useEffect(() => {
+    if (name) document.title = `${name} · Paraph`
+  }, [name])
   const canResend = s ? resendable(s) : new Set<string>()
   const resend = async (signer: Submitter) => {
     setResending(signer.id)
     setResendError(undefined)
     try {
       const sent = await call<SigningRequestResent>('POST', `/console/api/submitters/${signer.id}/resend`)
-      toast(fill(t.resend_done, { email: sent.email }))
+      toast(
+        signer.name
+          ? fill(t.resend_done_named, { name: signer.name, email: sent.email })
+          : fill(t.resend_done, { email: sent.email }),
+      )
     } catch (error) {
       setResendError(resendRefusal(t, asFailure(error)))
     } finally {
@@ -78,13 +90,16 @@ export function SubmissionDetail({ params }: PageProps) {
       <p class="breadcrumb">
         <Link to="/submissions">← {t.nav_submissions}</Link>
       </p>
-      <PageHeader title={fill(t.submission_title, { id: params.id! })}>
+      <PageHeader title={title}>
         {s && OPEN_STATUSES.includes(s.status) ? (
           <button type="button" class="button danger" onClick={() => setCancelling(true)}>
             {t.cancel_submission}
           </button>
         ) : null}
       </PageHeader>
+      <p class="page-subtitle">
+        <IdText id={params.id!} />
+      </p>
       <ErrorNote error={submission.error} />
       {!s && !submission.error ? <Loading /> : null}
       {s ? (
@@ -111,7 +126,8 @@ export function SubmissionDetail({ params }: PageProps) {
             <div>
               <dt>{t.template}</dt>
               <dd>
-                <code>{s.template_id}</code>
+                {name ? <span class="row-name">{name}</span> : null}
+                <IdText id={s.template_id} />
               </dd>
             </div>
           </dl>
@@ -140,7 +156,14 @@ export function SubmissionDetail({ params }: PageProps) {
                   {s.submitters.map((signer) => (
                     <tr key={signer.id}>
                       <td>{signer.role}</td>
-                      <td>{signer.name ?? <span class="muted">—</span>}</td>
+                      <td>
+                        {signer.name ? (
+                          <span class="row-name">{signer.name}</span>
+                        ) : (
+                          <span class="muted">—</span>
+                        )}
+                        <IdText id={signer.id} />
+                      </td>
                       <td>{signer.email}</td>
                       <td>
                         <SignerBadge status={signer.status} />
@@ -178,7 +201,7 @@ export function SubmissionDetail({ params }: PageProps) {
             </div>
           </section>
           {/* Keyed by what the page changed: a cancel or a signer's change shows in the journal at once. */}
-          <Timeline key={changes} submissionId={s.id} />
+          <Timeline key={changes} submissionId={s.id} submitters={s.submitters} />
         </>
       ) : null}
       {cancelling && s ? (
@@ -190,7 +213,7 @@ export function SubmissionDetail({ params }: PageProps) {
           onClose={() => setCancelling(false)}
           onConfirm={async () => {
             await call('DELETE', `/v1/submissions/${s.id}`)
-            toast(t.cancelled_toast)
+            toast(name ? fill(t.cancelled_named_toast, { name }) : t.cancelled_toast)
             submission.reload()
             setChanges((n) => n + 1)
             return true
@@ -201,9 +224,9 @@ export function SubmissionDetail({ params }: PageProps) {
         <EditSigner
           signer={editing}
           onClose={() => setEditing(undefined)}
-          onSaved={() => {
+          onSaved={(saved) => {
             setEditing(undefined)
-            toast(t.signer_saved)
+            toast(fill(t.signer_saved_named, { name: signerName(saved) }))
             submission.reload()
             setChanges((n) => n + 1)
           }}
@@ -259,13 +282,14 @@ function Downloads({ submission }: { submission: Submission }) {
   )
 }
 
-function Timeline({ submissionId }: { submissionId: string }) {
+function Timeline({ submissionId, submitters }: { submissionId: string; submitters: Submitter[] }) {
   const { t, language } = useTexts()
   const events = useGet<{ data: JournalEvent[] }>(
     `/v1/events${query({ submission_id: submissionId, limit: 100 })}`,
   )
   // The API lists newest first; a timeline reads from the start.
   const ordered = events.data ? [...events.data.data].reverse() : undefined
+  const byId = new Map(submitters.map((signer) => [signer.id, signer]))
   return (
     <section class="panel" aria-labelledby="timeline-title">
       <h2 id="timeline-title">{t.timeline}</h2>
@@ -274,33 +298,49 @@ function Timeline({ submissionId }: { submissionId: string }) {
       {ordered && ordered.length === 0 ? <p class="muted">{t.timeline_empty}</p> : null}
       {ordered && ordered.length > 0 ? (
         <ol class="timeline">
-          {ordered.map((event) => (
-            <li key={event.id}>
-              <span class="timeline-dot" aria-hidden="true" />
-              <span class="timeline-type">{eventLabel(t, event.type)}</span>{' '}
-              <time dateTime={event.created_at} class="muted">
-                {formatDateTime(language, event.created_at)}
-              </time>
-              {describeActor(event) ? <span class="muted"> · {describeActor(event)}</span> : null}
-            </li>
-          ))}
+          {ordered.map((event) => {
+            const line = describeEvent(t, event, byId)
+            return (
+              <li key={event.id}>
+                <span class="timeline-dot" aria-hidden="true" />
+                <span class="timeline-type">{line.text}</span>{' '}
+                <time dateTime={event.created_at} class="muted">
+                  {formatDateTime(language, event.created_at)}
+                </time>
+                {line.detail ? <span class="muted"> · {line.detail}</span> : null}
+              </li>
+            )
+          })}
         </ol>
       ) : null}
     </section>
   )
 }
 
-function eventLabel(t: Record<string, unknown>, type: string): string {
-  const text = t[`event_${type.replace('.', '_')}`]
-  return typeof text === 'string' ? text : type
+/**
+ * An event in words. A signer's event names them ("Alice Martin signed", their role beside); the
+ * journal carries only the signer's id, matched here against the submission's signers. A signer
+ * the page does not know (none should) is named by the e-mail the event carries, else its id.
+ */
+function describeEvent(
+  t: Texts,
+  event: JournalEvent,
+  signers: Map<string, Submitter>,
+): { text: string; detail: string | null } {
+  const texts = t as unknown as Record<string, string | undefined>
+  const key = event.type.replace('.', '_')
+  const signer = event.submitter_id ? signers.get(event.submitter_id) : undefined
+  const email = typeof event.data.email === 'string' ? event.data.email : null
+  const who = signer ? signerName(signer) : (email ?? event.submitter_id)
+  const named = texts[`event_by_${key}`]
+  if (who && named && event.type.startsWith('submitter.'))
+    return { text: fill(named, { who }), detail: signer?.role ?? null }
+  const text = texts[`event_${key}`] ?? event.type
+  if (!who) return { text, detail: null }
+  return { text, detail: signer ? `${who} (${signer.role})` : who }
 }
 
-function describeActor(event: JournalEvent): string | null {
-  const email = event.data.email
-  return typeof email === 'string' ? email : event.submitter_id
-}
-
-function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: () => void }) {
+function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: (saved: Submitter) => void }) {
   const { t } = useTexts()
   const [email, setEmail] = useState(props.signer.email)
   const [name, setName] = useState(props.signer.name ?? '')
@@ -308,14 +348,15 @@ function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: ()
     const body: Record<string, string | null> = {}
     if (email.trim() !== props.signer.email) body.email = email.trim()
     if (name.trim() !== (props.signer.name ?? '')) body.name = name.trim() || null
-    return call('PATCH', `/v1/submitters/${props.signer.id}`, body)
+    return call<Submitter>('PATCH', `/v1/submitters/${props.signer.id}`, body)
   })
   return (
     <Dialog title={t.edit_signer} onClose={props.onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault()
-          if (await save.run()) props.onSaved()
+          const done = await save.run()
+          if (done) props.onSaved(done.value)
         }}
       >
         <label for="signer-email">{t.email}</label>

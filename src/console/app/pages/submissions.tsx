@@ -1,10 +1,13 @@
 // Submissions: filter by status, search by a signer's e-mail (GET /v1/submitters?email= gives their
-// submissions), each row with its signers' progress; cursor paging.
+// submissions), each row named after its template (template-names.ts) with its id beside, and its
+// signers' progress; cursor paging.
 import { useEffect, useState } from 'preact/hooks'
 import { get, type Page, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
+import { IdText } from '../id-text.tsx'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
+import { useTemplateNames } from '../template-names.ts'
 import { fill, useTexts } from '../texts.ts'
 import { SUBMISSION_STATUSES, type Submission, type Submitter } from '../types.ts'
 import { asFailure, Badge, Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'
@@ -43,6 +46,7 @@ export function Submissions(_props: PageProps) {
   const byEmail = useByEmail(email, status)
   const rows = email ? byEmail.data : list.data
   const error = email ? byEmail.error : list.error
+  const names = useTemplateNames(rows?.map((s) => s.template_id) ?? [])
   return (
     <>
       <PageHeader title={t.nav_submissions} />
@@ -114,9 +118,10 @@ export function Submissions(_props: PageProps) {
               {rows.map((s) => (
                 <tr key={s.id}>
                   <td>
-                    <Link to={`/submissions/${s.id}`}>
-                      <code>{s.id}</code>
+                    <Link to={`/submissions/${s.id}`} class="row-name">
+                      {names[s.template_id] ?? t.submission}
                     </Link>
+                    <IdText id={s.id} />
                   </td>
                   <td>
                     <Badge tone={SUBMISSION_TONES[s.status] ?? 'neutral'}>

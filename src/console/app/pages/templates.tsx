@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks'
 import { call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
+import { IdText } from '../id-text.tsx'
 import { BASE, onLinkClick } from '../router.ts'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
@@ -77,9 +78,8 @@ export function Templates(_props: PageProps) {
               {list.data.map((template) => (
                 <tr key={template.id}>
                   <td>
-                    <span class="strong">{template.name}</span>
-                    <br />
-                    <code class="muted small">{template.id}</code>
+                    <span class="row-name">{template.name}</span>
+                    <IdText id={template.id} />
                   </td>
                   <td>{template.slug ? <code>{template.slug}</code> : <span class="muted">—</span>}</td>
                   <td>
