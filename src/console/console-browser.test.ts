@@ -175,6 +175,11 @@ describe('the console in a browser', () => {
     await go(page, '/developers/keys')
     await check(page, 'api-keys')
     await page.getByRole('button', { name: 'Create a test key' }).click()
+    // The name is optional: made without one.
+    await page
+      .getByRole('dialog', { name: 'Create a test key' })
+      .getByRole('button', { name: 'Create' })
+      .click()
     const dialog = page.getByRole('dialog', { name: 'Your new API key' })
     const secret = await dialog.locator('code').innerText()
     assert.match(secret, /^sk_test_/)

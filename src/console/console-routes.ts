@@ -12,6 +12,7 @@ import { createTemplateFromDraft } from './drafts/create-template-from-draft.ts'
 import { getTemplateDraftPage } from './drafts/get-template-draft-page.ts'
 import { createConsoleKey } from './keys/create-console-key.ts'
 import { listConsoleKeys } from './keys/list-console-keys.ts'
+import { renameConsoleKey } from './keys/rename-console-key.ts'
 import { revokeConsoleKey } from './keys/revoke-console-key.ts'
 import { addConsoleMember } from './members/add-console-member.ts'
 import { changeConsoleMemberRole } from './members/change-console-member-role.ts'
@@ -29,6 +30,7 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   listConsoleKeys,
   createConsoleKey,
   revokeConsoleKey,
+  renameConsoleKey,
   listConsoleMembers,
   addConsoleMember,
   changeConsoleMemberRole,

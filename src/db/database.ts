@@ -24,6 +24,7 @@ import * as signingRequestResends from './migrations/0014-signing-request-resend
 import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
 import * as signatureDays from './migrations/0016-signature-days.ts'
 import * as jobLeaseIndex from './migrations/0017-job-lease-index.ts'
+import * as testDeliveriesKeyNames from './migrations/0019-test-deliveries-key-names.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-list-order-indexes': listOrderIndexes,
   '0016-signature-days': signatureDays,
   '0017-job-lease-index': jobLeaseIndex,
+  '0019-test-deliveries-key-names': testDeliveriesKeyNames,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
