@@ -65,7 +65,7 @@ describe('the developer pages in a browser', () => {
     const secret = await secretDialog.locator('code').innerText()
     assert.match(secret, /^sk_test_/)
     await secretDialog.getByRole('button', { name: 'I have stored it' }).click()
-    await page.getByRole('cell', { name: 'Billing backend' }).waitFor()
+    await page.getByRole('cell', { name: 'Billing backend', exact: true }).waitFor()
 
     // Rename with the keyboard only: Tab to the button, Enter, type, Enter.
     await tabTo(page, 'button[aria-label="Rename Billing backend"]', 80)
@@ -76,8 +76,8 @@ describe('the developer pages in a browser', () => {
     await page.keyboard.type('Nightly export')
     await page.keyboard.press('Enter')
     await rename.waitFor({ state: 'detached' })
-    await page.getByRole('cell', { name: 'Nightly export' }).waitFor()
-    assert.equal(await page.getByRole('cell', { name: 'No name' }).count(), 1, 'the account’s first key')
+    await page.getByRole('cell', { name: 'Nightly export', exact: true }).waitFor()
+    assert.equal(await page.getByRole('cell', { name: 'No name', exact: true }).count(), 1, 'the account’s first key')
     await check(page, 'api-keys-named')
     const stored = await t.deps.db
       .selectFrom('api_keys')
@@ -105,7 +105,7 @@ describe('the developer pages in a browser', () => {
     await delivery.getByText('Test', { exact: true }).waitFor()
     await delivery.getByText('Failed').waitFor()
     await delivery.locator(':scope > summary').click()
-    await delivery.getByText('HTTP 500').waitFor()
+    await delivery.locator('td', { hasText: 'HTTP 500' }).waitFor()
     await check(page, 'webhook-test-delivery')
     // The receiver is fixed: redeliver the same test from the list.
     await delivery.getByRole('button', { name: 'Redeliver' }).click()
@@ -128,6 +128,7 @@ describe('the developer pages in a browser', () => {
     await go(page, '/developers/logs')
     // The console's own calls are there, marked Console with the member's address.
     await page.locator('td.caller', { hasText: 'ada@example.eu' }).first().waitFor()
+    await check(page, 'request-logs-everyone')
     await page.getByLabel('Caller', { exact: true }).selectOption('api_key')
     await page.locator('td.caller', { hasText: 'ada@example.eu' }).first().waitFor({ state: 'detached' })
     await page.locator('td.caller', { hasText: 'Reporting job' }).waitFor()
@@ -138,7 +139,7 @@ describe('the developer pages in a browser', () => {
     await check(page, 'request-logs-callers')
 
     // One caller: its button filters on it.
-    await page.getByRole('button', { name: /Show only this caller’s requests: Reporting job/ }).click()
+    await page.locator('td.caller').getByRole('button', { name: /Reporting job/ }).click()
     assert.equal(await page.getByLabel('Key or member id').inputValue(), named.id)
     await page
       .locator('td.caller', { hasText: keys.testKey.slice(0, 12) })

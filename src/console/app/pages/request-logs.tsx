@@ -176,13 +176,8 @@ function Caller({ log, onFilter }: { log: RequestLog; onFilter: () => void }) {
   return (
     <span class="caller-cell">
       {log.source === 'console' ? <Badge tone="info">{t.caller_console_badge}</Badge> : null}
-      <button
-        type="button"
-        class="link-button"
-        title={t.caller_filter}
-        aria-label={`${t.caller_filter}: ${label}`}
-        onClick={onFilter}
-      >
+      {/* Named by what it shows (the caller); what it does is its description. */}
+      <button type="button" class="link-button" title={t.caller_filter} onClick={onFilter}>
         {log.source === 'console' ? (
           label
         ) : log.key_name ? (
