@@ -1,4 +1,4 @@
-import type { Environment, Executor } from '../db/tables.ts'
+import type { Environment, Executor, Scope } from '../db/tables.ts'
 import type { AuthenticatedKey } from '../http/caller.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
@@ -47,6 +47,8 @@ export async function insertApiKey(
   { clock, ids }: Ctx,
   accountId: string,
   environment: Environment,
+  /** What the key is for (≤ 100 characters, docs/api.md#keys); none by default. */
+  name: string | null = null,
 ): Promise<IssuedKey> {
   const key = generateApiKey(environment)
   const id = ids.next('key')
@@ -58,6 +60,7 @@ export async function insertApiKey(
       environment,
       key_hash: hashApiKey(key),
       key_hint: keyHint(key),
+      name,
       created_at: toIso(clock.now()),
       revoked_at: null,
     })
@@ -85,4 +88,16 @@ export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): P
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/** Name and hint of each of these keys of the scope (the request logs name the key of each call). */
+export async function keyLabelsOf(db: Executor, scope: Scope, ids: readonly string[]) {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'key_hint'])
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('id', 'in', [...ids])
+    .execute()
 }

@@ -6,6 +6,15 @@ import type { Environment } from '../db/tables.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { randomBase62 } from '../lib/ids.ts'
 
+/** A key's optional name (docs/api.md#keys): what it is for, shown in key lists and request logs. */
+export const KEY_NAME_MAX_LENGTH = 100
+
+/** A name as stored: trimmed, null when blank. */
+export function keyName(raw: string | null | undefined): string | null {
+  const name = raw?.trim() ?? ''
+  return name === '' ? null : name
+}
+
 const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/
 
 export function generateApiKey(environment: Environment): string {

@@ -161,6 +161,7 @@ describe('key activity', () => {
       'created_at',
       'revoked_at',
       'last_used_at',
+      'name',
     ])
   })
 

@@ -148,13 +148,14 @@ export interface KeyListing {
   created_at: string
   revoked_at: string | null
   last_used_at: string | null
+  name: string | null
 }
 
 /** Every key of an account, oldest first, with when it was last used. */
 export async function listAccountKeys(db: Executor, accountId: string): Promise<KeyListing[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'environment', 'key_hint', 'created_at', 'revoked_at', 'last_used_at'])
+    .select(['id', 'environment', 'key_hint', 'created_at', 'revoked_at', 'last_used_at', 'name'])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
@@ -166,6 +167,7 @@ export async function listAccountKeys(db: Executor, accountId: string): Promise<
     created_at: row.created_at,
     revoked_at: row.revoked_at,
     last_used_at: row.last_used_at,
+    name: row.name,
   }))
 }
 

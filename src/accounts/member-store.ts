@@ -121,3 +121,14 @@ export async function removeMember(
     .where('ended_at', 'is', null)
     .execute()
 }
+
+/** The address of each of these members of the account, removed ones too (the request logs name who called). */
+export async function memberEmailsOf(db: Executor, accountId: string, ids: readonly string[]) {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('members')
+    .select(['id', 'email'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...ids])
+    .execute()
+}

@@ -1,6 +1,7 @@
 // `paraph migrate`, `paraph accounts create`, `paraph keys create|revoke`
 // (docs/operations.md#the-paraph-command).
 import { findAccount, insertApiKey, revokeApiKey } from '../accounts/account-store.ts'
+import { KEY_NAME_MAX_LENGTH, keyName } from '../accounts/api-keys.ts'
 import { createAccount } from '../accounts/create-account.ts'
 import {
   deprecatedRoutes,
@@ -49,19 +50,33 @@ export async function accountsCreate(options: {
   console.log(`  live key  ${created.live_key}`)
 }
 
-export async function keysCreate(options: { account: string; env: string; json?: boolean }): Promise<void> {
+export async function keysCreate(options: {
+  account: string
+  env: string
+  name?: string
+  json?: boolean
+}): Promise<void> {
   if (options.env !== 'test' && options.env !== 'live') throw new CliError('--env must be test or live')
   const env = options.env
+  const name = keyName(options.name)
+  if (name !== null && name.length > KEY_NAME_MAX_LENGTH)
+    throw new CliError(`--name must be at most ${KEY_NAME_MAX_LENGTH} characters`)
   if (!isId('acct', options.account))
     throw new CliError(`--account must be an account id (acct_…): ${options.account}`)
   const issued = await withDeps(async (deps) => {
     if (!(await findAccount(deps.db, options.account)))
       throw new CliError(`No such account: ${options.account}`)
-    return insertApiKey(deps.db, deps, options.account, env)
+    return insertApiKey(deps.db, deps, options.account, env, name)
   })
   if (options.json) {
     console.log(
-      JSON.stringify({ key_id: issued.id, account_id: options.account, environment: env, key: issued.key }),
+      JSON.stringify({
+        key_id: issued.id,
+        account_id: options.account,
+        environment: env,
+        name,
+        key: issued.key,
+      }),
     )
     return
   }
@@ -91,8 +106,9 @@ export async function keysList(options: { account: string; json?: boolean }): Pr
   for (const key of keys) {
     const revoked = key.revoked_at ? `revoked ${key.revoked_at}` : 'active'
     const used = key.last_used_at ? `last used ${key.last_used_at}` : 'never used'
+    const named = key.name === null ? '' : `  ${JSON.stringify(key.name)}`
     console.log(
-      `${key.id}  ${key.environment.padEnd(4)}  ${key.hint}  created ${key.created_at}  ${revoked}  ${used}`,
+      `${key.id}  ${key.environment.padEnd(4)}  ${key.hint}  created ${key.created_at}  ${revoked}  ${used}${named}`,
     )
   }
 }

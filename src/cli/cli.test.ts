@@ -104,10 +104,40 @@ describe('paraph CLI', () => {
 
   it('keys create and keys revoke', async () => {
     const account = JSON.parse((await run(['accounts', 'create', '--name', 'Keys', '--json'])).stdout)
-    const made = await run(['keys', 'create', '--account', account.account_id, '--env', 'live', '--json'])
+    const made = await run([
+      'keys',
+      'create',
+      '--account',
+      account.account_id,
+      '--env',
+      'live',
+      '--name',
+      ' Billing backend ',
+      '--json',
+    ])
     assert.equal(made.code, 0, made.stderr)
-    const issued = JSON.parse(made.stdout) as { key_id: string; key: string; environment: string }
+    const issued = JSON.parse(made.stdout) as {
+      key_id: string
+      key: string
+      environment: string
+      name: string
+    }
     assert.equal(issued.environment, 'live')
+    assert.equal(issued.name, 'Billing backend')
+    const listed = await run(['keys', 'list', '--account', account.account_id])
+    assert.match(listed.stdout, new RegExp(`${issued.key_id} .* "Billing backend"`))
+    const long = await run([
+      'keys',
+      'create',
+      '--account',
+      account.account_id,
+      '--env',
+      'test',
+      '--name',
+      'x'.repeat(101),
+    ])
+    assert.equal(long.code, 1)
+    assert.match(long.stderr, /--name must be at most 100 characters/)
     assert.ok(await keyIsActive(issued.key))
     const revoked = await run(['keys', 'revoke', issued.key_id])
     assert.equal(revoked.code, 0, revoked.stderr)

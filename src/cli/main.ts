@@ -64,6 +64,10 @@ keys
   .description('issue a new key for an account (shown once)')
   .requiredOption('--account <id>', 'account id (acct_…)')
   .requiredOption('--env <env>', 'test or live')
+  .option(
+    '--name <name>',
+    'what the key is for (at most 100 characters), shown in key lists and request logs',
+  )
   .option('--json', 'print the key as JSON')
   .action((options) => keysCreate(options))
 keys
@@ -73,7 +77,7 @@ keys
   .action((keyId: string) => keysRevoke(keyId))
 keys
   .command('list')
-  .description('list the keys of an account: id, environment, hint, created, revoked, last used')
+  .description('list the keys of an account: id, environment, hint, created, revoked, last used, name')
   .requiredOption('--account <id>', 'account id (acct_…)')
   .option('--json', 'print JSON')
   .action((options) => keysList(options))

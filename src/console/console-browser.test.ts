@@ -177,6 +177,11 @@ describe('the console in a browser', () => {
     await go(page, '/developers/keys')
     await check(page, 'api-keys')
     await page.getByRole('button', { name: 'Create a test key' }).click()
+    // The name is optional: made without one.
+    await page
+      .getByRole('dialog', { name: 'Create a test key' })
+      .getByRole('button', { name: 'Create' })
+      .click()
     const dialog = page.getByRole('dialog', { name: 'Your new API key' })
     const secret = await dialog.locator('code').innerText()
     assert.match(secret, /^sk_test_/)
@@ -229,7 +234,15 @@ describe('the console in a browser', () => {
 
     await page.getByRole('button', { name: 'Send a test event' }).click()
     await page.getByRole('heading', { name: 'Test event' }).waitFor()
-    assert.match(await page.locator('pre.raw').innerText(), /HTTP 200[\s\S]*hello from the receiver/)
+    // The test result's own panel (the test is also listed among the deliveries, with its request).
+    assert.match(
+      await page.locator('section[aria-labelledby="test-title"] pre.raw').innerText(),
+      /HTTP 200[\s\S]*hello from the receiver/,
+    )
+    await page
+      .locator('details.delivery', { hasText: 'webhook.test' })
+      .getByText('Test', { exact: true })
+      .waitFor()
 
     // A real event: a submission made now is delivered by the worker, and listed with its attempt.
     await createSubmission(t, keys.testKey, await everyTypeBody())

@@ -16,6 +16,7 @@ import { listTemplateDrafts } from './drafts/list-template-drafts.ts'
 import { updateTemplateDraft } from './drafts/update-template-draft.ts'
 import { createConsoleKey } from './keys/create-console-key.ts'
 import { listConsoleKeys } from './keys/list-console-keys.ts'
+import { renameConsoleKey } from './keys/rename-console-key.ts'
 import { revokeConsoleKey } from './keys/revoke-console-key.ts'
 import { addConsoleMember } from './members/add-console-member.ts'
 import { changeConsoleMemberRole } from './members/change-console-member-role.ts'
@@ -33,6 +34,7 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   listConsoleKeys,
   createConsoleKey,
   revokeConsoleKey,
+  renameConsoleKey,
   listConsoleMembers,
   addConsoleMember,
   changeConsoleMemberRole,

@@ -25,6 +25,7 @@ import * as listOrderIndexes from './migrations/0015-list-order-indexes.ts'
 import * as signatureDays from './migrations/0016-signature-days.ts'
 import * as jobLeaseIndex from './migrations/0017-job-lease-index.ts'
 import * as signingProgress from './migrations/0018-signing-progress.ts'
+import * as testDeliveriesKeyNames from './migrations/0019-test-deliveries-key-names.ts'
 import * as templateDraftState from './migrations/0020-template-draft-state.ts'
 import type { Db, Executor } from './tables.ts'
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-signature-days': signatureDays,
   '0017-job-lease-index': jobLeaseIndex,
   '0018-signing-progress': signingProgress,
+  '0019-test-deliveries-key-names': testDeliveriesKeyNames,
   '0020-template-draft-state': templateDraftState,
 }
 

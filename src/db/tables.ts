@@ -33,6 +33,8 @@ export interface ApiKeysTable {
   key_hash: string
   /** First characters of the key, for humans telling keys apart (`sk_test_AbC…`). */
   key_hint: string
+  /** What the key is for, in its owner's words (≤ 100 characters, migration 0019); null without one. */
+  name: string | null
   created_at: string
   revoked_at: string | null
   /** When the key was last used, truncated to the minute (written at most once a minute); null until then. */
@@ -275,6 +277,8 @@ export interface WebhookDeliveriesTable {
   created_at: string
   updated_at: string
   delivered_at: string | null
+  /** 1 for a test event's delivery (POST …/test, migration 0019): never retried on a schedule, no count against health. */
+  test: number
 }
 
 export interface WebhookAttemptsTable {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../config.ts'
 import { ApiError, type ErrorCode, fieldError } from '../errors.ts'
+import { liftedByPrivateNetwork, PRIVATE_NETWORK_HINT } from '../lib/address-policy.ts'
 import { SafeFetchError, safeDownload } from '../lib/safe-fetch.ts'
 import { LIMITS } from '../limits.ts'
 import { InvalidPdfError, inspectPdfFile } from '../pdf/read/inspect-pdf.ts'
@@ -106,8 +107,11 @@ async function download(source: Extract<Source, { kind: 'url' }>, file: string, 
       )
     }
   } catch (error) {
-    if (error instanceof SafeFetchError)
-      throw fieldError('invalid_pdf_url', source.field, `${error.message}.`)
+    if (error instanceof SafeFetchError) {
+      // docs/api.md#pdf-urls: a refusal the setting would lift says what to do, with its risk.
+      const hint = liftedByPrivateNetwork(error) ? ` ${PRIVATE_NETWORK_HINT}.` : ''
+      throw fieldError('invalid_pdf_url', source.field, `${error.message}.${hint}`)
+    }
     throw error
   }
 }

@@ -6,6 +6,7 @@ import type { Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { ErrorCode } from '../errors.ts'
 import type { AuthenticatedKey } from './caller.ts'
+import type { RegisteredRoute } from './route-table.ts'
 
 export interface RouteSchemas {
   params?: TSchema
@@ -47,6 +48,8 @@ export interface HandlerInput<S extends RouteSchemas> {
    * other.
    */
   transaction<T extends SuccessBody<S>>(work: (tx: Tx) => Promise<T>): Promise<T>
+  /** Every route of this app, for a handler that names the route of a path (http/route-table.ts). */
+  routes: readonly RegisteredRoute[]
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'

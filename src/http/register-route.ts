@@ -17,6 +17,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.ts'
 import { queryCheck } from './query-checks.ts'
+import { type RegisteredRoute, routeTableOf } from './route-table.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,6 +90,7 @@ function handlerInput(
   request: FastifyRequest,
   reply: FastifyReply,
   transaction: Transaction,
+  routes: readonly RegisteredRoute[],
 ): HandlerInput<never> {
   return {
     params: request.params as never,
@@ -101,6 +103,7 @@ function handlerInput(
     headers: request.headers,
     reply,
     transaction,
+    routes,
   }
 }
 
@@ -120,17 +123,24 @@ function answer(
   route: AnyRoute,
   deps: Deps,
   transaction: Transaction,
+  routes: readonly RegisteredRoute[],
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const result = route.handler(handlerInput(request, reply, transaction), deps)
+  const result = route.handler(handlerInput(request, reply, transaction, routes), deps)
   if (result instanceof Promise) return result.then((value) => send(route, reply, value))
   send(route, reply, result)
   return undefined
 }
 
 /** An idempotent route: claim the key, run the handler, store its response with what it created. */
-async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+async function answerOnce(
+  route: AnyRoute,
+  deps: Deps,
+  routes: readonly RegisteredRoute[],
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const status = successStatus(route)
   let claim: Claim | undefined
   if (request.scope && request.idempotencyKey) {
@@ -163,7 +173,7 @@ async function answerOnce(route: AnyRoute, deps: Deps, request: FastifyRequest, 
       return result
     })
   try {
-    const result = await route.handler(handlerInput(request, reply, transaction), deps)
+    const result = await route.handler(handlerInput(request, reply, transaction, routes), deps)
     if (claim && stored === undefined) {
       const body = String(reply.code(status).serialize(result))
       await deps.db.transaction().execute((tx) => completeIdempotencyKey(tx, claim, status, body))
@@ -204,6 +214,8 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps,
   const status = successStatus(route)
   // Without an idempotency key to store, a transaction is the same for every request: made once.
   const plainTransaction: Transaction = (work) => deps.db.transaction().execute(work)
+  const routes = routeTableOf(app)
+  routes.push({ method: route.method, url: route.url })
   app.route({
     method: route.method,
     url: route.url,
@@ -217,7 +229,7 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps,
     onRequest: onRequestHook(route, deps, auth),
     preValidation: preValidation(route),
     handler: route.idempotent
-      ? (request, reply) => answerOnce(route, deps, request, reply)
-      : (request, reply) => answer(route, deps, plainTransaction, request, reply),
+      ? (request, reply) => answerOnce(route, deps, routes, request, reply)
+      : (request, reply) => answer(route, deps, plainTransaction, routes, request, reply),
   })
 }

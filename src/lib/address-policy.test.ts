@@ -2,7 +2,7 @@
 // reach. safe-fetch.test.ts checks that the guard applies it, to every URL and every DNS answer.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isAllowedAddress } from './address-policy.ts'
+import { isAllowedAddress, liftedByPrivateNetwork, urlRefusal } from './address-policy.ts'
 
 describe('isAllowedAddress', () => {
   it('allows public unicast addresses, IPv4 and IPv6', () => {
@@ -28,5 +28,32 @@ describe('isAllowedAddress', () => {
     for (const address of ['127.0.0.1', '::1', '10.0.0.5', '169.254.169.254', '168.63.129.16']) {
       assert.equal(isAllowedAddress(address, true), true, address)
     }
+  })
+})
+
+describe('liftedByPrivateNetwork', () => {
+  const strict = { allowPrivateNetwork: false, allowHttp: false }
+  const refusal = (url: string) => urlRefusal(new URL(url), strict)!
+
+  it('http:, a local name and a refused address are what ALLOW_PRIVATE_NETWORK_URLS lifts', () => {
+    for (const url of [
+      'http://hooks.example.eu/',
+      'https://localhost/',
+      'https://10.0.0.5/',
+      'https://[::1]/',
+    ]) {
+      assert.equal(liftedByPrivateNetwork(refusal(url)), true, url)
+    }
+    assert.equal(
+      liftedByPrivateNetwork({ reason: 'address_not_allowed', message: 'a.example resolves to 127.0.0.1' }),
+      true,
+    )
+  })
+
+  it('other schemes, credentials and failures it does not lift are not', () => {
+    for (const url of ['ftp://hooks.example.eu/', 'file:///etc/passwd', 'https://u:p@hooks.example.eu/']) {
+      assert.equal(liftedByPrivateNetwork(refusal(url)), false, url)
+    }
+    assert.equal(liftedByPrivateNetwork({ reason: 'dns_failed', message: 'x could not be resolved' }), false)
   })
 })

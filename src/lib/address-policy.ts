@@ -38,6 +38,25 @@ const RANGE_WORDS: Record<string, string> = {
   multicast: 'a multicast address',
 }
 
+/**
+ * What to do about a refusal that ALLOW_PRIVATE_NETWORK_URLS lifts (http:, a local name, a loopback
+ * or private address), with its risk: docs/security.md#ssrf-guard. Appended to such refusals only
+ * while the setting is off.
+ */
+export const PRIVATE_NETWORK_HINT =
+  'For a server on your own machine or network during development, start Paraph with ALLOW_PRIVATE_NETWORK_URLS=true ' +
+  '(it allows http: and loopback and private addresses; never in production: anyone holding an API key could then make ' +
+  'Paraph call your internal network and cloud metadata), or expose that server at a public https: URL through a tunnel'
+
+/**
+ * Whether ALLOW_PRIVATE_NETWORK_URLS=true would lift this refusal (urlRefusal's, or the connect-time
+ * one of safe-fetch, same reasons and messages): http:, a local name, a refused address.
+ */
+export function liftedByPrivateNetwork(refusal: { reason: string; message: string }): boolean {
+  if (refusal.reason === 'scheme_not_allowed') return refusal.message.startsWith('http: ')
+  return refusal.reason === 'host_not_allowed' || refusal.reason === 'address_not_allowed'
+}
+
 /** Why the address may not be reached ("a private address"), or undefined when it may. */
 export function addressRefusal(address: string, policy: AddressPolicy): string | undefined {
   if (policy.allowPrivateNetwork) return undefined

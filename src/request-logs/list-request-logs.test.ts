@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
+import { signedInMember } from '../../test/console/console-client.ts'
 import { errorOf, startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
@@ -17,6 +18,10 @@ interface Log {
   status: number
   error_code: string | null
   key_id: string
+  source: 'api_key' | 'console'
+  key_name: string | null
+  key_prefix: string | null
+  member_email: string | null
   environment: string
   idempotency_key: string | null
   replayed: boolean
@@ -263,7 +268,71 @@ describe('GET /v1/request_logs', () => {
       assert.equal(errorOf(foreign).code, 'invalid_pagination')
     })
 
+    it('route: a method and a concrete path, as a log line shows them, stand for their route', async () => {
+      const templates = byRoute('/v1/templates/{id}')
+      for (const route of [
+        'GET /v1/templates/tpl_000000000000000000000000',
+        'get /v1/templates/tpl_111111111111111111111111',
+        '/v1/templates/tpl_anything',
+        '/v1/templates/:id',
+        '  GET   https://api.example.eu/v1/templates/tpl_000000000000000000000000?expand=x  ',
+      ]) {
+        assert.deepEqual(ids(await list(`?route=${encodeURIComponent(route)}`)), templates, route)
+      }
+      assert.deepEqual(
+        ids(await list(`?route=${encodeURIComponent('GET /v1/health')}`)),
+        byRoute('/v1/health'),
+      )
+      // The method is a filter of its own: nobody POSTed to /v1/health.
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('POST /v1/health')}`)), [])
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('GET /v1/templates/{id}')}`)), templates)
+    })
+
+    it('route: a static route wins over a parameter, as the router decides', async () => {
+      const pdf = await t.request(scoped.testKey, {
+        method: 'POST',
+        url: '/v1/submissions/from_pdf',
+        payload: {},
+        headers: { 'idempotency-key': 'route-filter' },
+      })
+      const read = await t.request(scoped.testKey, { method: 'GET', url: '/v1/submissions/from_pdf' })
+      t.clock.advance(1000)
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('/v1/submissions/from_pdf')}`)), [
+        requestId(pdf),
+      ])
+      // GET has no static route there: its route is /v1/submissions/{id}.
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('GET /v1/submissions/from_pdf')}`)), [
+        requestId(read),
+      ])
+      assert.equal(
+        (await list(`?request_id=${requestId(read)}`)).json().data[0].route,
+        '/v1/submissions/{id}',
+      )
+    })
+
+    it('route: a path no route answers filters on the path itself (its 404s)', async () => {
+      const lost = await t.request(scoped.testKey, { method: 'GET', url: '/v1/nowhere/at/all?x=1' })
+      t.clock.advance(1000)
+      assert.equal(lost.statusCode, 404)
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('GET /v1/nowhere/at/all')}`)), [
+        requestId(lost),
+      ])
+      assert.deepEqual(ids(await list(`?route=${encodeURIComponent('/v1/nowhere/else')}`)), [])
+    })
+
+    for (const route of ['FETCH /v1/health', 'health', 'GET', 'GET v1/health']) {
+      it(`422 invalid_request for route=${route}, saying how to write it`, async () => {
+        const res = await list(`?route=${encodeURIComponent(route)}`)
+        assert.equal(res.statusCode, 422, res.body)
+        assert.equal(errorOf(res).code, 'invalid_request')
+        assert.equal(errorOf(res).param, 'route')
+        assert.match(errorOf(res).message, /`POST \/v1\/submissions`, `GET \/v1\/submissions\/sub_123`/)
+      })
+    }
+
     for (const [query, code] of [
+      ['?source=dashboard', 'invalid_request'],
+      ['?key_id=sk_test_x', 'invalid_request'],
       ['?status=600', 'invalid_status'],
       ['?status=4XX', 'invalid_status'],
       ['?status=ok', 'invalid_status'],
@@ -278,5 +347,72 @@ describe('GET /v1/request_logs', () => {
         assert.equal(errorOf(res).code, code)
       })
     }
+  })
+  describe('who made each request: keys and console members', () => {
+    let acct: Awaited<ReturnType<TestApp['account']>>
+    const list = async (query: string) => {
+      await t.deps.requestLogs.flush()
+      const res = await t.request(acct.testKey, { method: 'GET', url: `/v1/request_logs${query}` })
+      assert.equal(res.statusCode, 200, res.body)
+      return res.json().data as Log[]
+    }
+
+    before(async () => {
+      acct = await t.account('callers')
+    })
+
+    it('names the key (its name and prefix) or the console member (its address), told apart by source', async () => {
+      const member = await signedInMember(t, acct.accountId, { email: 'dev@callers.example.eu' })
+      const created = await member.request({
+        method: 'POST',
+        url: '/console/api/keys',
+        payload: { name: 'Billing backend' },
+      })
+      assert.equal(created.statusCode, 201, created.body)
+      const named = created.json()
+      t.clock.advance(1000)
+      const byNamed = await t.request(named.secret, { method: 'GET', url: '/v1/health' })
+      t.clock.advance(1000)
+      const byUnnamed = await t.request(acct.testKey, { method: 'GET', url: '/v1/health' })
+      t.clock.advance(1000)
+      const byConsole = await member.request({ method: 'GET', url: '/v1/templates' })
+      assert.equal(byConsole.statusCode, 200, byConsole.body)
+      t.clock.advance(1000)
+      const all = await list('')
+      const log = (res: LightMyRequestResponse) => all.find((l) => l.id === requestId(res))!
+      assert.deepEqual(
+        [log(byNamed).source, log(byNamed).key_id, log(byNamed).key_name, log(byNamed).key_prefix],
+        ['api_key', named.id, 'Billing backend', named.prefix],
+      )
+      assert.equal(log(byNamed).member_email, null)
+      assert.deepEqual(
+        [log(byUnnamed).source, log(byUnnamed).key_name, log(byUnnamed).member_email],
+        ['api_key', null, null],
+      )
+      assert.match(log(byUnnamed).key_prefix!, /^sk_test_[0-9A-Za-z]{4}$/)
+      assert.deepEqual(
+        [
+          log(byConsole).source,
+          log(byConsole).key_id,
+          log(byConsole).member_email,
+          log(byConsole).key_prefix,
+        ],
+        ['console', member.memberId, 'dev@callers.example.eu', null],
+      )
+
+      // Filters: one key, one member, API keys only, the console only.
+      const only = async (query: string) => (await list(query)).map((l) => l.id)
+      assert.deepEqual(await only(`?key_id=${named.id}`), [requestId(byNamed)])
+      assert.ok((await only(`?key_id=${member.memberId}`)).includes(requestId(byConsole)))
+      assert.ok((await list(`?key_id=${member.memberId}`)).every((l) => l.key_id === member.memberId))
+      const apiOnly = await list('?source=api_key')
+      assert.ok(apiOnly.every((l) => l.source === 'api_key'))
+      assert.ok(apiOnly.some((l) => l.id === requestId(byUnnamed)))
+      const consoleOnly = await list(`?source=console&route=${encodeURIComponent('GET /v1/templates')}`)
+      assert.deepEqual(
+        consoleOnly.map((l) => l.id),
+        [requestId(byConsole)],
+      )
+    })
   })
 })

@@ -1,10 +1,20 @@
-// GET /v1/request_logs — the caller's own requests of the last 7 days, newest
-// first, filtered by `status` (a code or a class), `route`, `request_id` and `since`.
+// GET /v1/request_logs — the caller's own requests of the last 7 days, newest first, filtered by
+// `status` (a code or a class), `route` (a route, or a method and a path as a log shows them:
+// route-filter.ts), `key_id` (a key or a console member), `source` (API keys or the console),
+// `request_id` and `since`. Each log names who made it: the key's name and prefix, or the member's
+// address (docs/request-logs.md#what-a-log-holds).
 import { type Static, Type } from 'typebox'
-import { Environment, ErrorBody, Id, Page, PageQuery, Timestamp } from '../http/common-schemas.ts'
+import { keyLabelsOf } from '../accounts/account-store.ts'
+import { memberEmailsOf } from '../accounts/member-store.ts'
+import type { Executor, Scope } from '../db/tables.ts'
+import { Environment, ErrorBody, Id, Page, PageQuery, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
 import { type RequestLogRow, listRequestLogs as selectRequestLogs } from './request-log-store.ts'
+import { parseRouteFilter } from './route-filter.ts'
+
+const SOURCES = ['api_key', 'console'] as const
+const CALLER_ID = '^(key|mem)_[0-9A-Za-z]{24}$'
 
 const EXAMPLE = {
   id: 'req_4f9XqK2mR8sT1vW3yZ5bC7dE',
@@ -17,6 +27,10 @@ const EXAMPLE = {
   status: 422,
   error_code: 'template_archived',
   key_id: 'key_8hT2mQ4rX7vB1nC5zL9wK3pJ',
+  source: 'api_key',
+  key_name: 'Billing backend',
+  key_prefix: 'sk_test_4eC3',
+  member_email: null,
   environment: 'test',
   idempotency_key: '5b0f7a52-8c1e-4a7e-9d43-2f6a1c3e9b10',
   replayed: false,
@@ -44,10 +58,22 @@ export const RequestLog = Type.Object(
     error_code: Type.Union([Type.String(), Type.Null()], { description: '`error.code` of a failed request' }),
     // A console request (docs/console.md) is made by a member, not a key: its member id.
     key_id: Type.String({
-      pattern: '^(key|mem)_[0-9A-Za-z]{24}$',
+      pattern: CALLER_ID,
       description:
         'The API key used (`key_…`), or the console member (`mem_…`) for a request made in the web console',
       examples: ['key_4f9XqK2mR8sT1vW3yZ5bC7dE'],
+    }),
+    source: StringEnum(SOURCES, {
+      description: '`api_key`: made with an API key; `console`: made by a member in the web console',
+    }),
+    key_name: Type.Union([Type.String(), Type.Null()], {
+      description: 'The API key’s name, when it has one; null for a console request',
+    }),
+    key_prefix: Type.Union([Type.String(), Type.Null()], {
+      description: 'The API key’s first 12 characters (`sk_test_4eC3`); null for a console request',
+    }),
+    member_email: Type.Union([Type.String(), Type.Null()], {
+      description: 'The address of the console member who made the request; null for an API key’s',
     }),
     environment: Environment,
     idempotency_key: Type.Union([Type.String(), Type.Null()]),
@@ -78,8 +104,21 @@ const ListRequestLogsQuery = Type.Object(
     route: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: 200,
-        description: 'A route as the OpenAPI document writes it, e.g. `/v1/submissions/{id}`',
+        maxLength: 2100,
+        description:
+          'A route as `route` shows it (`/v1/submissions/{id}`), or a method and a path as a log line shows them: `POST /v1/submissions`, `GET /v1/submissions/sub_123` (a concrete path stands for the route that answers it; a path no route answers, for itself)',
+        examples: ['POST /v1/submissions'],
+      }),
+    ),
+    key_id: Type.Optional(
+      Type.String({
+        pattern: CALLER_ID,
+        description: 'Only the requests of this API key (`key_…`) or console member (`mem_…`)',
+      }),
+    ),
+    source: Type.Optional(
+      StringEnum(SOURCES, {
+        description: 'Only the requests made with API keys (`api_key`) or in the web console (`console`)',
       }),
     ),
     request_id: Type.Optional(Id('req', 'Only the request of this id')),
@@ -88,9 +127,46 @@ const ListRequestLogsQuery = Type.Object(
   { additionalProperties: false },
 )
 
-function toApiRequestLog(row: RequestLogRow): RequestLog {
+interface Callers {
+  keys: Map<string, { name: string | null; key_hint: string }>
+  members: Map<string, string>
+}
+
+/** Who made each of these requests: the keys' names and hints, the members' addresses. */
+async function callersOf(db: Executor, scope: Scope, rows: RequestLogRow[]): Promise<Callers> {
+  const ids = [...new Set(rows.map((row) => row.key_id))]
+  const [keys, members] = await Promise.all([
+    keyLabelsOf(
+      db,
+      scope,
+      ids.filter((id) => id.startsWith('key_')),
+    ),
+    memberEmailsOf(
+      db,
+      scope.accountId,
+      ids.filter((id) => id.startsWith('mem_')),
+    ),
+  ])
+  return {
+    keys: new Map(keys.map((key) => [key.id, key])),
+    members: new Map(members.map((member) => [member.id, member.email])),
+  }
+}
+
+function toApiRequestLog(row: RequestLogRow, callers: Callers): RequestLog {
   const { created_at: time, ...fields } = row
-  return { ...fields, object: 'request_log', request_id: row.id, time }
+  const key = callers.keys.get(row.key_id)
+  const viaConsole = row.key_id.startsWith('mem_')
+  return {
+    ...fields,
+    object: 'request_log',
+    request_id: row.id,
+    time,
+    source: viaConsole ? 'console' : 'api_key',
+    key_name: key?.name ?? null,
+    key_prefix: key ? key.key_hint.replace(/…$/, '') : null,
+    member_email: callers.members.get(row.key_id) ?? null,
+  }
 }
 
 export const listRequestLogs = defineRoute({
@@ -102,14 +178,24 @@ export const listRequestLogs = defineRoute({
     "The key's account and environment's API requests of the last 7 days, newest first. Logs are written in batches: a request appears within a second of its answer.",
   tag: 'Request logs',
   schema: { querystring: ListRequestLogsQuery, response: { 200: Page(RequestLog, 'RequestLogList') } },
-  errors: [],
+  errors: ['invalid_request'],
   queryErrors: { limit: 'invalid_pagination', cursor: 'invalid_pagination', status: 'invalid_status' },
-  handler: async ({ query, scope }, { db, keys, clock }) => {
+  handler: async ({ query, scope, routes }, { db, keys, clock }) => {
     const { limit = 20, cursor, ...filters } = query
     const context: ListContext = { list: 'listRequestLogs', scope, filters }
     const after = decodeCursor(keys.cursor, cursor, context)
+    const { route, ...others } = filters
     const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString()
-    const rows = await selectRequestLogs(db, scope, { ...filters, since }, after, limit + 1, clock.epochMs())
-    return toPage(keys.cursor, rows, limit, context, toApiRequestLog)
+    const byRoute = route === undefined ? {} : parseRouteFilter(route, routes)
+    const rows = await selectRequestLogs(
+      db,
+      scope,
+      { ...others, ...byRoute, since },
+      after,
+      limit + 1,
+      clock.epochMs(),
+    )
+    const callers = await callersOf(db, scope, rows.slice(0, limit))
+    return toPage(keys.cursor, rows, limit, context, (row) => toApiRequestLog(row, callers))
   },
 })

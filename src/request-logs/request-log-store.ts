@@ -22,6 +22,14 @@ export interface RequestLogFilters {
   status?: string
   /** The route's OpenAPI path, `/v1/submissions/{id}`. */
   route?: string
+  /** An exact method (`POST`), from the route filter's `POST /v1/…` form. */
+  method?: string
+  /** An exact path, for a concrete path no route answers (route-filter.ts). */
+  path?: string
+  /** The key (`key_…`) or console member (`mem_…`) that made the request. */
+  key_id?: string
+  /** `api_key`: requests made with an API key; `console`: those made in the web console. */
+  source?: 'api_key' | 'console'
   request_id?: string
   /** ISO 8601 instant, normalised to UTC with milliseconds; requests at or after it. */
   since?: string
@@ -45,6 +53,9 @@ export interface RequestLogRow {
   user_agent: string | null
   error: StoredRecord[13]
 }
+
+/** A request made with an API key is logged under its key's id, a console request under its member's. */
+const SOURCE_PREFIX = { api_key: 'key_', console: 'mem_' } as const
 
 /** LIKE's own characters taken literally (with ESCAPE '\'). */
 const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
@@ -88,6 +99,10 @@ export async function listRequestLogs(
     record[6] >= low &&
     record[6] <= high &&
     (filters.route === undefined || record[4] === filters.route) &&
+    (filters.method === undefined || record[3] === filters.method) &&
+    (filters.path === undefined || record[5] === filters.path) &&
+    (filters.key_id === undefined || record[2] === filters.key_id) &&
+    (filters.source === undefined || record[2].startsWith(SOURCE_PREFIX[filters.source])) &&
     (filters.request_id === undefined || record[0] === filters.request_id) &&
     (position === undefined || newerFirst(position, { atMs: record[1], id: record[0] }) < 0)
 

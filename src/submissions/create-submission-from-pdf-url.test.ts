@@ -89,13 +89,27 @@ describe('PDF by URL', () => {
         'https://10.0.0.1/x.pdf',
         'https://0x7f000001/x.pdf',
       ]) {
-        await refused({ pdf_url: url }, /./, strict, strictKey)
+        // Each says what to do: the setting that lifts it, and its risk.
+        await refused(
+          { pdf_url: url },
+          /ALLOW_PRIVATE_NETWORK_URLS=true .*never in production/,
+          strict,
+          strictKey,
+        )
       }
     })
 
     it('422 invalid_pdf_url for http: and other schemes under the default policy', async () => {
-      await refused({ pdf_url: 'http://pdfs.example.eu/x.pdf' }, /http/i, strict, strictKey)
-      await refused({ pdf_url: 'ftp://pdfs.example.eu/x.pdf' }, /ftp/i, strict, strictKey)
+      await refused(
+        { pdf_url: 'http://pdfs.example.eu/x.pdf' },
+        /http: .*ALLOW_PRIVATE_NETWORK_URLS=true/,
+        strict,
+        strictKey,
+      )
+      // No setting lifts ftp: nothing is suggested.
+      const ftp = await byUrl({ pdf_url: 'ftp://pdfs.example.eu/x.pdf' }, strict, strictKey)
+      assert.match(errorOf(ftp).message, /ftp/i)
+      assert.doesNotMatch(errorOf(ftp).message, /ALLOW_PRIVATE_NETWORK_URLS/)
       await refused({ pdf_url: 'file:///etc/passwd' }, /file/i, strict, strictKey)
     })
   })

@@ -181,6 +181,25 @@ describe('POST /v1/webhook_endpoints', () => {
         assert.match(errorOf(res).message, reason)
       })
     }
+
+    it('a refusal ALLOW_PRIVATE_NETWORK_URLS would lift says what to do, and its risk; others do not', async () => {
+      for (const url of [
+        'http://127.0.0.1:4000/hooks',
+        'https://localhost/hook',
+        'https://192.168.0.10/hook',
+        'https://rebind.example.eu/hook',
+        'http://hooks.example.eu/hook',
+      ]) {
+        const message = errorOf(await create({ url, events: ['submission.sent'] })).message
+        assert.match(message, /ALLOW_PRIVATE_NETWORK_URLS=true/, url)
+        assert.match(message, /never in production/, url)
+        assert.match(message, /public https: URL through a tunnel/, url)
+      }
+      for (const url of ['ftp://hooks.example.eu/', 'https://user:pw@hooks.example.eu/', 'not a url']) {
+        const message = errorOf(await create({ url, events: ['submission.sent'] })).message
+        assert.doesNotMatch(message, /ALLOW_PRIVATE_NETWORK_URLS/, url)
+      }
+    })
   })
 
   describe('ALLOW_PRIVATE_NETWORK_URLS=true', () => {

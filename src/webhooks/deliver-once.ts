@@ -1,12 +1,13 @@
 // One attempt of one claimed delivery: sign the frozen body with a fresh `t`, POST it, then record
 // in one transaction the attempt, the delivery's next state (fenced by the attempt number) and the
 // endpoint's health — with the owner's notice when it becomes failing and the endpoint's pending
-// deliveries dropped when it becomes disabled.
+// deliveries dropped when it becomes disabled. A test event's delivery (`test`) counts for health
+// only as the test route says: a success re-enables, a failure changes nothing.
 import type { Tx, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { toIso } from '../lib/clock.ts'
 import { dropPendingDeliveries, insertAttempt, settleDelivery } from './delivery-store.ts'
-import { afterFailure, afterSuccess } from './endpoint-health.ts'
+import { afterFailure, afterSuccess, afterTestSuccess } from './endpoint-health.ts'
 import { lockEndpoint, recordSuccessHealth, updateHealth } from './endpoint-store.ts'
 import { queueFailingNotice } from './failing-notice.ts'
 import { nextAttemptAt } from './retry-schedule.ts'
@@ -63,7 +64,8 @@ export async function deliverOnce(
     deps.metrics.webhookDelivery('dropped')
     return { failing: false }
   }
-  return (await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: true })).outcome
+  // A test event's delivery left pending by a crash is sent once more, never on the schedule.
+  return (await sendAndRecord(deps, delivery, endpoint, { scheduleRetry: delivery.test === 0 })).outcome
 }
 
 /** Sends the claimed attempt and records it (the dispatcher, and the retry route on any live endpoint). */
@@ -79,9 +81,11 @@ export async function sendAndRecord(
     .transaction()
     .execute((tx) => record(tx, deps, delivery, startedAt, result, options.scheduleRetry))
   // After the commit: the attempt is recorded. `failed` is the delivery's end (no retry left).
-  deps.metrics.webhookDelivery(
-    state === 'delivered' ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up',
-  )
+  // A test event's delivery is the developer's own check, not traffic: the metrics leave it out.
+  if (delivery.test === 0)
+    deps.metrics.webhookDelivery(
+      state === 'delivered' ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up',
+    )
   return { result, outcome }
 }
 
@@ -134,6 +138,7 @@ async function record(
   )
   if (!settled)
     deps.logger.warn({ delivery_id: delivery.id }, 'webhook attempt recorded after its delivery moved on')
+  if (delivery.test === 1) return testHealth(tx, delivery.endpoint_id, result, now, state)
   // A success ends any run of failures whatever the row says: one UPDATE, no read.
   if (result.ok) {
     await recordSuccessHealth(tx, delivery.endpoint_id, afterSuccess(result.status as number, now).set, at)
@@ -146,4 +151,22 @@ async function record(
   if (change.becameFailing) await queueFailingNotice(tx, deps, updated)
   if (change.becameDisabled) await dropPendingDeliveries(tx, endpoint.id, 'endpoint disabled', at)
   return { failing: updated.failing === 1, state }
+}
+
+/**
+ * A test event's attempt (docs/api.md#testing-an-endpoint): a 2xx clears `failing` and lifts the
+ * disabling; a failure changes nothing in the endpoint's health.
+ */
+async function testHealth(
+  tx: Tx,
+  endpointId: string,
+  result: SendResult,
+  now: Date,
+  state: 'delivered' | 'pending' | 'failed',
+): Promise<AttemptOutcome & { state: 'delivered' | 'pending' | 'failed' }> {
+  if (!result.ok) return { failing: false, state }
+  if (await lockEndpoint(tx, endpointId)) {
+    await updateHealth(tx, endpointId, afterTestSuccess(result.status as number, now).set, toIso(now))
+  }
+  return { failing: false, state }
 }

@@ -1,5 +1,5 @@
 // A delivery as the API shows it (a backward-compatible addition): the event it
-// carries, its state, and every attempt made — when, the HTTP status or the error, how long; and
+// carries (a test event's too, `test: true`), its state, and every attempt made — when, the HTTP status or the error, how long; and
 // (for the console's delivery history) the body POSTed and the start of each answer.
 import { type Static, Type } from 'typebox'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/tables.ts'
@@ -34,6 +34,10 @@ export const WebhookDelivery = Type.Object(
     endpoint_id: Id('whk'),
     event_id: Id('evt'),
     event_type: Type.String(),
+    test: Type.Boolean({
+      description:
+        'A test event’s delivery (`webhook.test`, sent by POST …/test): never retried on the schedule, and a failure does not count against the endpoint’s health',
+    }),
     status: StringEnum(DELIVERY_STATES, {
       description:
         '`pending` (an attempt is due or in flight), `delivered` (a 2xx), `failed` (no attempt left), `dropped` (the endpoint was deleted or disabled; `last_error` says which)',
@@ -64,6 +68,7 @@ export function toApiDelivery(
     endpoint_id: row.endpoint_id,
     event_id: row.event_id,
     event_type: row.event_type,
+    test: row.test === 1,
     status: row.state,
     next_attempt_at: row.state === 'pending' ? row.next_attempt_at : null,
     last_error: row.last_error,

@@ -32,7 +32,29 @@ export function pendingDelivery(delivery: NewDelivery, at: string): WebhookDeliv
     created_at: at,
     updated_at: at,
     delivered_at: null,
+    test: 0,
   }
+}
+
+/**
+ * A test event's delivery (POST …/test, docs/api.md#testing-an-endpoint), inserted already claimed
+ * for its first attempt (attempt 1, leased until `leaseUntil`): the route sends it at once, and it
+ * then lists and redelivers like any other.
+ */
+export async function insertTestDelivery(
+  db: Executor,
+  delivery: NewDelivery,
+  at: string,
+  leaseUntil: string,
+): Promise<WebhookDeliveriesTable> {
+  const row: WebhookDeliveriesTable = {
+    ...pendingDelivery(delivery, at),
+    attempts: 1,
+    locked_until: leaseUntil,
+    test: 1,
+  }
+  await db.insertInto('webhook_deliveries').values(row).execute()
+  return row
 }
 
 /**

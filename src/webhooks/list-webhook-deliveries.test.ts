@@ -135,6 +135,7 @@ describe('a delivery as the API shows it', () => {
         created_at: '2026-11-26T10:00:00.000Z',
         updated_at: '2026-11-26T10:00:30.000Z',
         delivered_at: null,
+        test: 0,
       },
       [
         attempt(1, 'x'.repeat(RESPONSE_EXCERPT_CHARS + 500)),

@@ -2,7 +2,8 @@
 // attempt of this delivery now, whatever its state (a failed or dropped one too), with the same
 // event and body and a fresh signature; answers the delivery with the new attempt. A pending
 // delivery keeps its schedule when this attempt fails; any other that fails again is `failed`.
-// The attempt counts for the endpoint's health like any other. 409 webhook_endpoint_deleted on a
+// The attempt counts for the endpoint's health like any other (a test event's as a test: a 2xx
+// re-enables, a failure changes nothing). 409 webhook_endpoint_deleted on a
 // deleted endpoint, 409 webhook_delivery_in_flight while an attempt is under way.
 import { Type } from 'typebox'
 import { ApiError, orNotFound } from '../errors.ts'
@@ -44,7 +45,9 @@ export const retryWebhookDelivery = defineRoute({
         `An attempt of ${delivery.id} is under way; retry later.`,
       )
     }
-    await sendAndRecord(deps, claimed, endpoint, { scheduleRetry: delivery.state === 'pending' })
+    // A test event's delivery is never put back on the schedule (docs/api.md#testing-an-endpoint).
+    const scheduleRetry = delivery.state === 'pending' && delivery.test === 0
+    await sendAndRecord(deps, claimed, endpoint, { scheduleRetry })
     const row = orNotFound(
       await findDelivery(deps.db, scope, endpoint.id, delivery.id),
       `delivery ${delivery.id}`,

@@ -10,6 +10,8 @@ describe('POST /v1/webhook_endpoints/{id}/test', () => {
   let receiver: WebhookReceiver
   const test = (id: string, key = h.key) =>
     h.t.request(key, { method: 'POST', url: `/v1/webhook_endpoints/${id}/test` })
+  const deliveriesList = async (id: string) =>
+    (await h.t.request(h.key, { method: 'GET', url: `/v1/webhook_endpoints/${id}/deliveries` })).json()
   const health = async (id: string) =>
     (await h.t.request(h.key, { method: 'GET', url: `/v1/webhook_endpoints/${id}` })).json().health
 
@@ -47,9 +49,79 @@ describe('POST /v1/webhook_endpoints/{id}/test', () => {
         .update(`${t!.slice(2)}.${hook!.body}`)
         .digest('hex')
       assert.equal(v1, `v1=${expected}`)
-      // Not journaled, no delivery row.
+      // Not journaled.
       const journal = await h.t.request(h.key, { method: 'GET', url: '/v1/events?limit=100' })
       assert.ok(!journal.body.includes(body.event_id))
+      // Recorded among the endpoint's deliveries, marked as a test, with its one attempt.
+      const listed = (await deliveriesList(endpoint.id)).data
+      assert.equal(listed.length, 1)
+      const [delivery] = listed
+      assert.equal(delivery.id, body.delivery_id)
+      assert.deepEqual(
+        [delivery.test, delivery.event_id, delivery.event_type, delivery.status, delivery.request_body],
+        [true, body.event_id, 'webhook.test', 'delivered', hook!.body],
+      )
+      assert.deepEqual(
+        delivery.attempts.map((a: { number: number; status: number; succeeded: boolean }) => [
+          a.number,
+          a.status,
+          a.succeeded,
+        ]),
+        [[1, 202, true]],
+      )
+    })
+
+    it('a failed test is listed failed, never retried by the dispatcher, and redelivers on demand', async () => {
+      const endpoint = await h.endpoint(receiver.url())
+      receiver.queue.push(answers.status(500, 'down'))
+      const failed = (await test(endpoint.id)).json()
+      assert.equal(failed.delivered, false)
+      let [delivery] = (await deliveriesList(endpoint.id)).data
+      assert.deepEqual([delivery.id, delivery.test, delivery.status], [failed.delivery_id, true, 'failed'])
+      assert.equal(delivery.next_attempt_at, null)
+      // The schedule never takes a test again, however late it is.
+      h.t.clock.advance(3 * 24 * 60 * 60 * 1000)
+      await h.work()
+      assert.equal(receiver.received.length, 1)
+      // Redeliver: the same event and body, a fresh signature, attempt 2.
+      const retried = await h.t.request(h.key, {
+        method: 'POST',
+        url: `/v1/webhook_endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+      })
+      assert.equal(retried.statusCode, 200, retried.body)
+      assert.deepEqual([retried.json().status, retried.json().test], ['delivered', true])
+      assert.equal(receiver.received.length, 2)
+      assert.equal(receiver.received[1]!.body, receiver.received[0]!.body)
+      ;[delivery] = (await deliveriesList(endpoint.id)).data
+      assert.deepEqual(
+        delivery.attempts.map((a: { number: number; status: number }) => [a.number, a.status]),
+        [
+          [1, 500],
+          [2, 200],
+        ],
+      )
+      // A failed redelivery of a test counts no more than the test did.
+      receiver.queue.push(answers.status(500))
+      await h.t.request(h.key, {
+        method: 'POST',
+        url: `/v1/webhook_endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+      })
+      assert.equal((await health(endpoint.id)).consecutive_failures, 0)
+    })
+
+    it('real deliveries are marked test: false beside the tests', async () => {
+      const endpoint = await h.endpoint(receiver.url())
+      await test(endpoint.id)
+      await h.submission()
+      await h.work()
+      const listed = (await deliveriesList(endpoint.id)).data
+      assert.deepEqual(
+        listed.map((d: { event_type: string; test: boolean }) => [d.event_type, d.test]),
+        [
+          ['submission.created', false],
+          ['webhook.test', true],
+        ],
+      )
     })
 
     it('200 with delivered false and error null for any answer (a 500, a 418), the error of a timeout', async () => {

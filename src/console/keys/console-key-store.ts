@@ -7,15 +7,16 @@ import type { ConsoleApiKey } from './key-schemas.ts'
 
 type KeyRow = Pick<
   ApiKeysTable,
-  'id' | 'environment' | 'key_hint' | 'created_at' | 'last_used_at' | 'revoked_at'
+  'id' | 'name' | 'environment' | 'key_hint' | 'created_at' | 'last_used_at' | 'revoked_at'
 >
 
-const COLUMNS = ['id', 'environment', 'key_hint', 'created_at', 'last_used_at', 'revoked_at'] as const
+const COLUMNS = ['id', 'name', 'environment', 'key_hint', 'created_at', 'last_used_at', 'revoked_at'] as const
 
 export function toConsoleKey(row: KeyRow): ConsoleApiKey {
   return {
     object: 'api_key',
     id: row.id,
+    name: row.name,
     environment: row.environment,
     prefix: row.key_hint.replace(/…$/, ''),
     created_at: row.created_at,
@@ -54,5 +55,21 @@ export async function revokeScopeKey(db: Executor, clock: Clock, scope: Scope, i
     .where('environment', '=', scope.environment)
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/** Names a key of the scope (null: no name), revoked or not. */
+export async function renameScopeKey(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  name: string | null,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ name })
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('id', '=', id)
     .execute()
 }

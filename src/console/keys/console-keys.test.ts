@@ -29,6 +29,7 @@ describe('console API keys (/console/api/keys)', () => {
         'environment',
         'id',
         'last_used_at',
+        'name',
         'object',
         'prefix',
         'revoked_at',
@@ -62,6 +63,33 @@ describe('console API keys (/console/api/keys)', () => {
       assert.equal(errorOf(refused).code, 'invalid_api_key')
       const again = await admin.request({ method: 'POST', url: `/console/api/keys/${key.id}/revoke` })
       assert.equal(again.json().revoked_at, revoked.json().revoked_at, 'revoking twice changes nothing')
+    })
+
+    it('201 names a key at creation (trimmed); renames it and removes its name; no body makes one unnamed', async () => {
+      const created = await admin.request({
+        method: 'POST',
+        url: '/console/api/keys',
+        payload: { name: '  Billing backend ' },
+      })
+      assert.equal(created.statusCode, 201, created.body)
+      const key = created.json()
+      assert.equal(key.name, 'Billing backend')
+      const listed = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data
+      assert.equal(listed.find((k: { id: string }) => k.id === key.id).name, 'Billing backend')
+
+      const rename = (name: string | null) =>
+        admin.request({ method: 'POST', url: `/console/api/keys/${key.id}/name`, payload: { name } })
+      const renamed = await rename('Nightly export')
+      assert.equal(renamed.statusCode, 200, renamed.body)
+      assert.equal(renamed.json().name, 'Nightly export')
+      assert.ok(!renamed.body.includes(key.secret))
+      assert.equal((await rename('   ')).json().name, null, 'blank is no name')
+      assert.equal((await rename('x'.repeat(100))).json().name, 'x'.repeat(100))
+      assert.equal((await rename(null)).json().name, null)
+
+      const bare = await admin.request({ method: 'POST', url: '/console/api/keys' })
+      assert.equal(bare.statusCode, 201, bare.body)
+      assert.equal(bare.json().name, null)
     })
 
     it('creates live keys once the session is switched to live', async () => {
@@ -107,6 +135,24 @@ describe('console API keys (/console/api/keys)', () => {
         .execute()
       assert.deepEqual(untouched, [{ revoked_at: null }, { revoked_at: null }])
     })
+
+    it('422 invalid_request for a name over 100 characters, with a control character, or an unknown key', async () => {
+      const key = (await admin.request({ method: 'GET', url: '/console/api/keys' })).json().data[0].id
+      for (const payload of [{ name: 'x'.repeat(101) }, { name: 'a\nb' }, { label: 'x' }]) {
+        const created = await admin.request({ method: 'POST', url: '/console/api/keys', payload })
+        assert.equal(created.statusCode, 422, JSON.stringify(payload))
+        assert.equal(errorOf(created).code, 'invalid_request')
+        const renamed = await admin.request({ method: 'POST', url: `/console/api/keys/${key}/name`, payload })
+        assert.equal(renamed.statusCode, 422, JSON.stringify(payload))
+      }
+      const other = await admin.request({
+        method: 'POST',
+        url: `/console/api/keys/key_${'Z'.repeat(24)}/name`,
+        payload: { name: 'x' },
+      })
+      assert.equal(other.statusCode, 404)
+      assert.equal(errorOf(other).code, 'resource_not_found')
+    })
   })
 
   describe('security', () => {
@@ -117,6 +163,7 @@ describe('console API keys (/console/api/keys)', () => {
         ['GET', '/console/api/keys'],
         ['POST', '/console/api/keys'],
         ['POST', `/console/api/keys/${key}/revoke`],
+        ['POST', `/console/api/keys/${key}/name`],
       ] as const) {
         const res = await editor.request({ method, url })
         assert.equal(res.statusCode, 403, url)

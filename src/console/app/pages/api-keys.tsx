@@ -1,4 +1,5 @@
-// API keys of the session's environment (admin): list, create (the secret shown once), revoke.
+// API keys of the session's environment (admin): list, create with an optional name (the secret
+// shown once), rename, revoke.
 import { useState } from 'preact/hooks'
 import { type Page, post } from '../api.ts'
 import { formatDateTime } from '../format.ts'
@@ -8,6 +9,7 @@ import type { ApiKey, CreatedApiKey } from '../types.ts'
 import {
   Badge,
   Confirm,
+  Dialog,
   Empty,
   ErrorNote,
   Loading,
@@ -24,28 +26,16 @@ export function ApiKeys({ session }: PageProps) {
   const keys = useGet<Page<ApiKey>>('/console/api/keys')
   const [created, setCreated] = useState<CreatedApiKey>()
   const [revoking, setRevoking] = useState<ApiKey>()
-  const create = useAction(() => post<CreatedApiKey>('/console/api/keys', {}))
+  const [naming, setNaming] = useState<ApiKey | 'new'>()
   const env = (session.environment === 'live' ? t.env_live : t.env_test).toLocaleLowerCase(language)
   return (
     <>
       <PageHeader title={t.nav_keys}>
-        <button
-          type="button"
-          class="button primary"
-          disabled={create.busy}
-          onClick={async () => {
-            const done = await create.run()
-            if (done) {
-              setCreated(done.value)
-              keys.reload()
-            }
-          }}
-        >
+        <button type="button" class="button primary" onClick={() => setNaming('new')}>
           {fill(t.create_key, { env })}
         </button>
       </PageHeader>
       <p class="muted">{fill(t.keys_intro, { env })}</p>
-      <ErrorNote error={create.error} />
       <ErrorNote error={keys.error} />
       {!keys.data && !keys.error ? <Loading /> : null}
       {keys.data && keys.data.data.length === 0 ? (
@@ -59,6 +49,7 @@ export function ApiKeys({ session }: PageProps) {
             <caption class="visually-hidden">{t.nav_keys}</caption>
             <thead>
               <tr>
+                <th scope="col">{t.key_name}</th>
                 <th scope="col">{t.key_prefix}</th>
                 <th scope="col">{t.environment}</th>
                 <th scope="col">{t.created}</th>
@@ -72,6 +63,7 @@ export function ApiKeys({ session }: PageProps) {
             <tbody>
               {keys.data.data.map((key) => (
                 <tr key={key.id}>
+                  <td>{key.name ?? <span class="muted">{t.key_unnamed}</span>}</td>
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
@@ -98,6 +90,14 @@ export function ApiKeys({ session }: PageProps) {
                     )}
                   </td>
                   <td class="actions">
+                    <button
+                      type="button"
+                      class="button small"
+                      aria-label={`${t.rename} ${key.name ?? key.prefix}`}
+                      onClick={() => setNaming(key)}
+                    >
+                      {t.rename}
+                    </button>
                     {key.revoked_at ? null : (
                       <button
                         type="button"
@@ -114,6 +114,19 @@ export function ApiKeys({ session }: PageProps) {
             </tbody>
           </table>
         </div>
+      ) : null}
+      {naming ? (
+        <NameKey
+          apiKey={naming === 'new' ? undefined : naming}
+          title={naming === 'new' ? fill(t.create_key, { env }) : t.rename_key}
+          onClose={() => setNaming(undefined)}
+          onDone={(key) => {
+            setNaming(undefined)
+            if ('secret' in key) setCreated(key)
+            else toast(t.key_renamed)
+            keys.reload()
+          }}
+        />
       ) : null}
       {created?.secret ? (
         <SecretDialog title={t.key_created} secret={created.secret} onClose={() => setCreated(undefined)} />
@@ -134,5 +147,54 @@ export function ApiKeys({ session }: PageProps) {
         />
       ) : null}
     </>
+  )
+}
+
+/** The name of a new key (then made), or of an existing one (then renamed); blank for none. */
+function NameKey(props: {
+  apiKey?: ApiKey
+  title: string
+  onClose: () => void
+  onDone: (key: ApiKey | CreatedApiKey) => void
+}) {
+  const { t } = useTexts()
+  const [name, setName] = useState(props.apiKey?.name ?? '')
+  const save = useAction(() =>
+    props.apiKey
+      ? post<ApiKey>(`/console/api/keys/${props.apiKey.id}/name`, { name: name.trim() || null })
+      : post<CreatedApiKey>('/console/api/keys', name.trim() ? { name: name.trim() } : {}),
+  )
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault()
+          const done = await save.run()
+          if (done) props.onDone(done.value)
+        }}
+      >
+        <label for="key-name">{t.key_name_optional}</label>
+        <input
+          id="key-name"
+          maxLength={100}
+          placeholder={t.key_name_placeholder}
+          aria-describedby="key-name-hint"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <p id="key-name-hint" class="small muted">
+          {t.key_name_hint}
+        </p>
+        <ErrorNote error={save.error} />
+        <div class="dialog-actions">
+          <button type="button" class="button" onClick={props.onClose}>
+            {t.cancel}
+          </button>
+          <button type="submit" class="button primary" disabled={save.busy}>
+            {props.apiKey ? t.save : t.create}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   )
 }

@@ -1,21 +1,25 @@
-// Request logs: filters (status, route, request id, since), cursor paging; a row opens to show the
-// error envelope the client received.
+// Request logs: filters (status, route as a log shows it — `POST /v1/submissions`, a concrete path
+// or a route —, who made the call: API keys only, the console only, or one key or member), cursor
+// paging; each row names its caller (the key's name and prefix, or the member) and opens to show
+// the error envelope the client received.
 import { useState } from 'preact/hooks'
 import { query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
 import type { PageProps } from '../routes.tsx'
 import { useTexts } from '../texts.ts'
 import type { RequestLog } from '../types.ts'
-import { Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'
+import { Badge, Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'
 
 interface Filters {
   status: string
   route: string
+  source: '' | 'api_key' | 'console'
+  key_id: string
   request_id: string
   since: string
 }
 
-const EMPTY: Filters = { status: '', route: '', request_id: '', since: '' }
+const EMPTY: Filters = { status: '', route: '', source: '', key_id: '', request_id: '', since: '' }
 
 export function RequestLogs(_props: PageProps) {
   const { t, language } = useTexts()
@@ -25,7 +29,15 @@ export function RequestLogs(_props: PageProps) {
   // <input type=datetime-local> is local time; the API wants an instant.
   const since = filters.since ? new Date(filters.since).toISOString() : ''
   const logs = usePaged<RequestLog>(`/v1/request_logs${query({ ...filters, since, limit: 50 })}`)
-  const field = (name: keyof Filters, label: string, props: Record<string, string> = {}) => (
+  const apply = (next: Filters) => {
+    setDraft(next)
+    setFilters(next)
+  }
+  const field = (
+    name: 'status' | 'route' | 'key_id' | 'request_id' | 'since',
+    label: string,
+    props: Record<string, string> = {},
+  ) => (
     <span class="filter">
       <label for={`log-${name}`}>{label}</label>
       <input
@@ -47,12 +59,26 @@ export function RequestLogs(_props: PageProps) {
             ...draft,
             status: draft.status.trim(),
             route: draft.route.trim(),
+            key_id: draft.key_id.trim(),
             request_id: draft.request_id.trim(),
           })
         }}
       >
         {field('status', t.status, { placeholder: '4xx', size: '5' })}
         {field('route', t.route, { placeholder: 'POST /v1/submissions' })}
+        <span class="filter">
+          <label for="log-source">{t.caller}</label>
+          <select
+            id="log-source"
+            value={draft.source}
+            onChange={(e) => apply({ ...draft, source: e.currentTarget.value as Filters['source'] })}
+          >
+            <option value="">{t.caller_all}</option>
+            <option value="api_key">{t.caller_api_keys}</option>
+            <option value="console">{t.caller_console}</option>
+          </select>
+        </span>
+        {field('key_id', t.caller_id, { placeholder: 'key_… / mem_…', size: '14' })}
         {field('request_id', t.request_id, { placeholder: 'req_…' })}
         {field('since', t.since, { type: 'datetime-local' })}
         <button type="submit" class="button">
@@ -76,6 +102,7 @@ export function RequestLogs(_props: PageProps) {
                 <th scope="col">{t.method}</th>
                 <th scope="col">{t.path}</th>
                 <th scope="col">{t.status}</th>
+                <th scope="col">{t.caller}</th>
                 <th scope="col">{t.duration}</th>
                 <th scope="col">{t.request_id}</th>
                 <th scope="col">{t.error_code}</th>
@@ -95,6 +122,9 @@ export function RequestLogs(_props: PageProps) {
                     </td>
                     <td>
                       <span class={`status status-${String(log.status)[0]}xx`}>{log.status}</span>
+                    </td>
+                    <td class="caller">
+                      <Caller log={log} onFilter={() => apply({ ...filters, key_id: log.key_id })} />
                     </td>
                     <td>{Math.round(log.duration_ms)} ms</td>
                     <td>
@@ -118,7 +148,7 @@ export function RequestLogs(_props: PageProps) {
                   </tr>
                   {expanded ? (
                     <tr id={`log-error-${log.id}`}>
-                      <td colSpan={7}>
+                      <td colSpan={8}>
                         <pre class="raw">{JSON.stringify(log.error, null, 2)}</pre>
                       </td>
                     </tr>
@@ -131,5 +161,33 @@ export function RequestLogs(_props: PageProps) {
       ) : null}
       <LoadMore paged={logs} />
     </>
+  )
+}
+
+/** Who made the call: a console member (marked Console) or an API key (its name and prefix); a button filters on it. */
+function Caller({ log, onFilter }: { log: RequestLog; onFilter: () => void }) {
+  const { t } = useTexts()
+  const label =
+    log.source === 'console'
+      ? (log.member_email ?? log.key_id)
+      : log.key_name
+        ? `${log.key_name} (${log.key_prefix}…)`
+        : `${log.key_prefix ?? log.key_id}…`
+  return (
+    <span class="caller-cell">
+      {log.source === 'console' ? <Badge tone="info">{t.caller_console_badge}</Badge> : null}
+      {/* Named by what it shows (the caller); what it does is its description. */}
+      <button type="button" class="link-button" title={t.caller_filter} onClick={onFilter}>
+        {log.source === 'console' ? (
+          label
+        ) : log.key_name ? (
+          <>
+            {log.key_name} <code class="small">{log.key_prefix}…</code>
+          </>
+        ) : (
+          <code class="small">{label}</code>
+        )}
+      </button>
+    </span>
   )
 }

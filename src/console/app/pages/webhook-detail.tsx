@@ -1,5 +1,5 @@
-// One webhook endpoint: its events and health, a test event (with the receiver's raw answer), the
-// delivery history with every attempt, redelivery, secret rotation (shown once) and deletion.
+// One webhook endpoint: its events and health, a test event (with the receiver's raw answer; it is
+// listed among the deliveries, marked Test), the delivery history with every attempt, redelivery, secret rotation (shown once) and deletion.
 import { useState } from 'preact/hooks'
 import { call, post, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
@@ -232,6 +232,7 @@ function Delivery(props: {
     <details class="delivery">
       <summary>
         <code>{delivery.event_type}</code>
+        {delivery.test ? <Badge tone="neutral">{t.delivery_test}</Badge> : null}
         <Badge tone={DELIVERY_TONES[delivery.status]}>{t[`delivery_${delivery.status}`]}</Badge>
         <span class="muted">
           {formatDateTime(language, delivery.created_at)} ·{' '}
