@@ -77,7 +77,11 @@ describe('the developer pages in a browser', () => {
     await page.keyboard.press('Enter')
     await rename.waitFor({ state: 'detached' })
     await page.getByRole('cell', { name: 'Nightly export', exact: true }).waitFor()
-    assert.equal(await page.getByRole('cell', { name: 'No name', exact: true }).count(), 1, 'the account’s first key')
+    assert.equal(
+      await page.getByRole('cell', { name: 'No name', exact: true }).count(),
+      1,
+      'the account’s first key',
+    )
     await check(page, 'api-keys-named')
     const stored = await t.deps.db
       .selectFrom('api_keys')
@@ -139,7 +143,10 @@ describe('the developer pages in a browser', () => {
     await check(page, 'request-logs-callers')
 
     // One caller: its button filters on it.
-    await page.locator('td.caller').getByRole('button', { name: /Reporting job/ }).click()
+    await page
+      .locator('td.caller')
+      .getByRole('button', { name: /Reporting job/ })
+      .click()
     assert.equal(await page.getByLabel('Key or member id').inputValue(), named.id)
     await page
       .locator('td.caller', { hasText: keys.testKey.slice(0, 12) })
