@@ -106,7 +106,7 @@ describe('names in the console (a browser)', () => {
     await context.close()
   })
 
-  it('the templates list: the name first, the id beside it to copy', async () => {
+  it('the templates list: the name first, a link to send it, the id beside it to copy', async () => {
     const { context, page } = await open()
     await go(page, '/templates')
     const row = page.locator('tr', { hasText: templateId })
@@ -114,6 +114,9 @@ describe('names in the console (a browser)', () => {
     await row.getByRole('button', { name: `Copy the id ${templateId}` }).click()
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), templateId)
     await check(page, 'names-templates', [1280, 375])
+    // The name is a link to what comes next: sending the template.
+    await row.getByRole('link', { name: 'Lease agreement', exact: true }).click()
+    await page.waitForURL(/\/console\/templates\/tpl_\w+\/send$/)
     await context.close()
   })
 })

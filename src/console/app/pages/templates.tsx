@@ -78,7 +78,14 @@ export function Templates(_props: PageProps) {
               {list.data.map((template) => (
                 <tr key={template.id}>
                   <td>
-                    <span class="row-name">{template.name}</span>
+                    {/* The name leads where a person goes next: sending it (an archived one sends nothing). */}
+                    {template.status === 'active' ? (
+                      <Link to={`/templates/${template.id}/send`} class="row-name">
+                        {template.name}
+                      </Link>
+                    ) : (
+                      <span class="row-name">{template.name}</span>
+                    )}
                     <IdText id={template.id} />
                   </td>
                   <td>{template.slug ? <code>{template.slug}</code> : <span class="muted">—</span>}</td>
