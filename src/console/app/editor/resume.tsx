@@ -4,27 +4,18 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, get } from '../api.ts'
 import { formatDateTime } from '../format.ts'
-import { Link } from '../shell.tsx'
 import { fill, useTexts } from '../texts.ts'
-import { ErrorNote, Loading, useAction } from '../ui.tsx'
+import { ErrorNote, useAction } from '../ui.tsx'
+import { OpeningDraft } from './opening-draft.tsx'
 import type { Draft } from './upload.tsx'
 
 export function OpenDraft(props: { draftId: string; onOpened: (draft: Draft) => void }) {
-  const { t } = useTexts()
-  const open = useAction(() =>
-    get<Draft>(`/console/api/template_drafts/${encodeURIComponent(props.draftId)}`),
-  )
-  useEffect(() => {
-    open.run().then((done) => done && props.onOpened(done.value))
-  }, [props.draftId])
-  if (!open.error) return <Loading />
   return (
-    <section class="panel">
-      <ErrorNote error={open.error} />
-      <p>
-        <Link to="/templates/new">{t.editor_start_blank}</Link>
-      </p>
-    </section>
+    <OpeningDraft
+      target={props.draftId}
+      load={() => get<Draft>(`/console/api/template_drafts/${encodeURIComponent(props.draftId)}`)}
+      onLoaded={props.onOpened}
+    />
   )
 }
 
