@@ -13,6 +13,7 @@ import { discardTemplateDraft } from './drafts/discard-template-draft.ts'
 import { getTemplateDraft } from './drafts/get-template-draft.ts'
 import { getTemplateDraftPage } from './drafts/get-template-draft-page.ts'
 import { listTemplateDrafts } from './drafts/list-template-drafts.ts'
+import { previewTemplateDraft } from './drafts/preview-template-draft.ts'
 import { updateTemplateDraft } from './drafts/update-template-draft.ts'
 import { createConsoleKey } from './keys/create-console-key.ts'
 import { listConsoleKeys } from './keys/list-console-keys.ts'
@@ -49,6 +50,8 @@ export const CONSOLE_API_ROUTES: AnyRoute[] = [
   getTemplateDraft,
   updateTemplateDraft,
   discardTemplateDraft,
+  // — template editor: the real signing page on a test copy that sends nothing
+  previewTemplateDraft,
   // — sending
   resendSigningRequest,
 ]

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
+  defaultRect,
   type EditorField,
   fieldCount,
+  freeRect,
   fromDeclarations,
   inRoleOrder,
   nextName,
@@ -44,6 +46,21 @@ describe('template editor model', () => {
     })
     const off = spanning({ x: 0.9, y: 0.9 }, { x: 1.4, y: 1.2 })
     assert.ok(off.x + off.w <= 1 && off.y + off.h <= 1)
+  })
+
+  it('Add field never stacks: below each field it would cover, back at the default at the foot', () => {
+    const first = defaultRect('signature', A4)
+    assert.deepEqual(freeRect('signature', A4, []), first)
+    const second = freeRect('signature', A4, [first])
+    assert.equal(second.x, first.x)
+    assert.ok(Math.abs(second.y - (first.y + first.h * 1.5)) < 1e-12, 'below the first, half a height apart')
+    const third = freeRect('signature', A4, [first, second])
+    assert.ok(third.y > second.y + second.h, 'below the second')
+    // A field elsewhere on the page does not move it.
+    assert.deepEqual(freeRect('signature', A4, [field({ x: 0.0, y: 0.3, w: 0.05 })]), first)
+    // A column of fields down to the foot: back at the default place rather than off the page.
+    const column = Array.from({ length: 30 }, (_, i) => ({ ...first, y: first.y + i * first.h }))
+    assert.deepEqual(freeRect('signature', A4, column), first)
   })
 
   it('nudges by points of the page (1 pt, 10 pt) and never off the page', () => {

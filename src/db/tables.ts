@@ -147,6 +147,11 @@ export interface SubmissionsTable {
   audit_json_key: string | null
   /** Why the last attempt to make the final PDF failed, while it is retried or after it gave up. */
   finalize_error: string | null
+  /**
+   * 1: a test-environment copy made by the editor's "preview as a signer" (docs/console.md#preview-as-a-signer),
+   * which sends nothing — no mail, no webhook delivery; 0 on every other submission.
+   */
+  preview: number
 }
 
 export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'

@@ -35,6 +35,10 @@ export const SigningForm = Type.Object(
             "What the signing request calls the document: the template's name (an inline submission's is its first document's). Null once the submission is cancelled, expired or declined",
         }),
       ),
+      preview: Type.Boolean({
+        description:
+          'True for a copy made by the console editor\'s "preview as a signer" (docs/console.md#preview-as-a-signer): a test-environment submission that sends nothing; the page says so',
+      }),
       message: Nullable(
         Type.Object(
           { subject: Nullable(Type.String()), body: Nullable(Type.String()) },
@@ -154,6 +158,7 @@ export async function signingForm(
       status: submission.status,
       expires_at: submission.expires_at,
       name: ended ? null : await documentNameOf(deps.db, submission),
+      preview: submission.preview === 1,
       message: withheld ? null : messageOf(submission),
     },
     state,

@@ -36,6 +36,8 @@ export interface NewSubmission {
   templateId: string
   options: CommonOptions
   submitters: NewSubmitter[]
+  /** The editor's preview as a signer (docs/console.md#preview-as-a-signer): sends nothing. */
+  preview?: boolean
 }
 
 function submitterRows(
@@ -117,6 +119,7 @@ export async function recordNewSubmission(
     audit_pdf_key: null,
     audit_json_key: null,
     finalize_error: null,
+    preview: input.preview ? 1 : 0,
   }
   const submitters = submitterRows(id, scope, input, deps, at)
   await insertSubmission(tx, submission)

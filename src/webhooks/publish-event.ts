@@ -2,7 +2,8 @@
 // active endpoint of the event's account and environment subscribed to its type, each carrying the
 // body of docs/webhooks.md#the-body — id, type, created_at, data.object (the submission as the
 // event's own transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a
-// second run finds the deliveries made and adds none.
+// second run finds the deliveries made and adds none. A preview's events make none.
+import type { Scope, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { defineJob } from '../jobs/define-job.ts'
 import { toIso } from '../lib/clock.ts'
@@ -20,12 +21,25 @@ export function deliveryBody(event: { id: string; type: string; created_at: stri
   })
 }
 
+/** A preview made by the editor sends nothing (docs/console.md#preview-as-a-signer): no deliveries. */
+async function isPreview(tx: Tx, scope: Scope, submissionId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('submissions')
+    .select('preview')
+    .where('id', '=', submissionId)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst()
+  return row?.preview === 1
+}
+
 /** Makes the deliveries of one event; returns how many were new. */
 export async function publishEvent(deps: Deps, eventId: string): Promise<number> {
   const made = await deps.db.transaction().execute(async (tx) => {
     const event = await tx.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst()
     if (!event) return 0
     const scope = { accountId: event.account_id, environment: event.environment }
+    if (event.submission_id && (await isPreview(tx, scope, event.submission_id))) return 0
     const endpoints = await subscribedEndpoints(tx, scope, event.type)
     const body = deliveryBody(event)
     const at = toIso(deps.clock.now())

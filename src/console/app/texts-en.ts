@@ -279,6 +279,12 @@ export const EN = {
   editor_preview_as: 'Preview as',
   editor_preview_none: 'Everyone (edit)',
   editor_preview_hint: 'Preview: only the fields of this role are shown, nothing can be changed.',
+  editor_try: 'Sign as {role} in a test copy',
+  editor_try_busy: 'Making the test copy…',
+  editor_try_hint:
+    'Opens the real signing page in a new tab, on a test copy of the fields as drawn now: nothing is sent and nobody is bound.',
+  editor_try_no_field: 'Draw a field for {role} first.',
+  editor_try_again: 'Open {role}’s test copy again',
   editor_draw_hint:
     'Drag on a page to draw a field of the chosen type for the chosen role. Click a field to select it; drag it or its corners to move or resize.',
   editor_properties: 'Selected field',

@@ -284,6 +284,12 @@ export const FR: typeof EN = {
   editor_preview_as: 'Aperçu en tant que',
   editor_preview_none: 'Tout le monde (édition)',
   editor_preview_hint: 'Aperçu : seuls les champs de ce rôle sont montrés, rien n’est modifiable.',
+  editor_try: 'Signer en tant que {role} sur une copie de test',
+  editor_try_busy: 'Préparation de la copie de test…',
+  editor_try_hint:
+    'Ouvre la vraie page de signature dans un nouvel onglet, sur une copie de test des champs tels qu’ils sont dessinés : rien n’est envoyé et personne n’est engagé.',
+  editor_try_no_field: 'Dessinez d’abord un champ pour {role}.',
+  editor_try_again: 'Rouvrir la copie de test de {role}',
   editor_draw_hint:
     'Glissez sur une page pour dessiner un champ du type et du rôle choisis. Cliquez sur un champ pour le sélectionner ; glissez-le, ou ses coins, pour le déplacer ou le redimensionner.',
   editor_properties: 'Champ sélectionné',

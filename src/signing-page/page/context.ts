@@ -82,9 +82,21 @@ function othersValues(t: Texts, lang: Language, form: SigningForm): HTMLElement 
   )
 }
 
-/** The message and others' values, above the first page; null when there is neither. */
+/** The console editor's preview (docs/console.md#preview-as-a-signer): said before anything else. */
+function previewNotice(t: Texts, form: SigningForm): HTMLElement | null {
+  if (!form.submission.preview) return null
+  return h(
+    'p',
+    { class: 'context preview-notice', role: 'note' },
+    h('strong', {}, t.preview_title),
+    ' ',
+    t.preview_notice,
+  )
+}
+
+/** The preview notice, the message and others' values, above the first page; none when there is nothing to say. */
 export function signingContext(t: Texts, lang: Language, form: SigningForm): HTMLElement[] {
-  return [senderMessage(t, lang, form), othersValues(t, lang, form)].filter(
+  return [previewNotice(t, form), senderMessage(t, lang, form), othersValues(t, lang, form)].filter(
     (e): e is HTMLElement => e !== null,
   )
 }

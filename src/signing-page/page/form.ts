@@ -48,6 +48,8 @@ export interface SigningForm {
     expires_at: string | null
     /** What the signing request calls the document; optional: a server that predates it sends none. */
     name?: string | null
+    /** A copy made by the console editor's preview as a signer: sends nothing; absent from older servers. */
+    preview?: boolean
     /** The sender's message, variables unfilled; shown as text, never HTML. */
     message?: { subject: string | null; body: string | null } | null
   }

@@ -118,6 +118,9 @@ export const DE: Texts = {
   remove: 'Entfernen',
   page_loading: 'Seite {n} wird geladen…',
   page_failed: 'Diese Seite konnte nicht angezeigt werden.',
+  preview_title: 'Vorschau.',
+  preview_notice:
+    'Dies ist eine Testkopie aus dem Vorlagen-Editor: Nichts, was Sie hier tun, wird an jemanden gesendet oder bindet jemanden.',
   sender_message: 'Nachricht des Absenders',
   others_values: 'Bereits von anderen ausgefüllt ({n})',
   date_in_document: 'Im signierten PDF steht {date} (Jahr-Monat-Tag).',

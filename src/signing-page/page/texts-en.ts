@@ -120,6 +120,9 @@ export const EN = {
   page_failed: 'This page could not be shown.',
 
   // Issue #33: the sender's message, others' values in full, the PDF's date form, progress kept
+  preview_title: 'Preview.',
+  preview_notice:
+    'This is a test copy made from the template editor: nothing you do here is sent to anyone or binds anyone.',
   sender_message: 'Message from the sender',
   others_values: 'Already filled in by others ({n})',
   date_in_document: 'The signed PDF will show {date} (year-month-day).',

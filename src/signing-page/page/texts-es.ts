@@ -116,6 +116,9 @@ export const ES: Texts = {
   remove: 'Quitar',
   page_loading: 'Cargando la página {n}…',
   page_failed: 'No se pudo mostrar esta página.',
+  preview_title: 'Vista previa.',
+  preview_notice:
+    'Esta es una copia de prueba creada desde el editor de plantillas: nada de lo que haga aquí se envía a nadie ni compromete a nadie.',
   sender_message: 'Mensaje del remitente',
   others_values: 'Ya rellenado por otros ({n})',
   date_in_document: 'El PDF firmado mostrará {date} (año-mes-día).',

@@ -117,6 +117,9 @@ export const FR: Texts = {
   remove: 'Retirer',
   page_loading: 'Chargement de la page {n}…',
   page_failed: "Cette page n'a pas pu être affichée.",
+  preview_title: 'Aperçu.',
+  preview_notice:
+    "Ceci est une copie de test faite depuis l'éditeur de modèles : rien de ce que vous faites ici n'est envoyé à quiconque ni n'engage quiconque.",
   sender_message: "Message de l'expéditeur",
   others_values: "Déjà rempli par d'autres ({n})",
   date_in_document: 'Le PDF signé indiquera {date} (année-mois-jour).',

@@ -90,6 +90,7 @@ function Workspace({ draft }: { draft: Draft }) {
         onType={setType}
         selected={fields.find((f) => f.key === selected)}
         edits={edits}
+        ordered={ordered}
       />
       <div class="editor-main">
         <SaveForm

@@ -75,6 +75,24 @@ export function defaultRect(type: FieldType, size: PageSize): Rect {
   return clamp({ x: 0.5 - w / size.width / 2, y: 0.3, w: w / size.width, h: h / size.height })
 }
 
+/**
+ * Where "Add field" puts a field of the type: the default rectangle, moved down below each field of
+ * the page it would cover (a gap of half its height), so pressing it again never stacks one field on
+ * another; back at the default place when the page's foot is reached.
+ */
+export function freeRect(type: FieldType, size: PageSize, onPage: Rect[]): Rect {
+  const first = defaultRect(type, size)
+  let rect = first
+  const covers = (r: Rect) =>
+    r.x < rect.x + rect.w && rect.x < r.x + r.w && r.y < rect.y + rect.h && rect.y < r.y + r.h
+  for (let blocker = onPage.find(covers); blocker; blocker = onPage.find(covers)) {
+    const y = blocker.y + blocker.h + rect.h / 2
+    if (y + rect.h > 1) return first
+    rect = { ...rect, y }
+  }
+  return rect
+}
+
 /** Moved by points (the arrow keys: 1 pt, with Shift 10 pt). */
 export function nudge(rect: Rect, size: PageSize, dxPt: number, dyPt: number): Rect {
   return clamp({ ...rect, x: rect.x + dxPt / size.width, y: rect.y + dyPt / size.height })

@@ -1,10 +1,14 @@
 // The editor's tool panel: the type of the next field, the roles, add / undo / redo, the preview as
-// one signer, and the properties of the selected field.
+// one signer (the pages filtered here, or the real signing page on a test copy), and the properties
+// of the selected field.
 
+import { useRef } from 'preact/hooks'
 import type { FieldType } from '../../../lib/field-types.ts'
-import { useTexts } from '../texts.ts'
+import { call } from '../api.ts'
+import { fill, useTexts } from '../texts.ts'
+import { ErrorNote, useAction } from '../ui.tsx'
 import type { History } from './history.ts'
-import { defaultRect, type EditorField, fieldCount, onEveryPage } from './model.ts'
+import { type EditorField, fieldCount, freeRect, onEveryPage, toDeclarations } from './model.ts'
 import { Properties, Roles, TypePicker } from './panel.tsx'
 import type { Draft } from './upload.tsx'
 import type { FieldEdits, Parties } from './workspace-state.ts'
@@ -17,6 +21,8 @@ export function EditorTools(props: {
   onType: (type: FieldType) => void
   selected: EditorField | undefined
   edits: FieldEdits
+  /** The fields in the roles' order, as the save sends them (the preview copies them). */
+  ordered: EditorField[]
 }) {
   const { t } = useTexts()
   const { draft, history, parties, selected: field, edits } = props
@@ -38,10 +44,12 @@ export function EditorTools(props: {
         history={history}
         onAddField={() => {
           const page = visiblePage()
-          return edits.add(page, defaultRect(props.type, draft.pages[page - 1]!))
+          const onPage = history.value.filter((f) => f.page === page)
+          return edits.add(page, freeRect(props.type, draft.pages[page - 1]!, onPage))
         }}
       />
       <PreviewAs parties={parties} />
+      <TrySigning draftId={draft.id} fields={props.ordered} role={previewRole ?? parties.role} />
       {field && previewRole === null ? (
         <Properties
           field={field}
@@ -120,5 +128,62 @@ function PreviewAs({ parties }: { parties: Parties }) {
         ))}
       </select>
     </>
+  )
+}
+
+interface Preview {
+  signing_url: string
+}
+
+/**
+ * The real signing page of one role, in a new tab, on a test-environment copy of the fields as drawn
+ * now that sends nothing (docs/console.md#preview-as-a-signer). The tab is opened at the click (a
+ * tab opened after the answer would be a pop-up the browser may block) and sent to the page once it
+ * is made; the link stays for opening it again.
+ */
+function TrySigning(props: { draftId: string; fields: EditorField[]; role: string }) {
+  const { t } = useTexts()
+  const made = useRef<{ body: string; url: string } | undefined>(undefined)
+  const preview = useAction((body: object) =>
+    call<Preview>('POST', `/console/api/template_drafts/${props.draftId}/preview`, body),
+  )
+  const hasFields = props.fields.some((f) => f.role === props.role)
+  const body = { fields: toDeclarations(props.fields), role: props.role }
+  const current = made.current?.body === JSON.stringify(body) ? made.current.url : null
+  return (
+    <div class="editor-try">
+      <button
+        type="button"
+        class="button small"
+        disabled={!hasFields || preview.busy}
+        aria-describedby="try-signing-hint"
+        onClick={async () => {
+          const tab = window.open('', '_blank')
+          const done = await preview.run(body)
+          if (!done) {
+            tab?.close()
+            return
+          }
+          made.current = { body: JSON.stringify(body), url: done.value.signing_url }
+          if (tab) {
+            tab.opener = null
+            tab.location.href = done.value.signing_url
+          }
+        }}
+      >
+        {preview.busy ? t.editor_try_busy : fill(t.editor_try, { role: props.role })}
+      </button>
+      <p class="muted small" id="try-signing-hint">
+        {hasFields ? t.editor_try_hint : fill(t.editor_try_no_field, { role: props.role })}
+      </p>
+      {current ? (
+        <p class="small">
+          <a href={current} target="_blank" rel="noopener">
+            {fill(t.editor_try_again, { role: props.role })}
+          </a>
+        </p>
+      ) : null}
+      <ErrorNote error={preview.error} />
+    </div>
   )
 }
