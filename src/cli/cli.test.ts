@@ -57,7 +57,8 @@ describe('paraph CLI', () => {
   })
 
   it('serve: first start creates the default account and prints its keys once; they work', async () => {
-    const child = start(['serve'], { PORT: '0', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
+    // PUBLIC_URL unset, as on a first start from the README: it follows PORT.
+    const child = start(['serve'], { PORT: '0', PUBLIC_URL: '', ALLOW_PRIVATE_NETWORK_URLS: 'true' })
     try {
       const [, base] = await child.waitFor(/Paraph listening on (http:\/\/127\.0\.0\.1:\d+)/)
       const testKey = /test key {2}(sk_test_\w+)/.exec(child.output)?.[1]
@@ -73,10 +74,32 @@ describe('paraph CLI', () => {
       const add = /npx paraph (members add --account acct_\w+ --email you@example\.com)/.exec(
         child.output,
       )?.[1]
-      assert.ok(add && child.output.includes('npx paraph console-link --email you@example.com'), child.output)
-      assert.equal((await run(add.split(' '))).code, 0)
-      const link = await run(['console-link', '--email', 'you@example.com'])
-      assert.match(link.stdout, /\/console\/sign-in\/\S+/, link.stderr)
+      assert.ok(add, child.output)
+      // Each command is printed with the settings this server runs with that a command would not
+      // have by default (its port, data folder, database), so run as printed it reaches this server.
+      const printed = /^ {2}(.*)npx paraph console-link --email you@example\.com$/m.exec(child.output)?.[1]
+      assert.ok(printed !== undefined, child.output)
+      const settings: Record<string, string> = Object.fromEntries(
+        printed
+          .trim()
+          .split(' ')
+          .filter(Boolean)
+          .map((p) => p.split('=') as [string, string]),
+      )
+      const expected =
+        ENGINE === 'postgres' ? ['DATABASE_URL', 'DATA_DIR', 'PUBLIC_URL'] : ['DATA_DIR', 'PUBLIC_URL']
+      assert.deepEqual(Object.keys(settings).sort(), expected)
+      assert.equal(settings.PUBLIC_URL, base)
+      assert.equal(settings.DATA_DIR, dataDir)
+      // The shell would expand "$DATABASE_URL": the operator's own, which the test environment holds.
+      delete settings.DATABASE_URL
+      assert.equal((await run(add.split(' '), settings)).code, 0)
+      const link = await run(['console-link', '--email', 'you@example.com'], { ...settings, PUBLIC_URL: '' })
+      assert.equal(new URL(link.stdout.split(' ')[0]!).origin, 'http://127.0.0.1:8080')
+      assert.match(link.stderr, /give this command the server's PUBLIC_URL or PORT/, 'unset, it says so')
+      const right = await run(['console-link', '--email', 'you@example.com'], settings)
+      assert.equal(new URL(right.stdout.split(' ')[0]!).origin, base, right.stderr)
+      assert.doesNotMatch(right.stderr, /give this command/)
       const warning = child.output.split('\n').find((l) => l.includes('ALLOW_PRIVATE_NETWORK_URLS=true'))
       assert.ok(warning, 'the private-network switch is logged')
       assert.equal(JSON.parse(warning).level, 40, 'as a warning')

@@ -65,7 +65,7 @@ export async function membersList(options: { account: string; json?: boolean }) 
 export async function consoleLink(options: { email: string; account?: string; json?: boolean }) {
   checkEmail(options.email)
   if (options.account !== undefined) checkAccount(options.account)
-  const links = await withDeps(async (deps) => {
+  const { links, publicUrlSet } = await withDeps(async (deps) => {
     const memberships = (await membershipsOf(deps.db, options.email)).filter(
       (m) => options.account === undefined || m.account_id === options.account,
     )
@@ -77,7 +77,7 @@ export async function consoleLink(options: { email: string; account?: string; js
     }
     const base = deps.config.publicUrl.replace(/\/+$/, '')
     const expiresAt = toIso(new Date(deps.clock.epochMs() + LINK_TTL_MS))
-    return deps.db.transaction().execute(async (tx) => {
+    const made = await deps.db.transaction().execute(async (tx) => {
       const out = []
       for (const m of memberships) {
         const token = await insertSignInLink(tx, deps.clock, m, 'cli')
@@ -91,6 +91,7 @@ export async function consoleLink(options: { email: string; account?: string; js
       }
       return out
     })
+    return { links: made, publicUrlSet: deps.config.publicUrlSet }
   })
   if (options.json) {
     console.log(JSON.stringify(links))
@@ -101,4 +102,9 @@ export async function consoleLink(options: { email: string; account?: string; js
       `${link.url}  (${link.account_name}, ${link.account_id}; valid until ${link.expires_at}, once)`,
     )
   }
+  // The link's address comes from this command's own settings, not from a running server's.
+  if (!publicUrlSet)
+    console.error(
+      `The link points at ${links[0]?.url.split('/console/')[0]} (PUBLIC_URL, else PORT): if the server listens elsewhere, give this command the server's PUBLIC_URL or PORT.`,
+    )
 }

@@ -1,5 +1,7 @@
+import { join, resolve } from 'node:path'
 import { createDefaultAccountOnce } from '../accounts/create-account.ts'
 import { buildApp } from '../app.ts'
+import type { Config } from '../config.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
@@ -17,9 +19,32 @@ import {
   warnAboutConfig,
 } from './context.ts'
 
+/**
+ * What the banner's `npx paraph …` commands need to reach this server's data and print links to it:
+ * the settings of this process that differ from the defaults (a command run without them would use
+ * another database, or print links to port 8080). A PostgreSQL URL is not printed (it may hold a
+ * password): the banner asks for the same one instead.
+ */
+export function commandPrefix(
+  config: Pick<Config, 'publicUrl' | 'publicUrlSet' | 'dataDir' | 'database'>,
+  address: string,
+  cwd: string,
+): string {
+  const parts: string[] = []
+  // Unset, PUBLIC_URL follows PORT: the address bound (PORT=0 picks one) is what links must name.
+  const publicUrl = config.publicUrlSet ? config.publicUrl : address
+  if (publicUrl !== 'http://127.0.0.1:8080') parts.push(`PUBLIC_URL=${publicUrl}`)
+  if (config.dataDir !== resolve(cwd, 'data')) parts.push(`DATA_DIR=${config.dataDir}`)
+  const defaultDb =
+    config.database.engine === 'sqlite' && config.database.path === join(config.dataDir, 'paraph.db')
+  if (!defaultDb) parts.push('DATABASE_URL="$DATABASE_URL"')
+  return parts.map((p) => `${p} `).join('')
+}
+
 function printDefaultAccount(
   account: { account_id: string; test_key: string; live_key: string },
   address: string,
+  prefix: string,
 ): void {
   console.log(
     [
@@ -30,8 +55,8 @@ function printDefaultAccount(
       `  live key  ${account.live_key}`,
       `Try: curl -H "Authorization: Bearer ${account.test_key}" ${address}/v1/health`,
       `Web console (${address}/console/): let your address in, then print a sign-in link:`,
-      `  npx paraph members add --account ${account.account_id} --email you@example.com`,
-      '  npx paraph console-link --email you@example.com',
+      `  ${prefix}npx paraph members add --account ${account.account_id} --email you@example.com`,
+      `  ${prefix}npx paraph console-link --email you@example.com`,
       '',
     ].join('\n'),
   )
@@ -89,7 +114,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
     'paraph is listening',
   )
   // After listening, so the banner names the address actually bound (PORT=0 picks one).
-  if (created) printDefaultAccount(created, address)
+  if (created) printDefaultAccount(created, address, commandPrefix(config, address, process.cwd()))
   console.log(
     `Paraph listening on ${address} (database: ${deps.engine}; API description: ${config.publicUrl}/openapi.yaml)`,
   )

@@ -93,16 +93,16 @@ describe('the template editor at 375 px, and its preview as a signer', () => {
     await imageShown(page, 1)
     await page.getByLabel('Name of role 1').fill('Client')
     await page.getByLabel('Name of role 1').blur()
+    // A new role is the one drawn for; without a field it cannot be previewed yet, and the panel says why.
     await page.getByRole('button', { name: 'Add a role' }).click()
+    const second = page.getByRole('button', { name: 'Sign as Party 2 in a test copy' })
+    assert.equal(await second.isDisabled(), true)
+    await page.getByText('Draw a field for Party 2 first.').waitFor()
+    // Its name typed, then a field drawn at once (the input never left by the keyboard): the
+    // field is the renamed role's.
     await page.getByLabel('Name of role 2').fill('Provider')
-    await page.getByLabel('Name of role 2').blur()
-
-    // A role without a field cannot be previewed yet, and the panel says why.
-    await page.getByLabel('Draw fields for Provider').check()
-    const provider = page.getByRole('button', { name: 'Sign as Provider in a test copy' })
-    assert.equal(await provider.isDisabled(), true)
-    await page.getByText('Draw a field for Provider first.').waitFor()
     await draw(page, { page: 1, x: 0.55, y: 0.8, w: 0.3, h: 0.06 })
+    assert.equal(await page.locator('#field-role').inputValue(), 'Provider')
     await page.getByLabel('Draw fields for Client').check()
     await page.getByLabel('Text', { exact: true }).check()
     await draw(page, { page: 1, x: 0.1, y: 0.6, w: 0.3, h: 0.04 })

@@ -88,6 +88,7 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
         status: 'sent',
         expires_at: null,
         name: 'Contract',
+        preview: false,
         message: null,
       })
       assert.equal(form.progress, null)
@@ -229,6 +230,7 @@ describe('GET /s/{slug}/form and GET /embed/{jwt}/form', () => {
         status: 'sent',
         expires_at: expiresAt,
         name: null,
+        preview: false,
         message: null,
       })
     })

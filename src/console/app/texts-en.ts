@@ -279,6 +279,8 @@ export const EN = {
   editor_preview_as: 'Preview as',
   editor_preview_none: 'Everyone (edit)',
   editor_preview_hint: 'Preview: only the fields of this role are shown, nothing can be changed.',
+  editor_field_name: 'Field name',
+  editor_template_name: 'Template name',
   editor_try: 'Sign as {role} in a test copy',
   editor_try_busy: 'Making the test copy…',
   editor_try_hint:

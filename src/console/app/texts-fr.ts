@@ -284,6 +284,8 @@ export const FR: typeof EN = {
   editor_preview_as: 'Aperçu en tant que',
   editor_preview_none: 'Tout le monde (édition)',
   editor_preview_hint: 'Aperçu : seuls les champs de ce rôle sont montrés, rien n’est modifiable.',
+  editor_field_name: 'Nom du champ',
+  editor_template_name: 'Nom du modèle',
   editor_try: 'Signer en tant que {role} sur une copie de test',
   editor_try_busy: 'Préparation de la copie de test…',
   editor_try_hint:

@@ -29,7 +29,7 @@ type Sentence = (who: string, from: string, how: string) => string
 
 // `who` is "a signer" when the event names none; `from` and `how` are empty or start with a space.
 const SENTENCES: Record<string, Sentence> = {
-  'submission.created': () => 'Submission created by the sender through the API.',
+  'submission.created': () => 'Submission created by the sender.',
   'submission.sent': () => 'Sent for signature: the signing request went out by e-mail.',
   'submission.viewed': (who, from) => `Viewed for the first time, by ${who}${from}.`,
   'submission.partially_signed': (who) => `Partially signed: ${who} signed; other signers remain.`,

@@ -68,6 +68,13 @@ export function PageView(props: PageViewProps) {
 
   const begin = (event: PointerEvent, next: Gesture) => {
     if (props.previewRole !== null || event.button > 0) return
+    // preventDefault keeps the focus where it was: a role or field name being typed is committed
+    // first (its input renames on blur), so a field drawn now gets the name just typed.
+    const focused = document.activeElement
+    const typing =
+      focused instanceof HTMLTextAreaElement ||
+      (focused instanceof HTMLInputElement && !['radio', 'checkbox', 'button'].includes(focused.type))
+    if (typing) focused.blur()
     event.preventDefault()
     event.stopPropagation()
     gesture.current = next

@@ -145,7 +145,7 @@ export function Properties(props: {
   return (
     <section class="editor-properties" aria-labelledby="properties-title">
       <h2 id="properties-title">{t.editor_properties}</h2>
-      <label for="field-name">{t.name}</label>
+      <label for="field-name">{t.editor_field_name}</label>
       <input
         id="field-name"
         type="text"

@@ -54,7 +54,7 @@ export function SaveForm(props: {
     >
       <div class="editor-save-fields">
         <div>
-          <label for="template-name">{t.name}</label>
+          <label for="template-name">{t.editor_template_name}</label>
           <input
             id="template-name"
             required

@@ -2,7 +2,7 @@
 // one signer (the pages filtered here, or the real signing page on a test copy), and the properties
 // of the selected field.
 
-import { useRef } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import type { FieldType } from '../../../lib/field-types.ts'
 import { call } from '../api.ts'
 import { fill, useTexts } from '../texts.ts'
@@ -143,13 +143,13 @@ interface Preview {
  */
 function TrySigning(props: { draftId: string; fields: EditorField[]; role: string }) {
   const { t } = useTexts()
-  const made = useRef<{ body: string; url: string } | undefined>(undefined)
+  const [made, setMade] = useState<{ body: string; url: string } | undefined>(undefined)
   const preview = useAction((body: object) =>
     call<Preview>('POST', `/console/api/template_drafts/${props.draftId}/preview`, body),
   )
   const hasFields = props.fields.some((f) => f.role === props.role)
   const body = { fields: toDeclarations(props.fields), role: props.role }
-  const current = made.current?.body === JSON.stringify(body) ? made.current.url : null
+  const current = made?.body === JSON.stringify(body) ? made.url : null
   return (
     <div class="editor-try">
       <button
@@ -164,7 +164,7 @@ function TrySigning(props: { draftId: string; fields: EditorField[]; role: strin
             tab?.close()
             return
           }
-          made.current = { body: JSON.stringify(body), url: done.value.signing_url }
+          setMade({ body: JSON.stringify(body), url: done.value.signing_url })
           if (tab) {
             tab.opener = null
             tab.location.href = done.value.signing_url
