@@ -121,6 +121,11 @@ describe('the template editor at 375 px, and its preview as a signer', () => {
     await tab.setViewportSize({ width: 375, height: 740 })
     await tab.getByText('This is a test copy made from the template editor').waitFor()
     await tab.getByRole('heading', { name: 'service' }).first().waitFor()
+    // The signer reads the type's words for the name the editor made up ("Signature 2"), and the sender's own.
+    assert.deepEqual(await tab.locator('.field .placeholder').allTextContents(), [
+      'Client city',
+      'Your signature',
+    ])
     await tab.screenshot({ path: join(SHOTS, 'editor-preview-signing-375.png'), fullPage: true })
     await axe(tab, 'editor-preview-signing')
     await page.getByRole('link', { name: 'Open Client’s test copy again' }).waitFor()

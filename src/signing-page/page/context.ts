@@ -76,7 +76,11 @@ function othersValues(t: Texts, lang: Language, form: SigningForm): HTMLElement 
         'section',
         {},
         h('h2', {}, by),
-        h('dl', {}, ...fields.flatMap((f) => [h('dt', {}, fieldLabel(t, f)), listedValue(t, lang, f)])),
+        h(
+          'dl',
+          {},
+          ...fields.flatMap((f) => [h('dt', {}, fieldLabel(t, f, 'other')), listedValue(t, lang, f)]),
+        ),
       ),
     ),
   )

@@ -16,6 +16,8 @@ export interface Draft {
   expanded: boolean
   /** Set by a Sign with fields missing: the error then follows the fields as they are filled. */
   showMissing: boolean
+  /** Until the form is first drawn: bring the current field (or Sign) into view, where work resumes. */
+  resume: boolean
 }
 
 export const isImageField = (field: Field): field is Field & { type: ImageKind } =>
@@ -31,9 +33,12 @@ export function newDraft(form: SigningForm): Draft {
   }
   const adopted: Draft['adopted'] = {}
   restoreProgress(form, fields, values, adopted)
-  // Collapsed while something required is left to fill; open when there is nothing to fill.
-  const expanded = fields.every((f) => !f.required || isFilled(f, values.get(f.name)))
-  return { values, current: 0, adopted, expanded, showMissing: false }
+  // Work resumes at the first required field still empty; with none left, at Sign (the panel open
+  // after the last field), so a reload never sends the signer back to field 1.
+  const empty = fields.findIndex((f) => f.required && !isFilled(f, values.get(f.name)))
+  const expanded = empty === -1
+  const current = expanded ? Math.max(0, fields.length - 1) : empty
+  return { values, current, adopted, expanded, showMissing: false, resume: form.progress != null }
 }
 
 /**

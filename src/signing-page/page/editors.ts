@@ -48,9 +48,18 @@ function checkedInput(
   return { error, update }
 }
 
+/**
+ * The accessible name of a button the field's name labels: its visible words first, so that voice
+ * control finds it by what it says (WCAG 2.5.3), then the field's name unless they already hold it.
+ */
+function buttonName(visible: string, label: string): string {
+  return visible.toLowerCase().includes(label.toLowerCase()) ? visible : `${visible} — ${label}`
+}
+
 function imageEditor(ctx: EditorContext): HTMLElement {
   const { t, field, value } = ctx
   const initials = field.type === 'initials'
+  const named = (visible: string) => ({ id: ctx.id, 'aria-label': buttonName(visible, fieldLabel(t, field)) })
   if (typeof value === 'string' && value) {
     const remove = h(
       'button',
@@ -64,32 +73,34 @@ function imageEditor(ctx: EditorContext): HTMLElement {
       h(
         'div',
         { class: 'editor-inline' },
-        h('button', { type: 'button', class: 'secondary', id: ctx.id, onclick: ctx.makeImage }, t.change),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', ...named(t.change), onclick: ctx.makeImage },
+          t.change,
+        ),
         remove,
       ),
     )
   }
   if (ctx.adopted) {
+    const use = initials ? t.use_initials : t.use_signature
     return h(
       'div',
       { class: 'editor editor-inline' },
       h(
         'button',
-        { type: 'button', class: 'primary', id: ctx.id, onclick: ctx.applyAdopted },
+        { type: 'button', class: 'primary', ...named(use), onclick: ctx.applyAdopted },
         h('img', { class: 'adopted-preview', src: ctx.adopted.png, alt: '' }),
-        initials ? t.use_initials : t.use_signature,
+        use,
       ),
       h('button', { type: 'button', class: 'link-button', onclick: ctx.makeImage }, t.change),
     )
   }
+  const add = initials ? t.add_initials : t.add_signature
   return h(
     'div',
     { class: 'editor' },
-    h(
-      'button',
-      { type: 'button', class: 'secondary', id: ctx.id, onclick: ctx.makeImage },
-      initials ? t.add_initials : t.add_signature,
-    ),
+    h('button', { type: 'button', class: 'secondary', ...named(add), onclick: ctx.makeImage }, add),
   )
 }
 

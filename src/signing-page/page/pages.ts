@@ -1,6 +1,7 @@
 // The document pages with what goes on them: this signer's fields as buttons on their areas, and the
 // values others already gave, drawn read-only and marked as theirs (see what you sign).
 // Each page shows a placeholder until its image has loaded, so a slow page is never blank white.
+import { isEditorDefaultName } from '../../lib/editor-field-names.ts'
 import { pageImageUrl } from './api.ts'
 import { h, mount } from './dom.ts'
 import { type Area, type Field, filledByOthers, isFilled, type SigningForm, type Value } from './form.ts'
@@ -9,13 +10,22 @@ import { fill, type Language, type Texts } from './texts.ts'
 
 const WIDTHS = [800, 1200, 1600]
 
-function typeLabel(t: Texts, field: Field): string {
+/** A field's type in the signer's words: "Your signature" on their own, "Signature" on another's. */
+function typeLabel(t: Texts, field: Field, whose: 'own' | 'other'): string {
+  if (whose === 'own' && field.type === 'signature') return t.your_signature
+  if (whose === 'own' && field.type === 'initials') return t.your_initials
   return t[`type_${field.type}` as keyof Texts] ?? field.type
 }
 
-/** A field's name as the sender wrote it, or its type when the name is a bare identifier. */
-export function fieldLabel(t: Texts, field: Field): string {
-  return /[\s]/.test(field.name) || field.name.length > 3 ? field.name : typeLabel(t, field)
+/**
+ * A field's name as the sender wrote it; its type instead when the name says nothing to a signer:
+ * a bare identifier, or the name the template editor made up ("Signature 2", lib/editor-field-names).
+ * `whose`: the signer's own field (the default) or a value of someone else's.
+ */
+export function fieldLabel(t: Texts, field: Field, whose: 'own' | 'other' = 'own'): string {
+  const said =
+    (/[\s]/.test(field.name) || field.name.length > 3) && !isEditorDefaultName(field.name, field.type)
+  return said ? field.name : typeLabel(t, field, whose)
 }
 
 const place = (area: Area) => ({
@@ -158,15 +168,28 @@ export function paintField(
     else button.removeAttribute('aria-current')
     const state = filled ? t.field_filled : t.field_empty
     const need = field.required ? t.field_required : t.field_optional
-    button.setAttribute('aria-label', `${fieldLabel(t, field)}, ${need}, ${state}`)
+    const label = fieldLabel(t, field)
+    // The words the box shows come first in its name (WCAG 2.5.3, axe label-content-name-mismatch).
+    const shown = overlayText(t, lang, field, value, filled)
+    button.setAttribute('aria-label', `${shown === label ? label : `${shown} — ${label}`}, ${need}, ${state}`)
     if ((field.type === 'signature' || field.type === 'initials') && typeof value === 'string' && filled) {
       mount(button, h('img', { src: value, alt: '' }))
     } else if (field.type === 'checkbox' && value === true) {
       mount(button, h('span', { class: 'check', 'aria-hidden': 'true' }, '✓'))
-    } else if (filled && value !== undefined) {
-      mount(button, h('span', { class: 'value' }, shownValue(field, value, lang)))
     } else {
-      mount(button, h('span', { class: 'placeholder' }, fieldLabel(t, field)))
+      mount(button, h('span', { class: filled ? 'value' : 'placeholder' }, shown))
     }
   }
+}
+
+/** The words a field's box shows: its value as the signer reads it, else its name (an image or a tick shows no value in words). */
+function overlayText(
+  t: Texts,
+  lang: Language,
+  field: Field,
+  value: Value | undefined,
+  filled: boolean,
+): string {
+  const pictured = field.type === 'signature' || field.type === 'initials' || field.type === 'checkbox'
+  return filled && value !== undefined && !pictured ? shownValue(field, value, lang) : fieldLabel(t, field)
 }

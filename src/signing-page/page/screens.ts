@@ -29,12 +29,17 @@ function show(app: Element, picker: HTMLElement, ...content: Node[]): void {
   screen.querySelector<HTMLElement>('h1')?.focus()
 }
 
-/** What the signer may download in this state: the sealed PDF, or the document so far. */
-function downloadOf(t: Texts, form: SigningForm): { href: string; label: string } | null {
+/**
+ * What the signer may download in this state (docs/api.md#the-signers-form): the sealed PDF
+ * (`signed_pdf_url`) once completed, else the document as it stands (`current_pdf_url`), which
+ * after signing is the signer's copy and says on the button that it is not sealed yet.
+ */
+function downloadOf(t: Texts, form: SigningForm): { href: string; label: string; note?: string } | null {
   if (form.state === 'completed' && form.signed_pdf_url)
     return { href: form.signed_pdf_url, label: t.download_signed }
   if (!form.current_pdf_url) return null
-  if (form.state === 'signed') return { href: form.current_pdf_url, label: t.download_copy }
+  if (form.state === 'signed')
+    return { href: form.current_pdf_url, label: t.download_copy, note: t.download_copy_note }
   if (form.state === 'waiting_for_others') return { href: form.current_pdf_url, label: t.download_document }
   return null
 }
@@ -43,7 +48,12 @@ export function endedScreen(app: Element, t: Texts, form: SigningForm, picker: H
   const copy = ENDED[form.state as Ended]
   const link = downloadOf(t, form)
   const download = link
-    ? h('a', { class: 'button primary', href: link.href, download: '' }, link.label)
+    ? h(
+        'a',
+        { class: 'button primary download-link', href: link.href, download: '' },
+        link.label,
+        link.note ? h('span', { class: 'download-note' }, ` (${link.note})`) : null,
+      )
     : null
   show(
     app,

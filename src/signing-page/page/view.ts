@@ -97,6 +97,26 @@ class SigningView {
     this.updateMissing()
     this.renderPanel(false)
     app.querySelector<HTMLElement>('.doc-title')?.focus()
+    if (draft.resume) this.resume()
+  }
+
+  /** Back after a reload: the document at the field where work resumes, or the panel at Sign. */
+  private resume(): void {
+    this.draft.resume = false
+    if (this.missing().length === 0) {
+      this.inner.querySelector('.sign')?.scrollIntoView({ block: 'nearest' })
+      return
+    }
+    this.scrollToCurrent()
+  }
+
+  private scrollToCurrent(): void {
+    const field = this.fields[this.draft.current]
+    if (!field) return
+    const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches
+    this.pages.overlays
+      .get(field.name)?.[0]
+      ?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' })
   }
 
   private missing(): Field[] {
@@ -198,10 +218,7 @@ class SigningView {
     this.renderPanel(focus)
     const field = fields[draft.current]
     if (!field) return
-    const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    this.pages.overlays
-      .get(field.name)?.[0]
-      ?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' })
+    this.scrollToCurrent()
     if (focus && isImageField(field) && !draft.adopted[field.type] && !this.isFilled(field)) {
       void this.makeImage(field)
     }
