@@ -121,7 +121,7 @@ export const FR: typeof EN = {
   signer_opened: 'Ouvert',
   signer_turn_sent: 'Envoyé — à son tour',
   signer_turn: 'À son tour',
-  signer_waiting_for: 'Attend {role}',
+  signer_waiting_for: 'En attente de {role}',
   signer_signed: 'Signé',
   signer_declined: 'Refusé',
   signer_pre_signed: 'Pré-signé',
