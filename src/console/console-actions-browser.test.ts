@@ -153,9 +153,10 @@ describe('the console’s actions in a browser', () => {
 
     const { context, page } = await openConsole(browser, base, admin)
     await go(page, `/developers/webhooks/${endpoint.id}`)
-    const delivery = page.locator('details.delivery', { hasText: 'submission.created' }).first()
+    const delivery = page.locator('.delivery', { hasText: 'submission.created' }).first()
     await delivery.getByText('Failed', { exact: true }).waitFor()
-    await delivery.locator(':scope > summary').click()
+    const details = delivery.getByRole('button', { name: /^Details submission\.created/ })
+    await details.click()
     await delivery.getByRole('cell', { name: /HTTP 500/ }).waitFor()
     // The status once: the attempt's error says no more than it.
     assert.equal(
@@ -172,17 +173,20 @@ describe('the console’s actions in a browser', () => {
     await go(page, '/developers/webhooks')
     await page.getByText('Last attempt failed (1 in a row)').waitFor()
     await go(page, `/developers/webhooks/${endpoint.id}`)
-    await delivery.locator(':scope > summary').click()
+    await details.click()
     await check(page, 'actions-webhook-failed')
 
-    // Redeliver: a new attempt, which the receiver (answering 200 again) gets.
-    await delivery.getByRole('button', { name: 'Redeliver' }).click()
-    await page.getByText('Redelivery queued.').waitFor()
-    await work()
+    // Redeliver: a new attempt, which the receiver (answering 200 again) gets; the endpoint's health
+    // on the page follows without a reload.
+    const lastSuccess = page.locator('.facts > div', { hasText: 'Last success' }).locator('dd')
+    assert.equal(await lastSuccess.innerText(), '—')
+    await delivery.getByRole('button', { name: /^Redeliver submission\.created/ }).click()
+    await page.getByText('Redelivered: the endpoint accepted it.').waitFor()
     await receiver.waitFor(2)
+    await lastSuccess.getByText(/\d/).waitFor()
     await page.reload()
     await settled(page)
-    const again = page.locator('details.delivery', { hasText: 'submission.created' }).first()
+    const again = page.locator('.delivery', { hasText: 'submission.created' }).first()
     await again.getByText('Delivered', { exact: true }).waitFor()
     await again.getByText('2 attempts').waitFor()
 

@@ -157,7 +157,10 @@ describe('the console in a browser', () => {
     await settled(page)
     const timeline = page.locator('ol.timeline')
     await timeline.getByText('Submission created').waitFor()
-    await timeline.getByText('Sent to the signers').waitFor()
+    // Preserved order (the default): only the first signer was asked, the second waits for them.
+    await timeline.getByText('Sent to FIRST (first in order)').waitFor()
+    await page.locator('tr', { hasText: 'first@example.eu' }).getByText('Sent — their turn').waitFor()
+    await page.locator('tr', { hasText: 'second@example.eu' }).getByText('Waiting for first').waitFor()
     await page.getByRole('link', { name: 'Original: Contract' }).waitFor()
     await check(page, 'submission-detail')
 
@@ -239,19 +242,21 @@ describe('the console in a browser', () => {
       await page.locator('section[aria-labelledby="test-title"] pre.raw').innerText(),
       /HTTP 200[\s\S]*hello from the receiver/,
     )
-    await page
-      .locator('details.delivery', { hasText: 'webhook.test' })
-      .getByText('Test', { exact: true })
-      .waitFor()
+    await page.locator('.delivery', { hasText: 'webhook.test' }).getByText('Test', { exact: true }).waitFor()
 
     // A real event: a submission made now is delivered by the worker, and listed with its attempt.
     await createSubmission(t, keys.testKey, await everyTypeBody())
     await work()
     await page.reload()
     await settled(page)
-    const delivery = page.locator('details.delivery', { hasText: 'submission.created' }).first()
+    const delivery = page.locator('.delivery', { hasText: 'submission.created' }).first()
     await delivery.getByText('Delivered').waitFor()
-    await delivery.locator(':scope > summary').click()
+    // A visible disclosure, its state told: Details ▸ opens the attempts.
+    const details = delivery.getByRole('button', { name: /^Details submission\.created of / })
+    assert.equal(await details.getAttribute('aria-expanded'), 'false')
+    assert.equal(await delivery.getByText('HTTP 200').isVisible(), false)
+    await details.click()
+    assert.equal(await details.getAttribute('aria-expanded'), 'true')
     await delivery.getByText('HTTP 200').waitFor()
     await check(page, 'webhook-detail')
     await context.close()

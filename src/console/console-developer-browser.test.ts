@@ -105,18 +105,25 @@ describe('the developer pages in a browser', () => {
     await page.getByText('No deliveries yet.').waitFor()
     await page.getByRole('button', { name: 'Send a test event' }).click()
     await page.getByRole('heading', { name: 'Test event' }).waitFor()
-    const delivery = page.locator('details.delivery', { hasText: 'webhook.test' })
+    const delivery = page.locator('.delivery', { hasText: 'webhook.test' })
     await delivery.getByText('Test', { exact: true }).waitFor()
     await delivery.getByText('Failed').waitFor()
-    await delivery.locator(':scope > summary').click()
+    const lastSuccess = page.locator('.facts > div', { hasText: 'Last success' }).locator('dd')
+    assert.equal(await lastSuccess.innerText(), '—')
+    // Redeliver sits on the delivery's row, in sight before anything is opened.
+    const redeliver = delivery.getByRole('button', { name: /^Redeliver webhook\.test of / })
+    assert.ok(await redeliver.isVisible(), 'Redeliver on the row itself')
+    await delivery.getByRole('button', { name: /^Details webhook\.test of / }).click()
     await delivery.locator('td', { hasText: 'HTTP 500' }).waitFor()
     await check(page, 'webhook-test-delivery')
     // The receiver is fixed: redeliver the same test from the list.
-    await delivery.getByRole('button', { name: 'Redeliver' }).click()
-    await page.getByText('Redelivery queued.').waitFor()
+    await redeliver.click()
+    await page.getByText('Redelivered: the endpoint accepted it.').waitFor()
     await delivery.getByText('Delivered', { exact: true }).waitFor()
     assert.equal(receiver.received.length, 2)
     assert.equal(receiver.received[1]!.body, receiver.received[0]!.body, 'the same event again')
+    // The endpoint's health is read again: its last success is the redelivery's.
+    await lastSuccess.getByText(/\d/).waitFor()
     await check(page, 'webhook-test-redelivered')
     await context.close()
   })
@@ -147,16 +154,40 @@ describe('the developer pages in a browser', () => {
       .locator('td.caller')
       .getByRole('button', { name: /Reporting job/ })
       .click()
-    assert.equal(await page.getByLabel('Key or member id').inputValue(), named.id)
+    // The caller's choice now shows that key, by its name and prefix.
+    const caller = page.getByLabel('Caller', { exact: true })
+    assert.equal(await caller.inputValue(), named.id)
+    assert.equal(
+      await caller.locator('option:checked').innerText(),
+      `Reporting job (${named.secret.slice(0, 12)}…)`,
+    )
     await page
       .locator('td.caller', { hasText: keys.testKey.slice(0, 12) })
       .first()
       .waitFor({ state: 'detached' })
     assert.equal(await page.locator('td.caller').count(), 1)
 
-    // Every key again, then the route as a log line shows it: a method and a concrete path.
-    await page.getByLabel('Key or member id').fill('')
+    // Another caller chosen by name from the list: the account's first key, then the member.
+    await caller.selectOption({ label: `No name (${keys.testKey.slice(0, 12)}…)` })
+    await page.locator('td.caller', { hasText: 'Reporting job' }).waitFor({ state: 'detached' })
+    await page
+      .locator('td.caller', { hasText: keys.testKey.slice(0, 12) })
+      .first()
+      .waitFor()
+    await caller.selectOption({ label: 'ada@example.eu (you)' })
+    await page.locator('td.caller', { hasText: 'ada@example.eu' }).first().waitFor()
+    assert.equal(await page.locator('td.caller', { hasText: keys.testKey.slice(0, 12) }).count(), 0)
+    await check(page, 'request-logs-member')
+    // A request id not written as one: the refusal in words, never a pattern.
+    await page.getByLabel('Request id').fill('abc')
     await page.getByRole('button', { name: 'Apply' }).click()
+    const refusal = page.getByRole('alert')
+    await refusal.getByText('Request id: must be an id beginning with req_').waitFor()
+    assert.doesNotMatch(await refusal.innerText(), /pattern|\^/)
+    await page.getByLabel('Request id').fill('')
+
+    // Every caller again, then the route as a log line shows it: a method and a concrete path.
+    await caller.selectOption('')
     await page.locator('td.path', { hasText: '/v1/templates' }).first().waitFor()
     await page.getByLabel('Route').fill('GET /v1/submissions/sub_123')
     await page.getByRole('button', { name: 'Apply' }).click()

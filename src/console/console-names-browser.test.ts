@@ -114,8 +114,15 @@ describe('names in the console (a browser)', () => {
     await row.getByRole('button', { name: `Copy the id ${templateId}` }).click()
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), templateId)
     await check(page, 'names-templates', [1280, 375])
-    // The name is a link to what comes next: sending the template.
-    await row.getByRole('link', { name: 'Lease agreement', exact: true }).click()
+    // Templates never change: the list says so, and how to make a new one from this one.
+    await page
+      .getByText('Templates do not change once saved: “Duplicate and edit” makes a new one.')
+      .waitFor()
+    // The name is a link to what comes next, named for it: sending the template.
+    const name = row.getByRole('link', { name: 'Send Lease agreement', exact: true })
+    assert.equal(await name.innerText(), 'Lease agreement')
+    assert.equal(await name.getAttribute('title'), 'Send Lease agreement')
+    await name.click()
     await page.waitForURL(/\/console\/templates\/tpl_\w+\/send$/)
     await context.close()
   })

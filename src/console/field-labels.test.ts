@@ -29,4 +29,17 @@ describe('an API refusal in the console’s words', () => {
     )
     assert.equal(humanMessage({ message: 'Too many requests.', param: null }, EN), 'Too many requests.')
   })
+
+  it('never shows a pattern: an id’s by the prefixes it begins with, any other as a form not met', () => {
+    const keyId = { message: 'key_id: must match pattern "^(key|mem)_[0-9A-Za-z]{24}$".', param: 'key_id' }
+    assert.equal(humanMessage(keyId, EN), 'Caller: must be an id beginning with key_ or mem_')
+    assert.equal(humanMessage(keyId, FR), 'Appelant: doit être un id commençant par key_ ou mem_')
+    const requestId = {
+      message: 'request_id: must match pattern "^req_[0-9A-Za-z]{24}$"',
+      param: 'request_id',
+    }
+    assert.equal(humanMessage(requestId, EN), 'Request id: must be an id beginning with req_')
+    const other = { message: 'status: must match pattern "^[1-5]([0-9]{2}|xx)$".', param: 'status' }
+    assert.equal(humanMessage(other, EN), 'Status: is not written in the expected form')
+  })
 })

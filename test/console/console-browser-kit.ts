@@ -91,9 +91,48 @@ const ACTIONS_OUT = `(() => {
 })()`
 
 /**
+ * The table cells another element covers (issue #33: a sticky actions column hid the signers'
+ * status): each cell scrolled into view, the element at its centre must be the cell or inside it.
+ * Hidden cells (a closed <details>) are not looked at. The toasts pass over everything for a few
+ * seconds and are looked through; with a modal dialog
+ * open, only the cells inside it count (the backdrop covers the rest, as it should).
+ */
+const COVERED = `(() => {
+  const dialog = document.querySelector('dialog:modal')
+  const name = (e) => e ? e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') : 'nothing'
+  const covered = []
+  for (const td of document.querySelectorAll('td')) {
+    if (dialog && !dialog.contains(td)) continue
+    if (!td.checkVisibility({ visibilityProperty: true }) || td.getBoundingClientRect().width === 0) continue
+    td.scrollIntoView({ block: 'center', inline: 'nearest' })
+    const r = td.getBoundingClientRect()
+    const hit = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).find((e) => !e.closest('.toasts'))
+    if (!hit || !td.contains(hit)) covered.push('"' + td.textContent.trim().slice(0, 30) + '" under ' + name(hit))
+  }
+  window.scrollTo(0, 0)
+  return covered.slice(0, 5)
+})()`
+
+/** Tables wider than their frame (which would scroll sideways, hiding columns): their caption or first header. */
+const TABLES_WIDE = `(() => [...document.querySelectorAll('.table-wrap')]
+  .filter((wrap) => wrap.checkVisibility() && wrap.scrollWidth > wrap.clientWidth + 1)
+  .map((wrap) => wrap.scrollWidth + ' px in ' + wrap.clientWidth + ' px: ' + (wrap.querySelector('caption, th')?.textContent ?? '')))()`
+
+/** Ids (the copyable secondary text) that run out of the box they sit in: a card, a cell, a line. */
+const IDS_OUT = `(() => [...document.querySelectorAll('.id-text code')]
+  .filter((code) => {
+    const box = code.closest('dd, td, p, li')
+    if (!box || !code.checkVisibility({ visibilityProperty: true })) return false
+    return code.getBoundingClientRect().right > box.getBoundingClientRect().right + 1
+  })
+  .map((code) => code.textContent))()`
+
+/**
  * Settled, no axe violation, then a full-page screenshot at each width (`name-375.png`…); nothing
  * may be wider than the window at any of them, so a phone never scrolls the whole page sideways,
- * and a table's actions (Send, Revoke, Remove…) are in sight without scrolling the table.
+ * a table's actions (Send, Revoke, Remove…) are in sight without scrolling the table, every table
+ * fits its frame (every column in sight), no table cell is covered by another element, and no id
+ * runs out of its box.
  */
 export async function check(page: Page, name: string, widths = WIDTHS): Promise<void> {
   await settled(page)
@@ -105,6 +144,12 @@ export async function check(page: Page, name: string, widths = WIDTHS): Promise<
     assert.deepEqual(wide, [], `${name} at ${width} px: wider than the window`)
     const out = (await page.evaluate(ACTIONS_OUT)) as string[]
     assert.deepEqual(out, [], `${name} at ${width} px: table actions out of sight`)
+    const tables = (await page.evaluate(TABLES_WIDE)) as string[]
+    assert.deepEqual(tables, [], `${name} at ${width} px: tables wider than their frame`)
+    const covered = (await page.evaluate(COVERED)) as string[]
+    assert.deepEqual(covered, [], `${name} at ${width} px: table cells covered by another element`)
+    const ids = (await page.evaluate(IDS_OUT)) as string[]
+    assert.deepEqual(ids, [], `${name} at ${width} px: ids out of their box`)
   }
   await page.setViewportSize({ width: 1280, height: 900 })
 }

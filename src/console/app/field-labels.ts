@@ -15,6 +15,8 @@ function leafLabel(name: string, t: Texts): string {
     role: t.role,
     events: t.events,
     expires_at: t.expires,
+    key_id: t.caller,
+    request_id: t.request_id,
   }
   return known[name] ?? name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase())
 }
@@ -47,12 +49,26 @@ export function fieldLabel(param: string, t: Texts): string {
   return parts.join(' › ')
 }
 
+/**
+ * A schema's `must match pattern "…"` in words: an id's pattern (`^(key|mem)_[0-9A-Za-z]{24}$`) by
+ * the prefixes it begins with, any other as "not in the expected form" — a person never reads a regex.
+ */
+function patternWords(rest: string, t: Texts): string {
+  const pattern = /^must match pattern "(.*)"\.?$/.exec(rest)?.[1]
+  if (pattern === undefined) return rest
+  const prefixes = /^\^\(?([a-z]+(?:\|[a-z]+)*)\)?_/.exec(pattern)?.[1]?.split('|')
+  if (!prefixes) return t.error_pattern
+  return t.error_pattern_id.replace('{prefixes}', prefixes.map((p) => `${p}_`).join(t.error_pattern_or))
+}
+
 /** The message with the path it begins with put in words; other messages as the API wrote them. */
 export function humanMessage(error: { message: string; param: string | null }, t: Texts): string {
   const { message, param } = error
   if (!param) return message
   for (const prefix of [`${param}: `, `${param} `]) {
-    if (message.startsWith(prefix)) return `${fieldLabel(param, t)}: ${message.slice(prefix.length)}`
+    if (message.startsWith(prefix)) {
+      return `${fieldLabel(param, t)}: ${patternWords(message.slice(prefix.length), t)}`
+    }
   }
   return message
 }

@@ -1,15 +1,16 @@
 // An id as secondary text beside the name a person reads (issue #33: names first, ids still there
 // to quote to support or paste into an API call): small, muted, and copyable with one button whose
-// accessible name says which id it copies.
+// accessible name says which id it copies. `short` cuts a long id to its cell's width (a log's request
+// id): the whole id is its title and what the button copies.
 import { fill, useTexts } from './texts.ts'
 import { useToast } from './ui.tsx'
 
-export function IdText({ id }: { id: string }) {
+export function IdText({ id, short }: { id: string; short?: boolean }) {
   const { t } = useTexts()
   const toast = useToast()
   return (
-    <span class="id-text">
-      <code>{id}</code>
+    <span class={short ? 'id-text short' : 'id-text'}>
+      <code title={short ? id : undefined}>{id}</code>
       <button
         type="button"
         class="id-copy"

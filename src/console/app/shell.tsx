@@ -39,11 +39,20 @@ const NAV: { group?: (t: Texts) => string; items: NavItem[] }[] = [
   },
 ]
 
-export function Link(props: { to: string; class?: string; children: ComponentChildren; current?: boolean }) {
+export function Link(props: {
+  to: string
+  class?: string
+  children: ComponentChildren
+  current?: boolean
+  /** The accessible name, when the words shown need what the link does beside them. */
+  label?: string
+}) {
   return (
     <a
       href={`/console${props.to}`}
       class={props.class}
+      aria-label={props.label}
+      title={props.label}
       aria-current={props.current ? 'page' : undefined}
       onClick={(e) => onLinkClick(e, props.to)}
     >

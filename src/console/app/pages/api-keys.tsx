@@ -63,24 +63,24 @@ export function ApiKeys({ session }: PageProps) {
             <tbody>
               {keys.data.data.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name ?? <span class="muted">{t.key_unnamed}</span>}</td>
-                  <td>
+                  <td data-label={t.key_name}>{key.name ?? <span class="muted">{t.key_unnamed}</span>}</td>
+                  <td data-label={t.key_prefix}>
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>
+                  <td data-label={t.environment}>
                     <Badge tone={key.environment === 'live' ? 'live' : 'test'}>
                       {key.environment === 'live' ? t.env_live : t.env_test}
                     </Badge>
                   </td>
-                  <td>{formatDateTime(language, key.created_at)}</td>
-                  <td>
+                  <td data-label={t.created}>{formatDateTime(language, key.created_at)}</td>
+                  <td data-label={t.last_used}>
                     {key.last_used_at ? (
                       formatDateTime(language, key.last_used_at)
                     ) : (
                       <span class="muted">{t.never}</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label={t.status}>
                     {key.revoked_at ? (
                       <Badge tone="danger">
                         {fill(t.revoked_on, { date: formatDateTime(language, key.revoked_at) })}

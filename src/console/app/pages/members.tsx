@@ -113,10 +113,10 @@ function MemberRow(props: { member: Member; self: boolean; onChanged: () => void
   const selectId = `role-${member.id}`
   return (
     <tr>
-      <td>
+      <td data-label={t.email}>
         {member.email} {props.self ? <span class="muted">({t.you})</span> : null}
       </td>
-      <td>
+      <td data-label={t.role}>
         <label for={selectId} class="visually-hidden">
           {fill(t.role_of, { email: member.email })}
         </label>
@@ -135,7 +135,7 @@ function MemberRow(props: { member: Member; self: boolean; onChanged: () => void
         </select>
         <ErrorNote error={change.error} />
       </td>
-      <td>
+      <td data-label={t.last_sign_in}>
         {member.last_sign_in_at ? (
           formatDateTime(language, member.last_sign_in_at)
         ) : (

@@ -1,14 +1,16 @@
 // Request logs: filters (status, route as a log shows it — `POST /v1/submissions`, a concrete path
-// or a route —, who made the call: API keys only, the console only, or one key or member), cursor
-// paging; each row names its caller (the key's name and prefix, or the member) and opens to show
-// the error envelope the client received.
+// or a route —, who made the call: API keys only, the console only, or one key or member chosen by
+// name: request-log-caller.tsx), cursor paging; each row names its caller (the key's name and
+// prefix, or the member) and opens to show the error envelope the client received.
 import { useState } from 'preact/hooks'
 import { query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
+import { IdText } from '../id-text.tsx'
 import type { PageProps } from '../routes.tsx'
 import { useTexts } from '../texts.ts'
 import type { RequestLog } from '../types.ts'
 import { Badge, Empty, ErrorNote, Loading, LoadMore, PageHeader, usePaged } from '../ui.tsx'
+import { type CallerChoice, CallerSelect } from './request-log-caller.tsx'
 
 interface Filters {
   status: string
@@ -21,11 +23,19 @@ interface Filters {
 
 const EMPTY: Filters = { status: '', route: '', source: '', key_id: '', request_id: '', since: '' }
 
-export function RequestLogs(_props: PageProps) {
+/** The caller select's value for the filters, and back. */
+const choiceOf = (f: Filters): CallerChoice => f.key_id || f.source
+const withChoice = (f: Filters, choice: CallerChoice): Filters =>
+  choice === 'api_key' || choice === 'console' || choice === ''
+    ? { ...f, source: choice, key_id: '' }
+    : { ...f, source: '', key_id: choice }
+
+export function RequestLogs({ session }: PageProps) {
   const { t, language } = useTexts()
   const [draft, setDraft] = useState<Filters>(EMPTY)
   const [filters, setFilters] = useState<Filters>(EMPTY)
   const [open, setOpen] = useState<string>()
+  const [seen, setSeen] = useState<Record<string, string>>({})
   // <input type=datetime-local> is local time; the API wants an instant.
   const since = filters.since ? new Date(filters.since).toISOString() : ''
   const logs = usePaged<RequestLog>(`/v1/request_logs${query({ ...filters, since, limit: 50 })}`)
@@ -34,7 +44,7 @@ export function RequestLogs(_props: PageProps) {
     setFilters(next)
   }
   const field = (
-    name: 'status' | 'route' | 'key_id' | 'request_id' | 'since',
+    name: 'status' | 'route' | 'request_id' | 'since',
     label: string,
     props: Record<string, string> = {},
   ) => (
@@ -59,26 +69,18 @@ export function RequestLogs(_props: PageProps) {
             ...draft,
             status: draft.status.trim(),
             route: draft.route.trim(),
-            key_id: draft.key_id.trim(),
             request_id: draft.request_id.trim(),
           })
         }}
       >
         {field('status', t.status, { placeholder: '4xx', size: '5' })}
         {field('route', t.route, { placeholder: 'POST /v1/submissions' })}
-        <span class="filter">
-          <label for="log-source">{t.caller}</label>
-          <select
-            id="log-source"
-            value={draft.source}
-            onChange={(e) => apply({ ...draft, source: e.currentTarget.value as Filters['source'] })}
-          >
-            <option value="">{t.caller_all}</option>
-            <option value="api_key">{t.caller_api_keys}</option>
-            <option value="console">{t.caller_console}</option>
-          </select>
-        </span>
-        {field('key_id', t.caller_id, { placeholder: 'key_… / mem_…', size: '14' })}
+        <CallerSelect
+          value={choiceOf(draft)}
+          session={session}
+          seen={seen}
+          onChange={(choice) => apply(withChoice(draft, choice))}
+        />
         {field('request_id', t.request_id, { placeholder: 'req_…' })}
         {field('since', t.since, { type: 'datetime-local' })}
         <button type="submit" class="button">
@@ -113,24 +115,32 @@ export function RequestLogs(_props: PageProps) {
               return (
                 <tbody key={log.id}>
                   <tr class={log.status >= 400 ? 'row-error' : undefined}>
-                    <td class="nowrap">{formatDateTime(language, log.time)}</td>
-                    <td>
+                    <td data-label={t.time}>{formatDateTime(language, log.time)}</td>
+                    <td data-label={t.method}>
                       <code>{log.method}</code>
                     </td>
-                    <td class="path">
+                    <td class="path" data-label={t.path}>
                       <code>{log.path}</code>
                     </td>
-                    <td>
+                    <td data-label={t.status}>
                       <span class={`status status-${String(log.status)[0]}xx`}>{log.status}</span>
                     </td>
-                    <td class="caller">
-                      <Caller log={log} onFilter={() => apply({ ...filters, key_id: log.key_id })} />
+                    <td class="caller" data-label={t.caller}>
+                      <Caller
+                        log={log}
+                        onFilter={(label) => {
+                          setSeen((s) => ({ ...s, [log.key_id]: label }))
+                          apply(withChoice(filters, log.key_id))
+                        }}
+                      />
                     </td>
-                    <td>{Math.round(log.duration_ms)} ms</td>
-                    <td>
-                      <code class="small">{log.id}</code>
+                    <td class="nowrap" data-label={t.duration}>
+                      {Math.round(log.duration_ms)} ms
                     </td>
-                    <td>
+                    <td class="request-id" data-label={t.request_id}>
+                      <IdText id={log.id} short />
+                    </td>
+                    <td data-label={t.error_code}>
                       {log.error ? (
                         <button
                           type="button"
@@ -165,7 +175,7 @@ export function RequestLogs(_props: PageProps) {
 }
 
 /** Who made the call: a console member (marked Console) or an API key (its name and prefix); a button filters on it. */
-function Caller({ log, onFilter }: { log: RequestLog; onFilter: () => void }) {
+function Caller({ log, onFilter }: { log: RequestLog; onFilter: (label: string) => void }) {
   const { t } = useTexts()
   const label =
     log.source === 'console'
@@ -177,7 +187,7 @@ function Caller({ log, onFilter }: { log: RequestLog; onFilter: () => void }) {
     <span class="caller-cell">
       {log.source === 'console' ? <Badge tone="info">{t.caller_console_badge}</Badge> : null}
       {/* Named by what it shows (the caller); what it does is its description. */}
-      <button type="button" class="link-button" title={t.caller_filter} onClick={onFilter}>
+      <button type="button" class="link-button" title={t.caller_filter} onClick={() => onFilter(label)}>
         {log.source === 'console' ? (
           label
         ) : log.key_name ? (

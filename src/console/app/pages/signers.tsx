@@ -1,7 +1,9 @@
 // How far a submission's signers are: "1 of 2 signed" and one badge per signer, named (or their
-// e-mail) with their role; signerName() is how every page names a signer.
+// e-mail) with their role, saying whose turn it is in preserved order (signer-turns.ts);
+// signerName() is how every page names a signer.
+import { type SignerState, signerStates } from '../signer-turns.ts'
 import { fill, type Texts, useTexts } from '../texts.ts'
-import type { Submitter } from '../types.ts'
+import type { Submission, Submitter } from '../types.ts'
 import { Badge } from '../ui.tsx'
 
 const SIGNER_TONES: Record<Submitter['status'], string> = {
@@ -30,13 +32,21 @@ export const submissionStatus = (t: Texts, status: string) =>
 /** A signer as a person reads them: their name, else their e-mail. */
 export const signerName = (signer: Pick<Submitter, 'name' | 'email'>) => signer.name ?? signer.email
 
-export function SignerBadge({ status }: { status: Submitter['status'] }) {
+export function SignerBadge({ state }: { state: SignerState }) {
   const { t } = useTexts()
-  return <Badge tone={SIGNER_TONES[status]}>{signerStatus(t, status)}</Badge>
+  if (state.kind === 'turn') {
+    return <Badge tone="info">{state.mailed ? t.signer_turn_sent : t.signer_turn}</Badge>
+  }
+  if (state.kind === 'waiting_for') {
+    return <Badge tone="neutral">{fill(t.signer_waiting_for, { role: state.role })}</Badge>
+  }
+  return <Badge tone={SIGNER_TONES[state.status]}>{signerStatus(t, state.status)}</Badge>
 }
 
-export function SignersProgress({ submitters }: { submitters: Submitter[] }) {
+export function SignersProgress({ submission }: { submission: Submission }) {
   const { t } = useTexts()
+  const { submitters } = submission
+  const states = signerStates(submission)
   const signed = submitters.filter((s) => s.status === 'signed' || s.status === 'pre_signed').length
   return (
     <div class="signers">
@@ -45,7 +55,7 @@ export function SignersProgress({ submitters }: { submitters: Submitter[] }) {
         {submitters.map((s) => (
           <li key={s.id}>
             <span class="signer-name">{signerName(s)}</span> <span class="signer-role">({s.role})</span>{' '}
-            <SignerBadge status={s.status} />
+            <SignerBadge state={states.get(s.id) ?? { kind: 'status', status: s.status }} />
           </li>
         ))}
       </ul>

@@ -7,6 +7,7 @@ import { formatDateTime } from '../format.ts'
 import { IdText } from '../id-text.tsx'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
+import { firstAsked, signerStates } from '../signer-turns.ts'
 import { useTemplateNames } from '../template-names.ts'
 import { fill, type Texts, useTexts } from '../texts.ts'
 import type {
@@ -69,6 +70,7 @@ export function SubmissionDetail({ params }: PageProps) {
     if (name) document.title = `${name} · Paraph`
   }, [name])
   const canResend = s ? resendable(s) : new Set<string>()
+  const states = s ? signerStates(s) : undefined
   const resend = async (signer: Submitter) => {
     setResending(signer.id)
     setResendError(undefined)
@@ -155,8 +157,8 @@ export function SubmissionDetail({ params }: PageProps) {
                 <tbody>
                   {s.submitters.map((signer) => (
                     <tr key={signer.id}>
-                      <td>{signer.role}</td>
-                      <td>
+                      <td data-label={t.role}>{signer.role}</td>
+                      <td data-label={t.name}>
                         {signer.name ? (
                           <span class="row-name">{signer.name}</span>
                         ) : (
@@ -164,9 +166,11 @@ export function SubmissionDetail({ params }: PageProps) {
                         )}
                         <IdText id={signer.id} />
                       </td>
-                      <td>{signer.email}</td>
-                      <td>
-                        <SignerBadge status={signer.status} />
+                      <td data-label={t.email}>{signer.email}</td>
+                      <td data-label={t.status}>
+                        <SignerBadge
+                          state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
+                        />
                       </td>
                       <td class="actions">
                         {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
@@ -201,7 +205,7 @@ export function SubmissionDetail({ params }: PageProps) {
             </div>
           </section>
           {/* Keyed by what the page changed: a cancel or a signer's change shows in the journal at once. */}
-          <Timeline key={changes} submissionId={s.id} submitters={s.submitters} />
+          <Timeline key={changes} submission={s} />
         </>
       ) : null}
       {cancelling && s ? (
@@ -282,14 +286,15 @@ function Downloads({ submission }: { submission: Submission }) {
   )
 }
 
-function Timeline({ submissionId, submitters }: { submissionId: string; submitters: Submitter[] }) {
+function Timeline({ submission }: { submission: Submission }) {
   const { t, language } = useTexts()
   const events = useGet<{ data: JournalEvent[] }>(
-    `/v1/events${query({ submission_id: submissionId, limit: 100 })}`,
+    `/v1/events${query({ submission_id: submission.id, limit: 100 })}`,
   )
   // The API lists newest first; a timeline reads from the start.
   const ordered = events.data ? [...events.data.data].reverse() : undefined
-  const byId = new Map(submitters.map((signer) => [signer.id, signer]))
+  const byId = new Map(submission.submitters.map((signer) => [signer.id, signer]))
+  const first = firstAsked(submission)
   return (
     <section class="panel" aria-labelledby="timeline-title">
       <h2 id="timeline-title">{t.timeline}</h2>
@@ -299,7 +304,7 @@ function Timeline({ submissionId, submitters }: { submissionId: string; submitte
       {ordered && ordered.length > 0 ? (
         <ol class="timeline">
           {ordered.map((event) => {
-            const line = describeEvent(t, event, byId)
+            const line = describeEvent(t, event, byId, first)
             return (
               <li key={event.id}>
                 <span class="timeline-dot" aria-hidden="true" />
@@ -321,12 +326,17 @@ function Timeline({ submissionId, submitters }: { submissionId: string; submitte
  * An event in words. A signer's event names them ("Alice Martin signed", their role beside); the
  * journal carries only the signer's id, matched here against the submission's signers. A signer
  * the page does not know (none should) is named by the e-mail the event carries, else its id.
+ * Sent in preserved order, only the first signer was asked: the line names them.
  */
 function describeEvent(
   t: Texts,
   event: JournalEvent,
   signers: Map<string, Submitter>,
+  firstInOrder: Submitter | undefined,
 ): { text: string; detail: string | null } {
+  if (event.type === 'submission.sent' && firstInOrder) {
+    return { text: fill(t.event_sent_first, { who: signerName(firstInOrder) }), detail: firstInOrder.role }
+  }
   const texts = t as unknown as Record<string, string | undefined>
   const key = event.type.replace('.', '_')
   const signer = event.submitter_id ? signers.get(event.submitter_id) : undefined

@@ -117,21 +117,23 @@ export function Submissions(_props: PageProps) {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id}>
-                  <td>
+                  <td data-label={t.submission}>
                     <Link to={`/submissions/${s.id}`} class="row-name">
                       {names[s.template_id] ?? t.submission}
                     </Link>
                     <IdText id={s.id} />
                   </td>
-                  <td>
+                  <td data-label={t.status}>
                     <Badge tone={SUBMISSION_TONES[s.status] ?? 'neutral'}>
                       {submissionStatus(t, s.status)}
                     </Badge>
                   </td>
-                  <td>
-                    <SignersProgress submitters={s.submitters} />
+                  <td data-label={t.signers}>
+                    <SignersProgress submission={s} />
                   </td>
-                  <td class="nowrap">{formatDateTime(language, s.created_at)}</td>
+                  <td class="nowrap" data-label={t.created}>
+                    {formatDateTime(language, s.created_at)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,7 @@
 // Templates: the list with its status filter, archiving (DELETE /v1/templates/:id), sending one
 // (/templates/:id/send), duplicating one into the editor, and the way to the editor (/templates/new).
+// A template never changes once saved (docs/console.md#what-the-pages-say-issue-33s-usability-run): the list says so, and its name
+// is named for what it does — "Send Lease agreement".
 import { useState } from 'preact/hooks'
 import { call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
@@ -34,6 +36,7 @@ export function Templates(_props: PageProps) {
           {t.new_template}
         </Link>
       </PageHeader>
+      <p class="muted page-note">{t.templates_immutable}</p>
       <div class="filters">
         <label class="inline-label" for="template-status">
           {t.status}
@@ -77,10 +80,14 @@ export function Templates(_props: PageProps) {
             <tbody>
               {list.data.map((template) => (
                 <tr key={template.id}>
-                  <td>
-                    {/* The name leads where a person goes next: sending it (an archived one sends nothing). */}
+                  <td data-label={t.name}>
+                    {/* The name leads where a person goes next, and says so: sending it (an archived one sends nothing). */}
                     {template.status === 'active' ? (
-                      <Link to={`/templates/${template.id}/send`} class="row-name">
+                      <Link
+                        to={`/templates/${template.id}/send`}
+                        class="row-name"
+                        label={fill(t.send_named, { name: template.name })}
+                      >
                         {template.name}
                       </Link>
                     ) : (
@@ -88,20 +95,22 @@ export function Templates(_props: PageProps) {
                     )}
                     <IdText id={template.id} />
                   </td>
-                  <td>{template.slug ? <code>{template.slug}</code> : <span class="muted">—</span>}</td>
-                  <td>
+                  <td data-label={t.slug}>
+                    {template.slug ? <code>{template.slug}</code> : <span class="muted">—</span>}
+                  </td>
+                  <td data-label={t.created_via}>
                     <Badge tone={template.created_via === 'ui' ? 'info' : 'neutral'}>
                       {template.created_via === 'ui' ? t.via_ui : t.via_api}
                     </Badge>
                   </td>
-                  <td>
+                  <td data-label={t.documents}>
                     {template.documents.map((d) => (
                       <span key={d.name} class="doc-name">
                         {d.name} <span class="muted">({fill(t.pages_count, { n: d.page_count })})</span>
                       </span>
                     ))}
                   </td>
-                  <td>{formatDateTime(language, template.created_at)}</td>
+                  <td data-label={t.created}>{formatDateTime(language, template.created_at)}</td>
                   <td class="actions">
                     {/* Link takes no aria-label; this one's name says which template it copies. */}
                     <a

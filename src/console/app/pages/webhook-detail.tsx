@@ -1,5 +1,8 @@
 // One webhook endpoint: its events and health, a test event (with the receiver's raw answer; it is
-// listed among the deliveries, marked Test), the delivery history with every attempt, redelivery, secret rotation (shown once) and deletion.
+// listed among the deliveries, marked Test), the delivery history — each delivery a row with its
+// Redeliver button and a Details button opening every attempt —, secret rotation (shown once) and
+// deletion. A redelivery is made at once (POST …/retry answers with its attempt): the row and the
+// endpoint's health (Last success, Last failure) are read again after it.
 import { useState } from 'preact/hooks'
 import { call, post, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
@@ -132,9 +135,10 @@ export function WebhookDetail({ params, session }: PageProps) {
             endpointId={id}
             endpointUrl={e?.url ?? ''}
             canRetry={admin && Boolean(e?.active)}
-            onRetried={() => {
-              toast(t.redelivery_queued)
+            onRetried={(done) => {
+              toast(done.status === 'delivered' ? t.redelivery_delivered : t.redelivery_failed)
               deliveries.reload()
+              endpoint.reload()
             }}
           />
         ))}
@@ -221,16 +225,37 @@ function Delivery(props: {
   endpointId: string
   endpointUrl: string
   canRetry: boolean
-  onRetried: () => void
+  onRetried: (delivery: WebhookDelivery) => void
 }) {
   const { t, language } = useTexts()
   const { delivery } = props
+  const [open, setOpen] = useState(false)
   const retry = useAction(() =>
-    post(`/v1/webhook_endpoints/${props.endpointId}/deliveries/${delivery.id}/retry`),
+    post<WebhookDelivery>(`/v1/webhook_endpoints/${props.endpointId}/deliveries/${delivery.id}/retry`),
   )
+  const bodyId = `delivery-${delivery.id}`
   return (
-    <details class="delivery">
-      <summary>
+    <div class="delivery">
+      <div class="delivery-row">
+        <button
+          type="button"
+          class="delivery-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen(!open)}
+        >
+          <span class="delivery-marker" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          {t.delivery_details}
+          <span class="visually-hidden">
+            {' '}
+            {fill(t.delivery_of, {
+              event: delivery.event_type,
+              date: formatDateTime(language, delivery.created_at),
+            })}
+          </span>
+        </button>
         <code>{delivery.event_type}</code>
         {delivery.test ? <Badge tone="neutral">{t.delivery_test}</Badge> : null}
         <Badge tone={DELIVERY_TONES[delivery.status]}>{t[`delivery_${delivery.status}`]}</Badge>
@@ -243,8 +268,26 @@ function Delivery(props: {
             { n: delivery.attempts.length },
           )}
         </span>
-      </summary>
-      <div class="delivery-body">
+        {props.canRetry && delivery.status !== 'pending' ? (
+          <button
+            type="button"
+            class="button small delivery-redeliver"
+            aria-label={fill(t.redeliver_label, {
+              event: delivery.event_type,
+              date: formatDateTime(language, delivery.created_at),
+            })}
+            disabled={retry.busy}
+            onClick={async () => {
+              const done = await retry.run()
+              if (done) props.onRetried(done.value)
+            }}
+          >
+            {retry.busy ? t.sending : t.redeliver}
+          </button>
+        ) : null}
+      </div>
+      <ErrorNote error={retry.error} />
+      <div class="delivery-body" id={bodyId} hidden={!open}>
         <p class="muted small">
           {t.event} <code>{delivery.event_id}</code> · {t.delivery} <code>{delivery.id}</code>
           {delivery.next_attempt_at
@@ -292,20 +335,7 @@ function Delivery(props: {
             ))}
           </tbody>
         </table>
-        {props.canRetry && delivery.status !== 'pending' ? (
-          <button
-            type="button"
-            class="button small"
-            disabled={retry.busy}
-            onClick={async () => {
-              if (await retry.run()) props.onRetried()
-            }}
-          >
-            {t.redeliver}
-          </button>
-        ) : null}
-        <ErrorNote error={retry.error} />
       </div>
-    </details>
+    </div>
   )
 }

@@ -48,18 +48,18 @@ export function Webhooks({ session }: PageProps) {
             <tbody>
               {endpoints.data.data.map((endpoint) => (
                 <tr key={endpoint.id}>
-                  <td>
+                  <td data-label={t.url}>
                     <Link to={`/developers/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
                   </td>
-                  <td>
+                  <td data-label={t.events}>
                     {endpoint.events.length === WEBHOOK_EVENTS.length
                       ? t.all_events
                       : endpoint.events.join(', ')}
                   </td>
-                  <td>
+                  <td data-label={t.health}>
                     <HealthBadge endpoint={endpoint} />
                   </td>
-                  <td>{formatDateTime(language, endpoint.created_at)}</td>
+                  <td data-label={t.created}>{formatDateTime(language, endpoint.created_at)}</td>
                 </tr>
               ))}
             </tbody>
