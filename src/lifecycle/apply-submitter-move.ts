@@ -48,6 +48,16 @@ function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, detai
   }
 }
 
+async function isPreview(tx: Tx, submitter: Pick<SubmittersTable, 'submission_id' | 'account_id'>) {
+  const row = await tx
+    .selectFrom('submissions')
+    .select('preview')
+    .where('id', '=', submitter.submission_id)
+    .where('account_id', '=', submitter.account_id)
+    .executeTakeFirst()
+  return row?.preview === 1
+}
+
 export async function applySubmitterMove(
   tx: Tx,
   ctx: LifecycleContext,
@@ -69,8 +79,10 @@ export async function applySubmitterMove(
     .executeTakeFirst()
   if (!updated) throw refusal()
   // docs/usage.md#what-counts: the signature is counted by this move, in its transaction, once per
-  // submitter.
-  if (move.to === 'signed') await recordSignatures(tx, [updated], 'signed', at)
+  // submitter — but for the console editor's preview, a test copy that binds nobody
+  // (docs/console.md#preview-as-a-signer).
+  if (move.to === 'signed' && !(await isPreview(tx, updated)))
+    await recordSignatures(tx, [updated], 'signed', at)
   if (move.event) {
     await appendEvent(
       tx,

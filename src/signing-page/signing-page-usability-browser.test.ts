@@ -189,7 +189,7 @@ describe('the signing page after the usability run (issue #33)', () => {
     await page.getByRole('heading', { name: 'You have signed' }).waitFor()
     assert.equal(
       await page.locator('.screen p').textContent(),
-      'Thank you, your signature is recorded. Once everyone has signed, this link gives you the sealed PDF.',
+      'Thank you, your signature is recorded. As soon as every signature is in and the document is sealed, this link gives you the sealed PDF.',
     )
     const copy = page.getByRole('link', {
       name: 'Download your copy (not yet sealed: the sealed PDF comes when everyone has signed)',

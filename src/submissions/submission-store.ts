@@ -155,6 +155,8 @@ export async function listSubmissions(
     .selectAll()
     .where('account_id', '=', scope.accountId)
     .where('environment', '=', scope.environment)
+    // The console editor's previews are no submissions of the sender's (docs/console.md#preview-as-a-signer).
+    .where('preview', '=', 0)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.template_id) query = query.where('template_id', '=', filters.template_id)
   return page(query, after, limit).execute()

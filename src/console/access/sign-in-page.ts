@@ -3,6 +3,7 @@
 // the console's style sheet (same origin, cached for a year): the CSP allows no inline style, and a
 // second style sheet would only drift from the first.
 import { escapeHtml } from '../../mail/messages/layout.ts'
+import { CONSOLE_ICON_LINK } from '../shell/console-page.ts'
 
 export type PageLanguage = 'en' | 'fr'
 
@@ -57,6 +58,7 @@ function page(language: PageLanguage, stylesheet: string, title: string, body: s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · Paraph</title>
+${CONSOLE_ICON_LINK}
 <link rel="stylesheet" href="${escapeHtml(stylesheet)}">
 </head>
 <body>

@@ -64,11 +64,17 @@ function patternWords(rest: string, t: Texts): string {
 /** The message with the path it begins with put in words; other messages as the API wrote them. */
 export function humanMessage(error: { message: string; param: string | null }, t: Texts): string {
   const { message, param } = error
-  if (!param) return message
-  for (const prefix of [`${param}: `, `${param} `]) {
-    if (message.startsWith(prefix)) {
-      return `${fieldLabel(param, t)}: ${patternWords(message.slice(prefix.length), t)}`
+  if (param) {
+    for (const prefix of [`${param}: `, `${param} `]) {
+      if (message.startsWith(prefix)) {
+        return quoted(`${fieldLabel(param, t)}: ${patternWords(message.slice(prefix.length), t)}`)
+      }
     }
   }
-  return message
+  return quoted(message)
+}
+
+/** The API's messages mark code with backticks (Markdown); on a form they read as quotes. */
+function quoted(text: string): string {
+  return text.replace(/`([^`]+)`/g, '“$1”')
 }

@@ -238,6 +238,8 @@ export const EN = {
   since: 'Since',
   error_code: 'Error',
   logs_empty: 'No requests match',
+  logs_empty_route:
+    'No request matches this route. A route is matched whole, as the log shows it — a method and a path, e.g. GET /v1/submissions/{id}, POST /v1/submissions/from_html or a concrete path — not a part of one.',
   logs_empty_hint: 'Requests made with this environment’s keys (and from this console) appear here.',
   month: 'Month',
   usage_test_note: 'Test signatures are counted but never billed.',

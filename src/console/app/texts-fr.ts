@@ -243,6 +243,8 @@ export const FR: typeof EN = {
   since: 'Depuis',
   error_code: 'Erreur',
   logs_empty: 'Aucune requête ne correspond',
+  logs_empty_route:
+    'Aucune requête ne correspond à cette route. Une route se compare en entier, comme le journal l’affiche — une méthode et un chemin, par ex. GET /v1/submissions/{id}, POST /v1/submissions/from_html ou un chemin concret — pas une partie.',
   logs_empty_hint:
     'Les requêtes faites avec les clés de cet environnement (et depuis cette console) apparaissent ici.',
   month: 'Mois',

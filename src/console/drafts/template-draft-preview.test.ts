@@ -113,6 +113,23 @@ describe('preview as a signer (POST /console/api/template_drafts/:id/preview)', 
         'an ordinary submission is delivered',
       )
       assert.ok(!bodies.some((b) => b.includes(answer.submission_id)))
+
+      // Nobody is bound: the signature is not counted, and the copy is not among the submissions
+      // listed (the ordinary one is), though it answers by its id.
+      const counted = await hook.t.deps.db
+        .selectFrom('signatures')
+        .select('submission_id')
+        .where('account_id', '=', hook.accountId)
+        .execute()
+      assert.ok(!counted.some((s) => s.submission_id === answer.submission_id), 'not in the usage ledger')
+      const listed = await hook.t.request(hook.key, { method: 'GET', url: '/v1/submissions?limit=100' })
+      const ids = listed.json().data.map((s: { id: string }) => s.id)
+      assert.ok(ids.includes(ordinary) && !ids.includes(answer.submission_id), ids.join(', '))
+      const one = await hook.t.request(hook.key, {
+        method: 'GET',
+        url: `/v1/submissions/${answer.submission_id}`,
+      })
+      assert.equal(one.statusCode, 200)
     })
 
     it('201 a console showing live data still previews in the test environment', async () => {

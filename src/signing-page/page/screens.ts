@@ -62,6 +62,18 @@ export function endedScreen(app: Element, t: Texts, form: SigningForm, picker: H
     heading(t[copy.title]),
     h('p', {}, t[copy.body]),
     ...(download ? [download] : []),
+    // The console editor's test copy (docs/console.md#preview-as-a-signer) says what it was.
+    ...(form.submission.preview
+      ? [
+          h(
+            'p',
+            { class: 'context preview-notice', role: 'note' },
+            h('strong', {}, t.preview_title),
+            ' ',
+            t.preview_done,
+          ),
+        ]
+      : []),
   )
 }
 

@@ -65,7 +65,7 @@ export const DE: Texts = {
     'Jemand anderes unterschreibt vor Ihnen. Öffnen Sie diesen Link wieder, sobald das geschehen ist.',
   state_signed_title: 'Sie haben unterschrieben',
   state_signed_body:
-    'Danke, Ihre Unterschrift ist gespeichert. Sobald alle unterschrieben haben, erhalten Sie über diesen Link das versiegelte PDF.',
+    'Danke, Ihre Unterschrift ist gespeichert. Sobald alle Unterschriften vorliegen und das Dokument versiegelt ist, erhalten Sie über diesen Link das versiegelte PDF.',
   state_declined_title: 'Abgelehnt',
   state_declined_body: 'Dieses Dokument wurde abgelehnt und kann nicht mehr unterschrieben werden.',
   state_completed_title: 'Von allen unterschrieben',
@@ -122,6 +122,8 @@ export const DE: Texts = {
   page_loading: 'Seite {n} wird geladen…',
   page_failed: 'Diese Seite konnte nicht angezeigt werden.',
   preview_title: 'Vorschau.',
+  preview_done:
+    'Dies war eine Testkopie aus dem Vorlagen-Editor: Es wurde nichts an jemanden gesendet. Sie können diesen Tab schließen.',
   preview_notice:
     'Dies ist eine Testkopie aus dem Vorlagen-Editor: Nichts, was Sie hier tun, wird an jemanden gesendet oder bindet jemanden.',
   sender_message: 'Nachricht des Absenders',

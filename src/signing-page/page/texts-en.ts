@@ -64,7 +64,7 @@ export const EN = {
   state_waiting_body: 'Someone else signs before you. Come back to this link once they have signed.',
   state_signed_title: 'You have signed',
   state_signed_body:
-    'Thank you, your signature is recorded. Once everyone has signed, this link gives you the sealed PDF.',
+    'Thank you, your signature is recorded. As soon as every signature is in and the document is sealed, this link gives you the sealed PDF.',
   state_declined_title: 'Declined',
   state_declined_body: 'This document was declined, so it can no longer be signed.',
   state_completed_title: 'Signed by everyone',
@@ -124,6 +124,8 @@ export const EN = {
 
   // Issue #33: the sender's message, others' values in full, the PDF's date form, progress kept
   preview_title: 'Preview.',
+  preview_done:
+    'This was a test copy made from the template editor: nothing was sent to anyone. You can close this tab.',
   preview_notice:
     'This is a test copy made from the template editor: nothing you do here is sent to anyone or binds anyone.',
   sender_message: 'Message from the sender',

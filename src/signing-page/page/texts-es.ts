@@ -64,7 +64,7 @@ export const ES: Texts = {
   state_waiting_body: 'Otra persona firma antes que usted. Vuelva a este enlace cuando haya firmado.',
   state_signed_title: 'Ha firmado',
   state_signed_body:
-    'Gracias, su firma ha quedado registrada. Cuando todos hayan firmado, este enlace le dará el PDF sellado.',
+    'Gracias, su firma ha quedado registrada. En cuanto estén todas las firmas y el documento esté sellado, este enlace le dará el PDF sellado.',
   state_declined_title: 'Rechazado',
   state_declined_body: 'Este documento fue rechazado y ya no se puede firmar.',
   state_completed_title: 'Firmado por todos',
@@ -120,6 +120,8 @@ export const ES: Texts = {
   page_loading: 'Cargando la página {n}…',
   page_failed: 'No se pudo mostrar esta página.',
   preview_title: 'Vista previa.',
+  preview_done:
+    'Esta era una copia de prueba creada desde el editor de plantillas: no se ha enviado nada a nadie. Puede cerrar esta pestaña.',
   preview_notice:
     'Esta es una copia de prueba creada desde el editor de plantillas: nada de lo que haga aquí se envía a nadie ni compromete a nadie.',
   sender_message: 'Mensaje del remitente',

@@ -64,7 +64,7 @@ export const FR: Texts = {
   state_waiting_body: "Quelqu'un signe avant vous. Revenez sur ce lien quand ce sera fait.",
   state_signed_title: 'Vous avez signé',
   state_signed_body:
-    'Merci, votre signature est enregistrée. Quand tous auront signé, ce lien vous donnera le PDF scellé.',
+    'Merci, votre signature est enregistrée. Dès que toutes les signatures sont là et le document scellé, ce lien vous donne le PDF scellé.',
   state_declined_title: 'Refusé',
   state_declined_body: 'Ce document a été refusé et ne peut plus être signé.',
   state_completed_title: 'Signé par tous',
@@ -121,6 +121,8 @@ export const FR: Texts = {
   page_loading: 'Chargement de la page {n}…',
   page_failed: "Cette page n'a pas pu être affichée.",
   preview_title: 'Aperçu.',
+  preview_done:
+    "C'était une copie de test faite depuis l'éditeur de modèles : rien n'a été envoyé à personne. Vous pouvez fermer cet onglet.",
   preview_notice:
     "Ceci est une copie de test faite depuis l'éditeur de modèles : rien de ce que vous faites ici n'est envoyé à quiconque ni n'engage quiconque.",
   sender_message: "Message de l'expéditeur",

@@ -74,7 +74,7 @@ export function RequestLogs({ session }: PageProps) {
         }}
       >
         {field('status', t.status, { placeholder: '4xx', size: '5' })}
-        {field('route', t.route, { placeholder: 'POST /v1/submissions' })}
+        {field('route', t.route, { placeholder: 'POST /v1/submissions', size: '30' })}
         <CallerSelect
           value={choiceOf(draft)}
           session={session}
@@ -91,7 +91,7 @@ export function RequestLogs({ session }: PageProps) {
       {!logs.data && !logs.error ? <Loading /> : null}
       {logs.data && logs.data.length === 0 ? (
         <Empty title={t.logs_empty}>
-          <p>{t.logs_empty_hint}</p>
+          <p>{filters.route ? t.logs_empty_route : t.logs_empty_hint}</p>
         </Empty>
       ) : null}
       {logs.data && logs.data.length > 0 ? (
