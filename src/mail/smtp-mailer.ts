@@ -113,9 +113,11 @@ export class SmtpMailer implements Mailer {
     if (needy === undefined) return
     const delivery = await this.utf8Delivery()
     if (delivery === 'announced') return
-    const why = `${needy} has a non-ASCII local part and the SMTP server does not announce SMTPUTF8`
-    if (delivery === 'unreachable') throw new Error(`${why} (it could not be asked)`)
-    throw new MailRejectedError(why, undefined)
+    const local = `${needy} has a non-ASCII local part`
+    // Unreachable: the send would fail anyway, and is retried; a server without SMTPUTF8 never takes it.
+    if (delivery === 'unreachable')
+      throw new Error(`${local} and the SMTP server could not be asked whether it announces SMTPUTF8`)
+    throw new MailRejectedError(`${local} and the SMTP server does not announce SMTPUTF8`, undefined)
   }
 
   async send(message: MailMessage, messageId: string): Promise<void> {
