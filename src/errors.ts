@@ -34,6 +34,11 @@ const CATALOGUE = {
   invalid_template_id: { status: 422, description: 'Malformed `template_id` filter.' },
   invalid_submission_id: { status: 422, description: 'Malformed `submission_id` filter.' },
   invalid_email: { status: 422, description: '`email` filter longer than 320 characters.' },
+  email_not_deliverable: {
+    status: 422,
+    description:
+      'An address whose local part is not ASCII (`jörg@…`) while the SMTP server does not announce SMTPUTF8, or could not be asked whether it does.',
+  },
   invalid_month: {
     status: 422,
     description: '`month` on /v1/usage is not a calendar month written `YYYY-MM` (e.g. `2026-11`).',

@@ -2,7 +2,7 @@
 // common set-up.
 import { jobCatalogue } from '../src/job-catalogue.ts'
 import { drainJobs } from '../src/jobs/worker.ts'
-import { SmtpTestServer } from './fixtures/smtp.ts'
+import { type SmtpTestOptions, SmtpTestServer } from './fixtures/smtp.ts'
 import { startTestApp, type TestApp } from './harness.ts'
 
 export interface MailTestApp {
@@ -14,8 +14,11 @@ export interface MailTestApp {
   close(): Promise<void>
 }
 
-export async function startMailApp(env: Record<string, string> = {}): Promise<MailTestApp> {
-  const smtp = await SmtpTestServer.start()
+export async function startMailApp(
+  env: Record<string, string> = {},
+  smtpOptions: SmtpTestOptions = {},
+): Promise<MailTestApp> {
+  const smtp = await SmtpTestServer.start(smtpOptions)
   const t = await startTestApp({ env: { SMTP_URL: smtp.url, ...env } })
   const key = (await t.account()).testKey
   return {

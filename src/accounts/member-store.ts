@@ -6,14 +6,13 @@ import type { Executor, MemberRole, MembersTable, Tx } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 import type { Clock } from '../lib/clock.ts'
 import { toIso } from '../lib/clock.ts'
+import { emailKey, storedEmail } from '../lib/email-address.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 
 export const MEMBER_ROLES = ['admin', 'editor'] as const
 
-/** Addresses are compared lower-cased (RFC 5321 allows case in the local part; nobody relies on it). */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase()
-}
+// Addresses are found by their comparison key (docs/api.md#e-mail-addresses): lower-cased (RFC 5321
+// allows case in the local part; nobody relies on it), NFC, the domain in its ASCII form.
 
 const active = (db: Executor, accountId: string) =>
   db.selectFrom('members').selectAll().where('account_id', '=', accountId).where('removed_at', 'is', null)
@@ -27,7 +26,7 @@ export async function findMember(db: Executor, accountId: string, id: string) {
 }
 
 export async function findMemberByEmail(db: Executor, accountId: string, email: string) {
-  return active(db, accountId).where('email', '=', normalizeEmail(email)).executeTakeFirst()
+  return active(db, accountId).where('email_key', '=', emailKey(email)).executeTakeFirst()
 }
 
 /** 409 member_already_exists when the address is already an active member of the account. */
@@ -36,14 +35,14 @@ export async function insertMember(
   ctx: { clock: Clock; ids: IdGenerator },
   input: { accountId: string; email: string; role: MemberRole },
 ): Promise<MembersTable> {
-  const email = normalizeEmail(input.email)
-  if (await findMemberByEmail(tx, input.accountId, email)) {
-    throw new ApiError('member_already_exists', `${email} is already a member of this account.`)
+  const stored = storedEmail(input.email.trim())
+  if (await findMemberByEmail(tx, input.accountId, stored.email_key)) {
+    throw new ApiError('member_already_exists', `${stored.email} is already a member of this account.`)
   }
   const row: MembersTable = {
     id: ctx.ids.next('mem'),
     account_id: input.accountId,
-    email,
+    ...stored,
     role: input.role,
     created_at: toIso(ctx.clock.now()),
     last_sign_in_at: null,
@@ -59,7 +58,7 @@ export async function membershipsOf(db: Executor, email: string) {
     .selectFrom('members as m')
     .innerJoin('accounts as a', 'a.id', 'm.account_id')
     .select(['m.id', 'm.account_id', 'm.email', 'a.name as account_name'])
-    .where('m.email', '=', normalizeEmail(email))
+    .where('m.email_key', '=', emailKey(email))
     .where('m.removed_at', 'is', null)
     .orderBy('a.name')
     .orderBy('m.account_id')

@@ -15,6 +15,7 @@ import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { isId } from '../lib/ids.ts'
 import { CliError, loadConfig, withDeps } from './context.ts'
+import { checkEmailDeliverable, emailOption } from './email-option.ts'
 
 export async function migrateCommand(): Promise<void> {
   const deps = await createDeps(loadConfig())
@@ -26,8 +27,6 @@ export async function migrateCommand(): Promise<void> {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 export async function accountsCreate(options: {
   name: string
   email?: string
@@ -35,12 +34,11 @@ export async function accountsCreate(options: {
 }): Promise<void> {
   if (options.name.trim() === '' || options.name.length > 200)
     throw new CliError('--name must be 1 to 200 characters')
-  if (options.email !== undefined && (!EMAIL.test(options.email) || options.email.length > 320)) {
-    throw new CliError(`--email is not an e-mail address: ${options.email}`)
-  }
-  const created = await withDeps((deps) =>
-    createAccount(deps, { name: options.name.trim(), ownerEmail: options.email }),
-  )
+  const email = options.email === undefined ? undefined : emailOption(options.email)
+  const created = await withDeps(async (deps) => {
+    if (email !== undefined) await checkEmailDeliverable(deps, email)
+    return createAccount(deps, { name: options.name.trim(), ownerEmail: email })
+  })
   if (options.json) {
     console.log(JSON.stringify(created))
     return

@@ -2,6 +2,7 @@
 // database of an in-process app that then follows the printed link.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { SmtpTestServer } from '../../test/fixtures/smtp.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { runParaph } from '../../test/paraph-process.ts'
 
@@ -86,6 +87,49 @@ describe('paraph members and console-link', () => {
     const elsewhere = await run(['console-link', '--email', 'ada@example.eu', '--account', other])
     assert.equal(elsewhere.code, 1)
     assert.match(elsewhere.stderr, new RegExp(`not a console member of ${other}`))
+  })
+
+  it('members add and console-link take an internationalized address, found by either spelling; a bad one is refused saying why', async () => {
+    const added = await run([
+      'members',
+      'add',
+      '--account',
+      accountId,
+      '--email',
+      'Zoe@Müller-Bau.de',
+      '--json',
+    ])
+    assert.equal(added.code, 0, added.stderr)
+    assert.equal(JSON.parse(added.stdout).email, 'zoe@müller-bau.de')
+    const link = await run(['console-link', '--email', 'zoe@xn--mller-bau-q9a.de', '--json'])
+    assert.equal(link.code, 0, link.stderr)
+    assert.equal(JSON.parse(link.stdout)[0].account_id, accountId)
+    const bad = await run(['members', 'add', '--account', accountId, '--email', 'zoe@p\u0430ypal.com'])
+    assert.equal(bad.code, 1)
+    assert.match(
+      bad.stderr,
+      /--email zoe@p\u0430ypal\.com: the domain "p\u0430ypal\.com" mixes Latin and Cyrillic letters/,
+    )
+    const badOwner = await run(['accounts', 'create', '--name', 'X', '--email', 'zoe@localhost'])
+    assert.equal(badOwner.code, 1)
+    assert.match(badOwner.stderr, /--email zoe@localhost: the domain "localhost" has no dot/)
+  })
+
+  it('members add refuses a non-ASCII local part when SMTP_URL cannot take it (422 email_not_deliverable as one line)', async () => {
+    const smtp = await SmtpTestServer.start({ smtputf8: false })
+    try {
+      const refused = await runParaph(
+        ['members', 'add', '--account', accountId, '--email', 'jörg@müller-bau.de'],
+        { ...t.env, SMTP_URL: smtp.url },
+      )
+      assert.equal(refused.code, 1)
+      assert.match(
+        refused.stderr,
+        /--email: the local part "jörg" is not ASCII and the SMTP server does not announce SMTPUTF8/,
+      )
+    } finally {
+      await smtp.stop()
+    }
   })
 
   it('accounts create --email makes the owner the first admin', async () => {

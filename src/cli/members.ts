@@ -1,37 +1,32 @@
 // `paraph members add|list`, `paraph console-link` (docs/console.md): the console's people, and a
 // sign-in link printed for an operator instead of mailed.
 import { findAccount } from '../accounts/account-store.ts'
-import { insertMember, listMembers, membershipsOf, normalizeEmail } from '../accounts/member-store.ts'
+import { insertMember, listMembers, membershipsOf } from '../accounts/member-store.ts'
 import { insertSignInLink, LINK_TTL_MS } from '../console/access/sign-in-link-store.ts'
 import { toApiMember } from '../console/members/member-schemas.ts'
 import { ApiError } from '../errors.ts'
 import { toIso } from '../lib/clock.ts'
 import { isId } from '../lib/ids.ts'
 import { CliError, withDeps } from './context.ts'
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+import { checkEmailDeliverable, emailOption } from './email-option.ts'
 
 function checkAccount(account: string): void {
   if (!isId('acct', account)) throw new CliError(`--account must be an account id (acct_…): ${account}`)
 }
 
-function checkEmail(email: string): void {
-  if (!EMAIL.test(email) || email.length > 320)
-    throw new CliError(`--email is not an e-mail address: ${email}`)
-}
-
 export async function membersAdd(options: { account: string; email: string; role?: string; json?: boolean }) {
   checkAccount(options.account)
-  checkEmail(options.email)
+  const email = emailOption(options.email)
   const role = options.role ?? 'admin'
   if (role !== 'admin' && role !== 'editor') throw new CliError('--role must be admin or editor')
   const member = await withDeps(async (deps) => {
     if (!(await findAccount(deps.db, options.account)))
       throw new CliError(`No such account: ${options.account}`)
+    await checkEmailDeliverable(deps, email)
     try {
       return await deps.db
         .transaction()
-        .execute((tx) => insertMember(tx, deps, { accountId: options.account, email: options.email, role }))
+        .execute((tx) => insertMember(tx, deps, { accountId: options.account, email, role }))
     } catch (error) {
       if (error instanceof ApiError) throw new CliError(error.message)
       throw error
@@ -63,16 +58,16 @@ export async function membersList(options: { account: string; json?: boolean }) 
 
 /** One link per account of the address (or only `--account`'s), valid 15 minutes and once. */
 export async function consoleLink(options: { email: string; account?: string; json?: boolean }) {
-  checkEmail(options.email)
+  const email = emailOption(options.email)
   if (options.account !== undefined) checkAccount(options.account)
   const { links, publicUrlSet } = await withDeps(async (deps) => {
-    const memberships = (await membershipsOf(deps.db, options.email)).filter(
+    const memberships = (await membershipsOf(deps.db, email)).filter(
       (m) => options.account === undefined || m.account_id === options.account,
     )
     if (memberships.length === 0) {
       const where = options.account ? ` of ${options.account}` : ''
       throw new CliError(
-        `${normalizeEmail(options.email)} is not a console member${where} (see \`paraph members add\`)`,
+        `${email.toLowerCase()} is not a console member${where} (see \`paraph members add\`)`,
       )
     }
     const base = deps.config.publicUrl.replace(/\/+$/, '')

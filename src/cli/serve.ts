@@ -72,6 +72,9 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   // browser only warns: everything but from_html and from_docx works without one.
   // The renderer has logged why (naming CHROMIUM_PATH).
   deps.renderer.warm().catch(() => {})
+  // docs/operations.md#e-mail-addresses: the SMTP server is asked at start whether it announces
+  // SMTPUTF8, and one line says what it answered (the SMTP mailer logs it; the outbox needs none).
+  void deps.mailer.utf8Delivery()
   const applied = await migrate(deps.db, deps.engine)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)

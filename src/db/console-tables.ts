@@ -4,11 +4,14 @@ import type { Environment } from './tables.ts'
 
 export type MemberRole = 'admin' | 'editor'
 
-/** A person of an account who signs in to the console; the address is lower-cased. */
+/** A person of an account who signs in to the console (docs/api.md#e-mail-addresses). */
 export interface MembersTable {
   id: string
   account_id: string
+  /** As written, lower-cased: what the console shows and mails go to. */
   email: string
+  /** The comparison key (NFC, ASCII domain): one active member per account and key. */
+  email_key: string
   role: MemberRole
   created_at: string
   last_sign_in_at: string | null

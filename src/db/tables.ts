@@ -164,7 +164,10 @@ export interface SubmittersTable {
   /** 0-based order in the request's `submitters` array (preserved signing order). */
   position: number
   role: string
+  /** As written, lower-cased (docs/api.md#e-mail-addresses): what the API, page, mails and PDFs show. */
   email: string
+  /** The comparison key of `email` (NFC, ASCII domain): the `email` filter reads it. */
+  email_key: string
   name: string | null
   phone: string | null
   external_id: string | null

@@ -120,5 +120,13 @@ export const Metadata = Type.Unsafe<Record<string, string | number | boolean | n
   additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 2000 },
 })
 
-/** An e-mail address of at most 320 characters. */
-export const Email = Type.String({ format: 'email', maxLength: 320 })
+/**
+ * An e-mail address as people write it, read by src/lib/email-address.ts (the `email` format of
+ * src/http/validation.ts): docs/api.md#e-mail-addresses.
+ */
+export const Email = Type.String({
+  format: 'email',
+  maxLength: 320,
+  description:
+    'An e-mail address as written (docs/api.md#e-mail-addresses): an internationalized domain is accepted (zoe@müller-bau.de, or pre-encoded xn--) and mail goes to its ASCII form; a local part that is not ASCII (jörg@…) only when the SMTP server announces SMTPUTF8, else 422 `email_not_deliverable`. Encoded, the local part is at most 64 octets, a domain label 63 characters, the domain 253 and the address 254; a label mixing Latin, Greek and Cyrillic letters is refused',
+})

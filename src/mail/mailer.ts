@@ -11,8 +11,20 @@ export interface Mailer {
    * any other error for a failure a later attempt may get past (refused connection, timeout, 4xx).
    */
   send(message: MailMessage, messageId: string): Promise<void>
+  /**
+   * Whether mail may go to an address whose local part is not ASCII (docs/api.md#e-mail-addresses).
+   * The SMTP mailer asks its server once (EHLO) and asks again while it could not.
+   */
+  utf8Delivery(): Promise<Utf8Delivery>
   close(): Promise<void>
 }
+
+/**
+ * `announced` / `not_announced`: the SMTP server's EHLO lists SMTPUTF8 (RFC 6531) or not;
+ * `unreachable`: it could not be asked; `outbox`: no SMTP_URL — the mail is kept for a later
+ * server, and such an address is accepted (that server must then announce SMTPUTF8).
+ */
+export type Utf8Delivery = 'announced' | 'not_announced' | 'unreachable' | 'outbox'
 
 /** A permanent refusal (an SMTP 5xx reply): sending the same message again would be refused again. */
 export class MailRejectedError extends Error {

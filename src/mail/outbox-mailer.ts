@@ -2,7 +2,7 @@
 // the message; `paraph mail list` shows it; each one is logged when its job runs.
 import type { FastifyBaseLogger } from 'fastify'
 import type { MailMessage } from './mail-job.ts'
-import type { Mailer } from './mailer.ts'
+import type { Mailer, Utf8Delivery } from './mailer.ts'
 
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox'
@@ -22,6 +22,11 @@ export class OutboxMailer implements Mailer {
       },
       'mail kept in the outbox (no SMTP_URL)',
     )
+  }
+
+  /** Kept mail waits for a server that is not known yet: accepted (docs/api.md#e-mail-addresses). */
+  async utf8Delivery(): Promise<Utf8Delivery> {
+    return 'outbox'
   }
 
   async close(): Promise<void> {}

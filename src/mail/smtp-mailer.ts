@@ -3,8 +3,10 @@
 // permanent 5xx refusal, the transport's own error for anything a later attempt may get past.
 import type { FastifyBaseLogger } from 'fastify'
 import { createTransport } from 'nodemailer'
+import { parseEmailAddress } from '../lib/email-address.ts'
 import type { MailMessage } from './mail-job.ts'
-import { type Mailer, MailRejectedError } from './mailer.ts'
+import { type Mailer, MailRejectedError, type Utf8Delivery } from './mailer.ts'
+import { probeSmtpServer, type SmtpProbe } from './smtp-probe.ts'
 
 /**
  * A send gives up after this long, whatever the server does (a server trickling its replies defeats
@@ -45,9 +47,13 @@ export class SmtpMailer implements Mailer {
 
   private readonly from: string
   private readonly logger: FastifyBaseLogger
+  private readonly url: string
+  /** The last question to the server about SMTPUTF8; null until something needs the answer. */
+  private probe: Promise<SmtpProbe> | null = null
   constructor(url: string, from: string, logger: FastifyBaseLogger) {
     this.from = from
     this.logger = logger
+    this.url = url
     // The URL's own query (`?tls.rejectUnauthorized=false`, `?pool=false`) wins over these defaults.
     this.transport = createTransport({
       url,
@@ -62,7 +68,60 @@ export class SmtpMailer implements Mailer {
     )
   }
 
+  async utf8Delivery(): Promise<Utf8Delivery> {
+    const asked = this.probe ?? this.ask()
+    const probe = await asked
+    // Not reached (an outage, a wrong SMTP_URL): the next question asks again.
+    if ('error' in probe && this.probe === asked) this.probe = null
+    return 'error' in probe ? 'unreachable' : probe.smtputf8 ? 'announced' : 'not_announced'
+  }
+
+  /** docs/operations.md#e-mail-addresses: one line says what the server announced, or why it could not be asked. */
+  private ask(): Promise<SmtpProbe> {
+    // Host and port only: SMTP_URL may hold a password.
+    const server = new URL(this.url).host
+    this.probe = probeSmtpServer(this.url).then((probe) => {
+      if ('error' in probe) {
+        this.logger.warn(
+          { smtp_server: server, err: probe.error },
+          'SMTP server could not be asked whether it announces SMTPUTF8: addresses whose local part is not ASCII are refused (422 email_not_deliverable) until it answers',
+        )
+      } else {
+        this.logger.info(
+          { smtp_server: server, smtputf8: probe.smtputf8, extensions: probe.extensions },
+          probe.smtputf8
+            ? 'SMTP server announces SMTPUTF8: addresses whose local part is not ASCII are accepted'
+            : 'SMTP server does not announce SMTPUTF8: addresses whose local part is not ASCII are refused (422 email_not_deliverable)',
+        )
+      }
+      return probe
+    })
+    return this.probe
+  }
+
+  /**
+   * Mail to a non-ASCII local part goes only to a server that announced SMTPUTF8: nodemailer would
+   * otherwise send the raw UTF-8 (nodemailer#1378). Refused at creation already; this holds when
+   * SMTP_URL changed to such a server since, or the mail waited in the outbox.
+   */
+  private async checkUtf8(message: MailMessage): Promise<void> {
+    const addresses = [message.to, message.bcc, message.reply_to].filter((a) => typeof a === 'string')
+    const needy = addresses.find((a) => {
+      const parsed = parseEmailAddress(a)
+      return parsed.ok && !parsed.address.asciiLocalPart
+    })
+    if (needy === undefined) return
+    const delivery = await this.utf8Delivery()
+    if (delivery === 'announced') return
+    const local = `${needy} has a non-ASCII local part`
+    // Unreachable: the send would fail anyway, and is retried; a server without SMTPUTF8 never takes it.
+    if (delivery === 'unreachable')
+      throw new Error(`${local} and the SMTP server could not be asked whether it announces SMTPUTF8`)
+    throw new MailRejectedError(`${local} and the SMTP server does not announce SMTPUTF8`, undefined)
+  }
+
   async send(message: MailMessage, messageId: string): Promise<void> {
+    await this.checkUtf8(message)
     let info: SentInfo
     try {
       info = await this.transport.sendMail({

@@ -38,6 +38,7 @@ export const createSubmissionFromDocx = defineRoute({
     'no_tags_found',
     'submitter_role_not_in_template',
     'phone_2fa_not_supported',
+    'email_not_deliverable',
     'docx_convert_failed',
     'html_render_failed',
     'rate_limit_exceeded',
@@ -45,7 +46,7 @@ export const createSubmissionFromDocx = defineRoute({
   ],
   handler: async ({ body, scope, transaction }, deps) => {
     const { name, file, size, submitters, ...options } = body
-    checkTaggedRequest(deps, { options, submitters })
+    await checkTaggedRequest(deps, { options, submitters })
     const html = await rendering(docxToHtml(file, { title: name, logger: deps.logger }))
     return createFromTaggedHtml(deps, scope, transaction, {
       name,

@@ -58,6 +58,7 @@ export const createSubmissionFromHtml = defineRoute({
     'no_tags_found',
     'submitter_role_not_in_template',
     'phone_2fa_not_supported',
+    'email_not_deliverable',
     'html_render_failed',
     'rate_limit_exceeded',
     'storage_upload_failed',

@@ -3,10 +3,16 @@
 import { Type } from 'typebox'
 import { DocumentInput } from '../documents/field-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { checkDeliverable } from '../mail/address-delivery.ts'
 import { buildTemplate, documentDeclarations } from '../templates/build-template.ts'
 import { INLINE_PDF_BODY_LIMIT } from '../templates/create-template.ts'
 import { insertTemplate } from '../templates/template-store.ts'
-import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
+import {
+  checkCommonOptions,
+  checkSubmitterFlags,
+  checkSubmittersAgainstFields,
+  creationAddresses,
+} from './creation-rules.ts'
 import { CreatedSubmission, creationOptions, InlineSubmitter } from './creation-schemas.ts'
 import { recordNewSubmission } from './record-submission.ts'
 import { inlineRequests, submitterDeclarations, toNewSubmitters } from './submitter-input.ts'
@@ -36,12 +42,14 @@ export const createSubmissionFromPdf = defineRoute({
     'invalid_field_area',
     'submitter_role_not_in_template',
     'phone_2fa_not_supported',
+    'email_not_deliverable',
     'storage_upload_failed',
   ],
   handler: async ({ body, scope, transaction }, deps) => {
     const { documents, submitters, ...options } = body
     checkCommonOptions(options, deps.clock.now())
     checkSubmitterFlags(submitters)
+    await checkDeliverable(deps.mailer, creationAddresses(options, submitters))
     const declarations = [...documentDeclarations(documents), ...submitterDeclarations(submitters)]
     const name = documents[0]?.name ?? 'Submission'
     const template = await buildTemplate(deps, scope, { name, internal: true }, documents, declarations)

@@ -3,8 +3,14 @@ import { Type } from 'typebox'
 import { fieldError } from '../errors.ts'
 import { Id } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { checkDeliverable } from '../mail/address-delivery.ts'
 import { findTemplate } from '../templates/template-store.ts'
-import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
+import {
+  checkCommonOptions,
+  checkSubmitterFlags,
+  checkSubmittersAgainstFields,
+  creationAddresses,
+} from './creation-rules.ts'
 import { CreatedSubmission, creationOptions, TemplateSubmitter } from './creation-schemas.ts'
 import { recordNewSubmission } from './record-submission.ts'
 import { templateRequests, toNewSubmitters } from './submitter-input.ts'
@@ -32,11 +38,13 @@ export const createSubmission = defineRoute({
     'template_archived',
     'submitter_role_not_in_template',
     'phone_2fa_not_supported',
+    'email_not_deliverable',
   ],
   handler: async ({ body, scope, transaction }, deps) => {
     const { template_id: templateId, submitters, ...options } = body
     checkCommonOptions(options, deps.clock.now())
     checkSubmitterFlags(submitters)
+    await checkDeliverable(deps.mailer, creationAddresses(options, submitters))
     return transaction(async (tx) => {
       const template = await findTemplate(tx, scope, templateId)
       if (!template)

@@ -4,6 +4,7 @@ import type { StoredField } from '../documents/document-model.ts'
 import { dateRangeProblem, type FieldValue, valueProblem } from '../documents/field-values.ts'
 import { fieldError } from '../errors.ts'
 import { own } from '../lib/own.ts'
+import type { AddressInput } from '../mail/address-delivery.ts'
 import { unknownVariables, variableList } from '../mail/messages/variables.ts'
 import type { CommonOptions } from './creation-schemas.ts'
 
@@ -30,6 +31,18 @@ function checkMessageVariables(message: CommonOptions['message']): void {
       )
     }
   }
+}
+
+/** Every address of a creating request, by path, for checkDeliverable (docs/api.md#e-mail-addresses). */
+export function creationAddresses(
+  options: Pick<CommonOptions, 'bcc_email' | 'reply_to'>,
+  submitters: Array<{ email: string }>,
+): AddressInput[] {
+  return [
+    ...submitters.map((s, i) => ({ param: `submitters[${i}].email`, email: s.email })),
+    { param: 'bcc_email', email: options.bcc_email },
+    { param: 'reply_to', email: options.reply_to },
+  ]
 }
 
 export interface SubmitterRequest {

@@ -7,6 +7,7 @@ import type { FieldValue } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { toIso } from '../lib/clock.ts'
+import { storedEmail } from '../lib/email-address.ts'
 import {
   applySubmissionMove,
   markAllSigned,
@@ -49,13 +50,13 @@ function submitterRows(
 ): SubmittersTable[] {
   const sendDefault = input.options.send_email ?? true
   return input.submitters.map((s, position) => ({
+    ...storedEmail(s.email),
     id: deps.ids.next('sbm'),
     account_id: scope.accountId,
     environment: scope.environment,
     submission_id: id,
     position,
     role: s.role,
-    email: s.email.toLowerCase(),
     name: s.name ?? null,
     phone: s.phone ?? null,
     external_id: s.external_id ?? null,
@@ -103,8 +104,8 @@ export async function recordNewSubmission(
     signing_order: options.signing_order ?? 'preserved',
     expires_at: options.expires_at ? toIso(new Date(options.expires_at)) : null,
     redirect_url: options.redirect_url ?? null,
-    bcc_email: options.bcc_email ?? null,
-    reply_to: options.reply_to ?? null,
+    bcc_email: options.bcc_email?.normalize('NFC') ?? null,
+    reply_to: options.reply_to?.normalize('NFC') ?? null,
     message_subject: options.message?.subject ?? null,
     message_body: options.message?.body ?? null,
     metadata: JSON.stringify(options.metadata ?? {}),

@@ -12,6 +12,7 @@ import type {
   SubmittersTable,
   Tx,
 } from '../db/tables.ts'
+import { emailKey } from '../lib/email-address.ts'
 
 export async function insertSubmission(db: Executor, row: SubmissionsTable): Promise<void> {
   await db.insertInto('submissions').values(row).execute()
@@ -192,7 +193,8 @@ export async function listSubmitters(
     .where('environment', '=', scope.environment)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
-  if (filters.email) query = query.where('email', '=', filters.email.toLowerCase())
+  // docs/api.md#e-mail-addresses: by the comparison key, so either spelling of a domain finds it.
+  if (filters.email) query = query.where('email_key', '=', emailKey(filters.email))
   return page(query, after, limit).execute()
 }
 

@@ -14,12 +14,18 @@ import type { DocumentInput, FieldDeclaration } from '../documents/field-schemas
 import { fieldError } from '../errors.ts'
 import { randomBase62 } from '../lib/ids.ts'
 import { LIMITS } from '../limits.ts'
+import { checkDeliverable } from '../mail/address-delivery.ts'
 import { type FieldMark, PAGE_SIZES, type PageFormat } from '../render/field-marks.ts'
 import { findTags } from '../render/html-tagger.ts'
 import type { FoundTag, TagSource } from '../render/html-tags.ts'
 import { buildTemplate, documentDeclarations } from '../templates/build-template.ts'
 import { insertTemplate } from '../templates/template-store.ts'
-import { checkCommonOptions, checkSubmitterFlags, checkSubmittersAgainstFields } from './creation-rules.ts'
+import {
+  checkCommonOptions,
+  checkSubmitterFlags,
+  checkSubmittersAgainstFields,
+  creationAddresses,
+} from './creation-rules.ts'
 import type { CommonOptions, CreatedSubmission, InlineSubmitter } from './creation-schemas.ts'
 import { recordNewSubmission } from './record-submission.ts'
 import { rendering } from './render-errors.ts'
@@ -144,12 +150,13 @@ function declarations(groups: FoundTag[][], marks: FieldMark[], size: PageFormat
 }
 
 /** The refusals that need no document: run before a DOCX is converted or any HTML rendered. */
-export function checkTaggedRequest(
-  deps: Pick<Deps, 'clock'>,
+export async function checkTaggedRequest(
+  deps: Pick<Deps, 'clock' | 'mailer'>,
   input: Pick<TaggedDocument, 'options' | 'submitters'>,
-): void {
+): Promise<void> {
   checkCommonOptions(input.options, deps.clock.now())
   checkSubmitterFlags(input.submitters)
+  await checkDeliverable(deps.mailer, creationAddresses(input.options, input.submitters))
   for (const [i, s] of input.submitters.entries()) {
     const j = (s.fields ?? []).findIndex((f) => 'areas' in f)
     if (j >= 0)
@@ -214,7 +221,7 @@ export async function createFromTaggedHtml(
   ) => Promise<T>,
   input: TaggedDocument,
 ): Promise<CreatedSubmission & { fields: ReportedField[] }> {
-  checkTaggedRequest(deps, input)
+  await checkTaggedRequest(deps, input)
   const rendered = await renderTaggedDocument(
     deps,
     scope,

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
+import { emailKey } from '../lib/email-address.ts'
 import { SUBMITTER_STATUSES, SubmitterSummary, toApiSubmitter } from '../submissions/submission-schemas.ts'
 import { listSubmitters as selectSubmitters } from '../submissions/submission-store.ts'
 
@@ -13,7 +14,12 @@ const ListSubmittersQuery = Type.Object(
     status: Type.Optional(StringEnum(SUBMITTER_STATUSES)),
     submission_id: Type.Optional(Id('sub')),
     email: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 320, description: 'Exact address, case-insensitive' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 320,
+        description:
+          'Exact address, case-insensitive; an internationalized domain matches in either form (müller-bau.de or xn--mller-bau-q9a.de)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -39,7 +45,7 @@ export const listSubmitters = defineRoute({
     const context: ListContext = {
       list: 'listSubmitters',
       scope,
-      filters: { ...filters, email: filters.email?.toLowerCase() },
+      filters: { ...filters, email: filters.email === undefined ? undefined : emailKey(filters.email) },
     }
     const rows = await selectSubmitters(
       db,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import { contactChange, patchRefusal } from './submitter-changes.ts'
 
 const now = new Date('2026-11-22T10:00:00.000Z')
-const current = { email: 'ann@example.eu', phone: null, name: 'Ann' }
+const current = { email: 'ann@example.eu', email_key: 'ann@example.eu', phone: null, name: 'Ann' }
 const slug = () => 'NEWSLUG'
 
 describe('contactChange', () => {
@@ -17,6 +17,7 @@ describe('contactChange', () => {
       changed: ['email', 'phone', 'name'],
       set: {
         email: 'bob@example.eu',
+        email_key: 'bob@example.eu',
         signing_slug: 'NEWSLUG',
         email_2fa_verified_at: null,
         phone: '+1 555',
@@ -24,6 +25,16 @@ describe('contactChange', () => {
       },
       email: { from: 'ann@example.eu', to: 'bob@example.eu' },
     })
+  })
+
+  it('an internationalized address is kept as written (lower-cased); its xn-- spelling is the same address', () => {
+    const zoe = { email: 'zoe@müller-bau.de', email_key: 'zoe@xn--mller-bau-q9a.de', phone: null, name: null }
+    assert.deepEqual(contactChange(zoe, { email: 'Zoe@XN--MLLER-BAU-Q9A.de' }, slug).changed, [])
+    const change = contactChange(current, { email: 'Zoe@Müller-Bau.de' }, slug)
+    assert.deepEqual(
+      [change.set.email, change.set.email_key],
+      ['zoe@müller-bau.de', 'zoe@xn--mller-bau-q9a.de'],
+    )
   })
 })
 

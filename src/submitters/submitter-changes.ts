@@ -2,6 +2,7 @@
 // still be changed, and what a request changes. Pure.
 import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
+import { storedEmail } from '../lib/email-address.ts'
 import { FINAL_STATUSES } from '../lifecycle/submission-moves.ts'
 
 export interface ContactRequest {
@@ -16,7 +17,7 @@ export interface ContactChange {
   /** The fields whose value differs from the stored one, in a fixed order. */
   changed: ContactField[]
   /** The columns to write; empty when nothing changed. */
-  set: Partial<Pick<SubmittersTable, ContactField | 'signing_slug' | 'email_2fa_verified_at'>>
+  set: Partial<Pick<SubmittersTable, ContactField | 'email_key' | 'signing_slug' | 'email_2fa_verified_at'>>
   /** The address before and after, when it changed. */
   email: { from: string; to: string } | null
 }
@@ -51,20 +52,22 @@ export function patchRefusal(
 }
 
 /**
- * What the request changes. Addresses are kept lower-case, as at creation. A new address gets a new
+ * What the request changes. Addresses are stored as at creation (docs/api.md#e-mail-addresses):
+ * written, lower-cased, with their comparison key; an address with the stored one's key
+ * (`ANN@example.eu`, or the xn-- spelling of its domain) changes nothing. A new address gets a new
  * signing slug (the old link then names no one) and forgets the e-mail code verified at the old one.
  */
 export function contactChange(
-  current: Pick<SubmittersTable, ContactField>,
+  current: Pick<SubmittersTable, ContactField | 'email_key'>,
   request: ContactRequest,
   newSlug: () => string,
 ): ContactChange {
   const change: ContactChange = { changed: [], set: {}, email: null }
-  const email = request.email?.toLowerCase()
-  if (email !== undefined && email !== current.email) {
+  const stored = request.email === undefined ? undefined : storedEmail(request.email)
+  if (stored !== undefined && stored.email_key !== current.email_key) {
     change.changed.push('email')
-    change.set = { email, signing_slug: newSlug(), email_2fa_verified_at: null }
-    change.email = { from: current.email, to: email }
+    change.set = { ...stored, signing_slug: newSlug(), email_2fa_verified_at: null }
+    change.email = { from: current.email, to: stored.email }
   }
   for (const field of ['phone', 'name'] as const) {
     const value = request[field]

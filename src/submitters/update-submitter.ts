@@ -12,6 +12,7 @@ import { appendEvent } from '../events/event-store.ts'
 import { Email, IdParams, Nullable } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
+import { checkDeliverable } from '../mail/address-delivery.ts'
 import { SubmitterName, SubmitterPhone } from '../submissions/creation-schemas.ts'
 import { newSigningSlug } from '../submissions/signing-credentials.ts'
 import { nextSigners, queueSigningRequests } from '../submissions/signing-requests.ts'
@@ -25,7 +26,8 @@ const UpdateSubmitterRequest = Type.Object(
   {
     email: Type.Optional({
       ...Email,
-      description: 'New address (kept lower-case): a new `signing_url`; the old link stops working',
+      description:
+        'New address, kept as written in lower case (docs/api.md#e-mail-addresses): a new `signing_url`; the old link stops working. The same address in another case or domain spelling (xn--) changes nothing',
     }),
     phone: Type.Optional(Nullable({ ...SubmitterPhone, description: 'New phone number; null removes it' })),
     name: Type.Optional(Nullable({ ...SubmitterName, description: 'New name; null removes it' })),
@@ -50,8 +52,14 @@ export const updateSubmitter = defineRoute({
     'Only while the submitter is `pending` or `opened` (409 `submitter_already_finalized`) and the submission has not ended (409 `submission_already_finalized`, also past `expires_at`). A new e-mail address gets a new `signing_url` (the old link answers 404 like an unknown one, its e-mail code and signer sessions end) and, when it is this signer’s turn and `send_email` is on, a new signing request. Values equal to the stored ones change nothing. Journaled as `submitter.updated` (journal only) and shown in the audit trail. Answers the submitter as `GET /v1/submitters/{id}` does. No Idempotency-Key: repeating it is harmless.',
   tag: 'Submitters',
   schema: { params: IdParams('sbm'), body: UpdateSubmitterRequest, response: { 200: SubmitterWithValues } },
-  errors: ['resource_not_found', 'submitter_already_finalized', 'submission_already_finalized'],
+  errors: [
+    'resource_not_found',
+    'submitter_already_finalized',
+    'submission_already_finalized',
+    'email_not_deliverable',
+  ],
   handler: async ({ params, body, scope, requestId }, deps) => {
+    await checkDeliverable(deps.mailer, [{ param: 'email', email: body.email }])
     const updated = await deps.db.transaction().execute(async (tx) => {
       const locked = orNotFound(await lockSubmitterInScope(tx, scope, params.id), `submitter ${params.id}`)
       const { submission, everyone, submitter: current } = locked

@@ -1,17 +1,17 @@
 // POST /console/api/sign_in_links — mails a sign-in link for each account the address is a member
 // of (one mail). The answer is the same whether or not it is a member, so nobody learns who is.
 import { Type } from 'typebox'
-import { membershipsOf, normalizeEmail } from '../../accounts/member-store.ts'
-import { StringEnum } from '../../http/common-schemas.ts'
+import { membershipsOf } from '../../accounts/member-store.ts'
+import { Email, StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
+import { emailAddressOf } from '../../lib/email-address.ts'
+import { checkDeliverable } from '../../mail/address-delivery.ts'
 import { enqueueMail, type MailMessage } from '../../mail/mail-job.ts'
 import { renderConsoleSignIn } from '../../mail/messages/console-sign-in.ts'
 import { MAIL_LANGUAGES, mailTexts } from '../../mail/messages/texts.ts'
 import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { checkOrigin } from './console-auth.ts'
 import { countSignInRequest, insertSignInLink } from './sign-in-link-store.ts'
-
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$'
 
 export const SignInLinkRequest = Type.Object({
   object: Type.Literal('sign_in_link_request'),
@@ -29,20 +29,24 @@ export const createSignInLinks = defineRoute({
   schema: {
     body: Type.Object(
       {
-        email: Type.String({ minLength: 3, maxLength: 320, pattern: EMAIL_PATTERN }),
+        email: Email,
         language: Type.Optional(StringEnum(MAIL_LANGUAGES)),
       },
       { additionalProperties: false },
     ),
     response: { 202: SignInLinkRequest },
   },
-  errors: ['rate_limit_exceeded', 'csrf_token_invalid'],
+  errors: ['rate_limit_exceeded', 'csrf_token_invalid', 'email_not_deliverable'],
   handler: async ({ body, ip, headers }, deps) => {
     checkOrigin(deps, headers)
-    const email = normalizeEmail(body.email)
+    // docs/api.md#e-mail-addresses: counted and matched by the comparison key (either spelling of
+    // the domain is the same person), mailed and answered as written.
+    const address = emailAddressOf(body.email)
+    const email = address.written.toLowerCase()
+    await checkDeliverable(deps.mailer, [{ param: 'email', email }])
     await deps.db.transaction().execute(async (tx) => {
-      await countSignInRequest(tx, deps.clock, email, ip)
-      const memberships = await membershipsOf(tx, email)
+      await countSignInRequest(tx, deps.clock, address.normalized, ip)
+      const memberships = await membershipsOf(tx, address.normalized)
       if (memberships.length === 0) return
       const base = deps.config.publicUrl.replace(/\/+$/, '')
       const links = []

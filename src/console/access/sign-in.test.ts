@@ -206,6 +206,20 @@ describe('console sign-in links', () => {
       )
     })
 
+    it('202 for the xn-- spelling of a member added as zoe@müller-bau.de: the same person, one link (docs/api.md#e-mail-addresses)', async () => {
+      await insertMember(m.t.deps.db, m.t.deps, {
+        accountId: beta,
+        email: 'Zoe@Müller-Bau.de',
+        role: 'editor',
+      })
+      const res = await ask('ZOE@xn--mller-bau-q9a.de')
+      assert.equal(res.statusCode, 202, res.body)
+      assert.deepEqual(res.json(), { object: 'sign_in_link_request', email: 'zoe@xn--mller-bau-q9a.de' })
+      await m.work()
+      // The test server shows the envelope's xn-- domain in Unicode.
+      assert.equal(linksIn('zoe@müller-bau.de').paths.length, 1)
+    })
+
     it('422 invalid_request for a body that is not an address', async () => {
       const res = await ask('not an address')
       assert.equal(res.statusCode, 422)

@@ -51,7 +51,10 @@ export function SignIn(props: { language: Language; onLanguage: (l: Language) =>
               <label for="sign-in-email">{t.email}</label>
               <input
                 id="sign-in-email"
-                type="email"
+                type="text"
+                inputMode="email"
+                spellcheck={false}
+                autoCapitalize="off"
                 autocomplete="email"
                 required
                 value={email}

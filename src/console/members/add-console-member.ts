@@ -4,9 +4,9 @@ import { Type } from 'typebox'
 import { insertMember, MEMBER_ROLES } from '../../accounts/member-store.ts'
 import { isUniqueViolation } from '../../db/dialect.ts'
 import { ApiError } from '../../errors.ts'
-import { StringEnum } from '../../http/common-schemas.ts'
+import { Email, StringEnum } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { EMAIL_PATTERN } from '../access/create-sign-in-links.ts'
+import { checkDeliverable } from '../../mail/address-delivery.ts'
 import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
 import { Member, toApiMember } from './member-schemas.ts'
 
@@ -22,15 +22,17 @@ export const addConsoleMember = defineRoute({
   schema: {
     body: Type.Object(
       {
-        email: Type.String({ minLength: 3, maxLength: 320, pattern: EMAIL_PATTERN }),
+        email: Email,
         role: StringEnum(MEMBER_ROLES),
       },
       { additionalProperties: false },
     ),
     response: { 201: Member },
   },
-  errors: ['member_already_exists'],
+  errors: ['member_already_exists', 'email_not_deliverable'],
   handler: async ({ body, scope }, deps) => {
+    // A member signs in by a mailed link: an address no mail could reach is refused.
+    await checkDeliverable(deps.mailer, [{ param: 'email', email: body.email }])
     try {
       return await deps.db.transaction().execute(async (tx) => {
         const input = { accountId: scope.accountId, email: body.email, role: body.role }

@@ -80,6 +80,23 @@ describe('console members (/console/api/members)', () => {
       assert.equal(errorOf(res).code, 'member_already_exists')
     })
 
+    it('201 an internationalized address kept as written; 409 for its xn-- spelling; 422 for a bad domain', async () => {
+      // docs/api.md#e-mail-addresses; the outbox (no SMTP_URL) accepts a non-ASCII local part too.
+      const zoe = await add('Jörg@Müller-Bau.de')
+      assert.equal(zoe.statusCode, 201, zoe.body)
+      assert.equal(zoe.json().email, 'jörg@müller-bau.de')
+      const again = await add('jörg@xn--mller-bau-q9a.de')
+      assert.equal(again.statusCode, 409, again.body)
+      const bad = await add('zoe@müller_bau.de')
+      assert.equal(bad.statusCode, 422)
+      assert.deepEqual(errorOf(bad), {
+        type: 'invalid_request_error',
+        code: 'invalid_request',
+        message: 'email: the domain "müller_bau.de" is not a valid internationalized domain name.',
+        param: 'email',
+      })
+    })
+
     it('409 last_admin removing or demoting the last admin; allowed once another admin exists', async () => {
       const solo = await t.account('Solo')
       const only = await signedInMember(t, solo.accountId, { email: 'only@example.eu' })

@@ -142,6 +142,15 @@ describe('auditLogPdf', () => {
     }
     assert.match((await pageTexts(await auditLogPdf(record))).join(' '), /Name 山田 太郎/)
   })
+
+  it('shows addresses as written, never in their xn-- form (docs/api.md#e-mail-addresses)', async () => {
+    const base = auditRecord({ signers: 2, eventCount: 2 })
+    const emails = ['jörg@müller-bau.de', '用户@例子.广告']
+    const record = { ...base, submitters: base.submitters.map((s, i) => ({ ...s, email: emails[i]! })) }
+    const text = (await pageTexts(await auditLogPdf(record))).join(' ')
+    for (const email of emails) assert.ok(text.includes(email), `missing: ${email}`)
+    assert.doesNotMatch(text, /xn--/)
+  })
 })
 
 /** A completed record as the finalizer makes it: sentences on every event, closing sentences. */

@@ -37,7 +37,10 @@ export function Members({ session }: PageProps) {
             <label for="member-email">{t.email}</label>
             <input
               id="member-email"
-              type="email"
+              type="text"
+              inputMode="email"
+              spellcheck={false}
+              autoCapitalize="off"
               required
               value={email}
               onInput={(e) => setEmail(e.currentTarget.value)}

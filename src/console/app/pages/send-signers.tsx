@@ -176,7 +176,10 @@ function SignerInputs(props: {
         <label for={`signer-${i}-email`}>{t.email}</label>
         <input
           id={`signer-${i}-email`}
-          type="email"
+          type="text"
+          inputMode="email"
+          spellcheck={false}
+          autoCapitalize="off"
           required
           maxLength={320}
           autoComplete="off"

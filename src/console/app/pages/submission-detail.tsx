@@ -372,7 +372,10 @@ function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: (s
         <label for="signer-email">{t.email}</label>
         <input
           id="signer-email"
-          type="email"
+          type="text"
+          inputMode="email"
+          spellcheck={false}
+          autoCapitalize="off"
           required
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
