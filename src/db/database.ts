@@ -28,6 +28,7 @@ import * as signingProgress from './migrations/0018-signing-progress.ts'
 import * as testDeliveriesKeyNames from './migrations/0019-test-deliveries-key-names.ts'
 import * as templateDraftState from './migrations/0020-template-draft-state.ts'
 import * as submissionPreview from './migrations/0021-submission-preview.ts'
+import * as reminders from './migrations/0022-reminders.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-test-deliveries-key-names': testDeliveriesKeyNames,
   '0020-template-draft-state': templateDraftState,
   '0021-submission-preview': submissionPreview,
+  '0022-reminders': reminders,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
