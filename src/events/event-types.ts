@@ -28,7 +28,7 @@ export const JOURNAL_ONLY_EVENT_TYPES = [
 
 export const SUBSCRIBABLE_SUBMITTER_EVENT_TYPES = ['submitter.reminded'] as const
 
-/** What a webhook endpoint may subscribe to (docs/webhooks.md#events). */
+/** What a webhook endpoint may subscribe to (docs/api.md#events). */
 export const WEBHOOK_EVENT_TYPES = [...SUBMISSION_EVENT_TYPES, ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES] as const
 
 export const EVENT_TYPES = [

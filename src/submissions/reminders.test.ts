@@ -17,6 +17,7 @@ import {
   signer,
   submitterRow,
 } from '../../test/signing.ts'
+import { warnAboutConfig } from '../cli/context.ts'
 import { reminderJob } from './reminders.ts'
 
 const HOUR = 3_600_000
@@ -64,6 +65,11 @@ describe('reminders', () => {
     const res = await signer(m.t, created.submitters[index]!, 'sign', { values })
     assert.equal(res.statusCode, 200, res.body)
   }
+
+  it('REMINDER_HOUR_SECONDS at its default: no warning at start', () => {
+    warnAboutConfig(m.t.deps)
+    assert.equal(m.t.logs.entries().filter((e) => String(e.msg).includes('REMINDER_HOUR_SECONDS')).length, 0)
+  })
 
   describe('the policy', () => {
     it('422 invalid_request naming the field for anything but a policy in bounds or false, on every creation route', async () => {

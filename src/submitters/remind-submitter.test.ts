@@ -10,6 +10,7 @@ import type { ReceivedMail } from '../../test/fixtures/smtp.ts'
 import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import { type MailTestApp, startMailApp } from '../../test/mail.ts'
 import { type Created, eventsOf, refused, SIGNATURE, signer } from '../../test/signing.ts'
+import { warnAboutConfig } from '../cli/context.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 
@@ -60,6 +61,13 @@ describe('remind a signer (POST /v1/submitters/:id/remind)', () => {
     const res = await signer(m.t, created.submitters[index]!, 'sign', { values })
     assert.equal(res.statusCode, 200, res.body)
   }
+
+  it('REMINDER_HOUR_SECONDS changed is a warning at start', () => {
+    warnAboutConfig(m.t.deps)
+    const warned = m.t.logs.entries().filter((e) => String(e.msg).startsWith('REMINDER_HOUR_SECONDS=60:'))
+    assert.equal(warned.length, 1)
+    assert.equal(warned[0]!.level, 40)
+  })
 
   describe('happy', () => {
     it('200 with the submitter: one reminder mailed now, counted, journaled as manual, the schedule unmoved', async () => {
