@@ -97,13 +97,19 @@ async function seedLoaded(server: RunningServer, engine: SeedEngine, n: number):
   await scheduleReminders(server.databaseUrl!, engine, n)
 }
 
+/** The first seconds after the start line: the first run of each query and task on a cold cache. */
+const WARM_UP_SECONDS = 10
+
 /**
- * The worker's CPU (µs) over `seconds` after its start line, on `databaseUrl`: read from schedstat
+ * The worker's CPU (µs) over `seconds` of its steady state, on `databaseUrl`: from WARM_UP_SECONDS
+ * after its start line (a first read of a 470 MB SQLite file's statistics and pages costs a worker
+ * ~0.2 s once, whatever its queue — a start-up cost, not one per minute), read from schedstat
  * (nanoseconds), as an idle worker's minute is a few hundred milliseconds, tens of 10 ms ticks.
  */
 async function workerCpu(databaseUrl: string, dir: string, name: string, seconds: number): Promise<number> {
   let used: number | null = null
   await timedRun(dir, name, ['bin/paraph.mjs', 'worker'], workerEnv(databaseUrl, dir), async (child) => {
+    await sleep(WARM_UP_SECONDS * 1000)
     const before = preciseCpuMicros(child)
     await sleep(seconds * 1000)
     const after = preciseCpuMicros(child)
@@ -150,7 +156,7 @@ async function idleCost(engine: SeedEngine, urls: { idle: string | null; loaded:
     return {
       scenario: NAME,
       case: `${engine} ${count(n)} scheduled, none due: worker CPU/min`,
-      figures: figures(2, 2, `${spanSeconds()} s each`, [], null),
+      figures: figures(2, 2, `2 × ${half} s each`, [], null),
       reference: `idle worker ${idleMs.toFixed(0)} ms CPU/min; with ${count(n)} scheduled ${loadedMs.toFixed(0)} ms CPU/min`,
       notes: [
         `${engine}: ${count(n)} submissions and their reminder jobs (due over the week) written in ${seeded.toFixed(1)} s; CPU by span, ms: idle ${cpu.idle.map((µs) => (µs / 1000).toFixed(0)).join(' ')}; loaded ${cpu.loaded.map((µs) => (µs / 1000).toFixed(0)).join(' ')}`,
