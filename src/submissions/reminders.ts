@@ -76,10 +76,10 @@ export async function sendDueReminder(deps: Deps, submitterId: string, number: n
       .selectAll()
       .where('id', '=', submitterId)
       .executeTakeFirst()
-    if (!found) return false
+    if (!found) return
     const { submission, everyone, submitter } = await lockSigner(tx, found)
     // Another run of this job sent it already, or the clock stopped: nothing to do.
-    if (submitter.auto_reminders_sent !== number - 1 || submitter.next_reminder_at === null) return false
+    if (submitter.auto_reminders_sent !== number - 1 || submitter.next_reminder_at === null) return
     const now = deps.clock.now()
     if (remindRefusal(submitter, submission, everyone, now) || submission.all_signed_at !== null) {
       await tx
@@ -87,10 +87,9 @@ export async function sendDueReminder(deps: Deps, submitterId: string, number: n
         .set({ next_reminder_at: null })
         .where('id', '=', submitter.id)
         .execute()
-      return false
+      return
     }
     await recordReminder(tx, deps, submission, submitter, { manual: false })
-    return true
   })
 }
 
