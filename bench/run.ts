@@ -28,6 +28,7 @@ import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
 import { metricsScenario } from './scenarios/metrics.ts'
+import { remindersScenario } from './scenarios/reminders.ts'
 import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
@@ -63,6 +64,7 @@ const SCENARIOS: Scenario[] = [
   requestLogsScenario,
   metricsScenario,
   volumeScenario,
+  remindersScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -52,6 +52,7 @@ import { listSubmissions } from './submissions/list-submissions.ts'
 import { createEmbedToken } from './submitters/create-embed-token.ts'
 import { getSubmitter } from './submitters/get-submitter.ts'
 import { listSubmitters } from './submitters/list-submitters.ts'
+import { remindSubmitter } from './submitters/remind-submitter.ts'
 import { updateSubmitter } from './submitters/update-submitter.ts'
 import { archiveTemplate } from './templates/archive-template.ts'
 import { createTemplate } from './templates/create-template.ts'
@@ -87,6 +88,7 @@ export const API_ROUTES: AnyRoute[] = [
   listSubmitters,
   getSubmitter,
   updateSubmitter,
+  remindSubmitter,
   createEmbedToken,
   listWebhookEndpoints,
   createWebhookEndpoint,

@@ -183,4 +183,42 @@ describe('readConfig', () => {
         'Invalid configuration: METRICS_LISTEN must be HOST:PORT, e.g. 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464 (got "9464")',
     )
   })
+
+  it('REMINDERS and REMINDER_HOUR_SECONDS (issue #34): off and 3600 by default, FIRST,EVERY,MAX, anything else one line', () => {
+    assert.equal(readConfig({}).reminders, null)
+    assert.equal(readConfig({}).reminderHourSeconds, 3600)
+    assert.equal(readConfig({ REMINDERS: 'OFF' }).reminders, null)
+    assert.deepEqual(readConfig({ REMINDERS: '72, 48,3' }).reminders, {
+      firstAfterHours: 72,
+      everyHours: 48,
+      maxCount: 3,
+    })
+    assert.deepEqual(readConfig({ REMINDERS: '720,720,10' }).reminders, {
+      firstAfterHours: 720,
+      everyHours: 720,
+      maxCount: 10,
+    })
+    assert.equal(readConfig({ REMINDER_HOUR_SECONDS: '2' }).reminderHourSeconds, 2)
+    for (const bad of [
+      'on',
+      '72,48',
+      '72,48,3,1',
+      '0,48,3',
+      '72,721,3',
+      '72,48,11',
+      '72,48,0',
+      '1.5,2,3',
+      '72;48;3',
+    ]) {
+      failsOn({ REMINDERS: bad }, 'REMINDERS')
+    }
+    assert.throws(
+      () => readConfig({ REMINDERS: '72,48' }),
+      (error: Error) =>
+        error.message ===
+        'Invalid configuration: REMINDERS must be off, or FIRST,EVERY,MAX in hours (first and every 1 to 720, max 1 to 10), e.g. 72,48,3 (got "72,48")',
+    )
+    for (const bad of ['0', '-1', 'hour', '86401'])
+      failsOn({ REMINDER_HOUR_SECONDS: bad }, 'REMINDER_HOUR_SECONDS')
+  })
 })

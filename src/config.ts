@@ -51,6 +51,13 @@ export const Config = Type.Object({
   priceCurrency: Type.String(),
   /** METRICS_LISTEN (docs/operations.md#metrics): the second listener serving GET /metrics. */
   metricsListen: Type.Optional(Type.Object({ host: Type.String(), port: Type.Integer() })),
+  /** REMINDERS (docs/api.md#reminders): the default reminder policy in hours; null: `off`. */
+  reminders: Type.Union([
+    Type.Object({ firstAfterHours: Type.Integer(), everyHours: Type.Integer(), maxCount: Type.Integer() }),
+    Type.Null(),
+  ]),
+  /** REMINDER_HOUR_SECONDS: the length of one policy hour, in seconds (3600; shorter for tests). */
+  reminderHourSeconds: Type.Integer(),
 })
 export type Config = Static<typeof Config>
 
@@ -277,6 +284,34 @@ function metricsListen(env: Env): Config['metricsListen'] {
   return { host: host as string, port }
 }
 
+/** The bounds of each number of a reminder policy (docs/api.md#reminders), shared with the API's schema. */
+export const REMINDER_BOUNDS = {
+  first_after_hours: { minimum: 1, maximum: 720 },
+  every_hours: { minimum: 1, maximum: 720 },
+  max_count: { minimum: 1, maximum: 10 },
+} as const
+
+/** REMINDERS: `off`, or `FIRST,EVERY,MAX` in hours (e.g. `72,48,3`), each within REMINDER_BOUNDS. */
+function reminders(env: Env): Config['reminders'] {
+  const raw = read(env, 'REMINDERS') ?? 'off'
+  if (raw.toLowerCase() === 'off') return null
+  const parts = raw.split(',').map((p) => p.trim())
+  const bounds = Object.values(REMINDER_BOUNDS)
+  const fits =
+    parts.length === 3 &&
+    parts.every(
+      (p, i) => /^\d+$/.test(p) && Number(p) >= bounds[i]!.minimum && Number(p) <= bounds[i]!.maximum,
+    )
+  if (!fits) {
+    throw new ConfigError(
+      'REMINDERS',
+      `must be off, or FIRST,EVERY,MAX in hours (first and every 1 to 720, max 1 to 10), e.g. 72,48,3 (got "${raw}")`,
+    )
+  }
+  const [firstAfterHours, everyHours, maxCount] = parts.map(Number) as [number, number, number]
+  return { firstAfterHours, everyHours, maxCount }
+}
+
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -325,6 +360,8 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     tsaUrl: parseUrlVar(env, 'TSA_URL', ['http:', 'https:']),
     ...pricing(env),
     metricsListen: metricsListen(env),
+    reminders: reminders(env),
+    reminderHourSeconds: integer(env, 'REMINDER_HOUR_SECONDS', 3600, 1, 86_400),
   }
   return Object.freeze(config)
 }

@@ -98,6 +98,11 @@ const CATALOGUE = {
   request_too_large: { status: 413, description: 'Request body larger than the route allows.' },
   unsupported_content_type: { status: 415, description: 'Request body is not `application/json`.' },
   rate_limit_exceeded: { status: 429, description: 'Per-minute quota exceeded; see `Retry-After`.' },
+  reminder_too_soon: {
+    status: 429,
+    description:
+      'The signer was reminded (by hand or automatically) less than an hour ago; see `Retry-After` (docs/api.md#reminders).',
+  },
   // signing page (docs/api.md#signing)
   invalid_code: {
     status: 422,
@@ -182,7 +187,7 @@ const CATALOGUE = {
   submitter_not_yet_requested: {
     status: 409,
     description:
-      'No signing request was mailed to this signer yet (an earlier signer must sign first, or `send_email` is off for them): nothing to resend.',
+      'No signing request was mailed to this signer yet (an earlier signer must sign first, or `send_email` is off for them): nothing to resend, no reminder to send.',
   },
 } as const satisfies Record<string, CodeInfo>
 

@@ -43,6 +43,7 @@ describe('job catalogue', () => {
       'mail.email_code',
       'mail.send',
       'submission.finalize',
+      'submitter.remind',
     ])
   })
 

@@ -14,6 +14,7 @@ import { purgeRequestLogsTask } from './request-logs/request-log-store.ts'
 import { emailCodeJob } from './signing-page/email-code-job.ts'
 import { expireSubmissionsTask } from './submissions/expire-submissions.ts'
 import { finalizeSubmissionJob } from './submissions/finalize-submission.ts'
+import { reminderJob } from './submissions/reminders.ts'
 import { disableStaleEndpointsTask } from './webhooks/disable-stale-endpoints.ts'
 import { publishEventJob } from './webhooks/publish-event.ts'
 
@@ -24,6 +25,8 @@ export const JOBS: AnyJobDefinition<Deps>[] = [
   emailCodeJob,
   publishEventJob,
   finalizeSubmissionJob,
+  // One per automatic reminder, queued for its due time (docs/api.md#reminders).
+  reminderJob,
 ]
 
 /** The tasks every worker runs on their interval; each is safe to run on several workers at once. */

@@ -49,6 +49,11 @@ export function warnAboutConfig(deps: Deps): void {
       'ALLOW_PRIVATE_NETWORK_URLS=true: webhook and PDF URLs may reach loopback and private addresses, and http: PDF URLs are allowed. Development and tests only.',
     )
   }
+  if (deps.config.reminderHourSeconds !== 3600) {
+    deps.logger.warn(
+      `REMINDER_HOUR_SECONDS=${deps.config.reminderHourSeconds}: one hour of the reminder policy lasts ${deps.config.reminderHourSeconds} s instead of 3600. Tests and demonstrations only.`,
+    )
+  }
   if (!deps.config.paraphSecret && deps.config.database.engine === 'postgres') {
     deps.logger.warn(
       `PARAPH_SECRET is not set: using the secret kept in ${deps.config.dataDir}. Set the same PARAPH_SECRET on every process when running several.`,

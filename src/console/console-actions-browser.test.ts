@@ -1,5 +1,6 @@
 // The console's actions in a real browser (Debian's chromium through playwright-core) against the
-// real server: a signer's address changed (and the refusal once they signed), a submission
+// real server: a signer's address changed (and the refusal once they signed), a signer reminded
+// (and the next reminder refused in words), a submission
 // cancelled and its PDF downloaded, a failing webhook delivery redelivered, the secret rotated and
 // the endpoint deleted, a template archived; the test/live switch keeping submissions apart; and
 // every page at 375, 768 and 1280 px. axe-core runs on every page opened; screenshots go to SHOTS.
@@ -136,6 +137,41 @@ describe('the console’s actions in a browser', () => {
     await late.getByText('submitter_already_finalized').waitFor()
     await axe(page, 'actions-change-signer-refused')
     assert.equal((await api('GET', `/v1/submitters/${signerOfOther.id}`)).json().email, signerOfOther.email)
+    await context.close()
+  })
+
+  it('submission detail: each signer’s reminders, Remind now mails one, the next refused in people’s words', async () => {
+    const policy = { first_after_hours: 24, every_hours: 24, max_count: 2 }
+    const submission = await createSubmission(
+      t,
+      keys.testKey,
+      await everyTypeBody(['first', 'second'], { signing_order: 'random', reminders: policy }),
+    )
+    await work()
+    const first = submission.submitters[0]!
+    const { context, page } = await openConsole(browser, base, admin)
+    await go(page, `/submissions/${submission.id}`)
+    const row = page.getByRole('row').filter({ hasText: first.email })
+    await row.getByText('None sent').waitFor()
+    await row.getByText(/^Next: /).waitFor()
+    await check(page, 'actions-reminders')
+
+    await page.getByRole('button', { name: `Remind now: ${first.email}` }).click()
+    await page.getByText(`Reminder sent to ${first.email}.`).waitFor()
+    await row.getByText('1 sent').waitFor()
+    await page.locator('.timeline').getByText('FIRST was reminded').waitFor()
+    await work()
+    const mail = smtp.to(first.email).at(-1)
+    assert.ok(mail?.subject.startsWith('Reminder: '), mail?.subject)
+
+    // A second one within the hour: the 429 in words, with the wait in minutes.
+    await page.getByRole('button', { name: `Remind now: ${first.email}` }).click()
+    await page
+      .getByRole('alert')
+      .getByText('A reminder was sent less than an hour ago; try again in 60 minutes.')
+      .waitFor()
+    await check(page, 'actions-reminder-refused', [1280, 375])
+    assert.equal((await api('GET', `/v1/submitters/${first.id}`)).json().reminders_sent, 1)
     await context.close()
   })
 

@@ -28,6 +28,7 @@ import * as signingProgress from './migrations/0018-signing-progress.ts'
 import * as testDeliveriesKeyNames from './migrations/0019-test-deliveries-key-names.ts'
 import * as templateDraftState from './migrations/0020-template-draft-state.ts'
 import * as submissionPreview from './migrations/0021-submission-preview.ts'
+import * as reminders from './migrations/0022-reminders.ts'
 import * as emailKeys from './migrations/0023-email-keys.ts'
 import type { Db, Executor } from './tables.ts'
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-test-deliveries-key-names': testDeliveriesKeyNames,
   '0020-template-draft-state': templateDraftState,
   '0021-submission-preview': submissionPreview,
+  '0022-reminders': reminders,
   '0023-email-keys': emailKeys,
 }
 

@@ -152,6 +152,10 @@ export interface SubmissionsTable {
    * which sends nothing — no mail, no webhook delivery; 0 on every other submission.
    */
   preview: number
+  /** The effective reminder policy (docs/api.md#reminders), in policy hours; all null: no reminders. */
+  reminder_first_hours: number | null
+  reminder_every_hours: number | null
+  reminder_max_count: number | null
 }
 
 export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
@@ -197,6 +201,14 @@ export interface SubmittersTable {
   email_2fa_verified_at: string | null
   /** The signing page's language (en, fr, de, es) at the signature or refusal. */
   page_language: string | null
+  /** Reminders sent to this signer, automatic and manual (docs/api.md#reminders). */
+  reminders_sent: number
+  /** The automatic ones: bounded by `max_count`, and the key of the reminder job (one per number). */
+  auto_reminders_sent: number
+  /** When the next automatic reminder is due; null when none is (not their turn, stopped, done). */
+  next_reminder_at: string | null
+  /** When the last reminder of either kind went out: the remind route's one-per-hour limit. */
+  last_reminded_at: string | null
 }
 
 /**

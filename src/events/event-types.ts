@@ -4,6 +4,9 @@
 // `invalid_events`. Added as docs/api.md#versioning extensions: `submitter.updated` (PATCH
 // /v1/submitters/{id}: the changed field names, the old and new e-mail) and
 // `submitter.email_2fa_verified` (the signer entered the right e-mail code; address and agent).
+// `submitter.reminded` (docs/api.md#reminders: a reminder mailed, automatic or manual) is the one
+// signer event webhooks may subscribe to (WEBHOOK_EVENT_TYPES): its delivery carries the
+// submission as `data.object`, like a submission event, and the reminder beside it.
 export const SUBMISSION_EVENT_TYPES = [
   'submission.created',
   'submission.sent',
@@ -23,7 +26,21 @@ export const JOURNAL_ONLY_EVENT_TYPES = [
   'submitter.email_2fa_verified',
 ] as const
 
-export const EVENT_TYPES = [...SUBMISSION_EVENT_TYPES, ...JOURNAL_ONLY_EVENT_TYPES] as const
+export const SUBSCRIBABLE_SUBMITTER_EVENT_TYPES = ['submitter.reminded'] as const
+
+/** What a webhook endpoint may subscribe to (docs/api.md#events). */
+export const WEBHOOK_EVENT_TYPES = [...SUBMISSION_EVENT_TYPES, ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES] as const
+
+export const EVENT_TYPES = [
+  ...SUBMISSION_EVENT_TYPES,
+  ...JOURNAL_ONLY_EVENT_TYPES,
+  ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES,
+] as const
+
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)
+}
 
 export type SubmissionEventType = (typeof SUBMISSION_EVENT_TYPES)[number]
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 export type EventType = (typeof EVENT_TYPES)[number]

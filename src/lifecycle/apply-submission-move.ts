@@ -7,7 +7,7 @@ import type { Scope, SubmissionStatus, SubmissionsTable, Tx } from '../db/tables
 import { deleteSubmissionProgress } from '../documents/signing-progress-store.ts'
 import type { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
-import type { EventType } from '../events/event-types.ts'
+import { type EventType, isWebhookEventType } from '../events/event-types.ts'
 import { enqueue } from '../jobs/job-store.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
@@ -32,23 +32,33 @@ export interface Actor {
   userAgent: string | null
 }
 
-/** Journal event with the submission as it now is; submission events also go to the outbox. */
+/** A signer's event carried with the submission (`submitter.reminded`): whom, and what it adds. */
+export interface About {
+  submitterId: string
+  data: Record<string, unknown>
+}
+
+/**
+ * Journal event with the submission as it now is (`data.object`); the events webhooks may subscribe
+ * to (submission events, `submitter.reminded`) also go to the outbox.
+ */
 export async function recordSubmissionEvent(
   tx: Tx,
   ctx: LifecycleContext,
   submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>,
   type: EventType,
   actor: Actor | null = null,
+  about: About | null = null,
 ): Promise<string> {
   const object = await snapshotSubmission(tx, ctx.config.publicUrl, submission.id)
   const eventId = await appendEvent(tx, ctx, scopeOf(submission), {
     type,
     submissionId: submission.id,
-    submitterId: actor?.submitterId ?? null,
-    data: { object },
+    submitterId: actor?.submitterId ?? about?.submitterId ?? null,
+    data: { ...about?.data, object },
     actor,
   })
-  if (type.startsWith('submission.')) {
+  if (isWebhookEventType(type)) {
     await enqueue(tx, ctx, publishEventDeclaration, { event_id: eventId })
   }
   return eventId
@@ -112,10 +122,29 @@ export async function applySubmissionMove(
     .returningAll()
     .executeTakeFirst()
   if (!updated) throw refusal()
-  // docs/api.md#saving-progress: what signers saved and never signed ends with the submission.
-  if (FINAL_STATUSES.includes(updated.status)) await deleteSubmissionProgress(tx, updated)
+  if (FINAL_STATUSES.includes(updated.status)) {
+    // docs/api.md#saving-progress: what signers saved and never signed ends with the submission.
+    await deleteSubmissionProgress(tx, updated)
+    // docs/api.md#reminders: the reminders stop for good with the submission.
+    await stopReminders(tx, updated)
+  }
   await recordSubmissionEvent(tx, ctx, updated, move.event, options.actor ?? null)
   return updated
+}
+
+/** No further automatic reminder for any signer of the submission (the jobs find nothing due). */
+async function stopReminders(
+  tx: Tx,
+  submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>,
+) {
+  await tx
+    .updateTable('submitters')
+    .set({ next_reminder_at: null })
+    .where('submission_id', '=', submission.id)
+    .where('account_id', '=', submission.account_id)
+    .where('environment', '=', submission.environment)
+    .where('next_reminder_at', 'is not', null)
+    .execute()
 }
 
 /**

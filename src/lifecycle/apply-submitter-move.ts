@@ -29,8 +29,10 @@ function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, detai
   switch (trigger) {
     case 'open':
       return { opened_at: at, opened_ip: act.ip, opened_user_agent: act.userAgent, opened_via: act.via }
+    // docs/api.md#reminders: signing or declining stops the signer's reminders for good.
     case 'sign':
       return {
+        next_reminder_at: null,
         signed_at: at,
         signed_ip: act.ip,
         signed_user_agent: act.userAgent,
@@ -39,6 +41,7 @@ function actColumns(trigger: SubmitterTrigger, at: string, act: SignerAct, detai
       }
     case 'decline':
       return {
+        next_reminder_at: null,
         declined_at: at,
         declined_ip: act.ip,
         declined_user_agent: act.userAgent,

@@ -1,21 +1,34 @@
 // The submission as events and webhooks carry it (`data.object` in docs/webhooks.md#the-body), read
 // inside the transaction of the change so it shows the state the event describes.
-import type { Tx } from '../db/tables.ts'
+import type { SubmissionsTable, Tx } from '../db/tables.ts'
 
 export interface SubmissionSnapshot {
   id: string
   status: string
   template_id: string
   metadata: Record<string, unknown>
+  /** docs/api.md#reminders: the effective policy, null when off. */
+  reminders: { first_after_hours: number; every_hours: number; max_count: number } | null
   submitters: Array<{
     id: string
     email: string
     external_id: string | null
     status: string
     signed_at: string | null
+    reminders_sent: number
+    next_reminder_at: string | null
   }>
   audit_log_url: string
   completed_at: string | null
+}
+
+/** The policy a submission row keeps (migration 0022), as the API answers it; null when off. */
+export function reminderPolicyOf(
+  row: Pick<SubmissionsTable, 'reminder_first_hours' | 'reminder_every_hours' | 'reminder_max_count'>,
+): SubmissionSnapshot['reminders'] {
+  const { reminder_first_hours: first, reminder_every_hours: every, reminder_max_count: max } = row
+  if (first === null || every === null || max === null) return null
+  return { first_after_hours: first, every_hours: every, max_count: max }
 }
 
 export function auditLogUrl(publicUrl: string, submissionId: string): string {
@@ -34,7 +47,7 @@ export async function snapshotSubmission(
     .executeTakeFirstOrThrow()
   const submitters = await tx
     .selectFrom('submitters')
-    .select(['id', 'email', 'external_id', 'status', 'signed_at'])
+    .select(['id', 'email', 'external_id', 'status', 'signed_at', 'reminders_sent', 'next_reminder_at'])
     .where('submission_id', '=', submissionId)
     .orderBy('position')
     .execute()
@@ -43,6 +56,7 @@ export async function snapshotSubmission(
     status: submission.status,
     template_id: submission.template_id,
     metadata: JSON.parse(submission.metadata) as Record<string, unknown>,
+    reminders: reminderPolicyOf(submission),
     submitters,
     audit_log_url: auditLogUrl(publicUrl, submission.id),
     completed_at: submission.completed_at,

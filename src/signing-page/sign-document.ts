@@ -18,6 +18,7 @@ import { applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter
 import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { LIMITS } from '../limits.ts'
 import { PageLanguage } from '../submissions/consent.ts'
+import { startReminderClocks } from '../submissions/reminders.ts'
 import { queueSigningRequests } from '../submissions/signing-requests.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { type CheckedValues, checkRequired, checkSignValues } from './sign-values.ts'
@@ -83,8 +84,12 @@ async function moveSubmission(
     return
   }
   const moved = await applySubmissionMove(tx, deps, session.submission, 'sign', changedMeanwhile, { actor })
-  // Preserved order: the next signer is asked now (random order asked everyone at creation).
-  if (moved.signing_order === 'preserved') await queueSigningRequests(tx, deps, moved, everyone)
+  // Preserved order: the next signer is asked now (random order asked everyone at creation), and
+  // their reminder clock starts (docs/api.md#reminders).
+  if (moved.signing_order === 'preserved') {
+    await queueSigningRequests(tx, deps, moved, everyone)
+    await startReminderClocks(tx, deps, moved, everyone)
+  }
 }
 
 async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) {

@@ -66,8 +66,19 @@ function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): Audi
   }
 }
 
-/** `submitter.updated` (PATCH /v1/submitters/{id}) in words: which fields, and the e-mail's old and new value. */
+/** `submitter.reminded` in words: which reminder, and whether the sender asked for it or the policy did. */
+function reminderDetails(event: EventsTable): string {
+  const data = JSON.parse(event.data) as { count?: number; manual?: boolean }
+  const how = data.manual ? 'sent at the sender’s request' : 'sent automatically (reminder policy)'
+  return `Reminder ${data.count ?? '?'}, ${how}`
+}
+
+/**
+ * `submitter.updated` (PATCH /v1/submitters/{id}) in words: which fields, and the e-mail's old and
+ * new value; `submitter.reminded`: which reminder and how.
+ */
 function eventDetails(event: EventsTable): string | null {
+  if (event.type === 'submitter.reminded') return reminderDetails(event)
   if (event.type !== 'submitter.updated') return null
   const data = JSON.parse(event.data) as { changed?: string[]; email?: { from: string; to: string } }
   const changes = (data.changed ?? []).map((field) =>

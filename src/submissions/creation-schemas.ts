@@ -1,6 +1,7 @@
 // docs/api.md#creating-a-submission: the options every submission-creation endpoint accepts, and
 // submitters.
 import { type Static, type TSchema, Type } from 'typebox'
+import { REMINDER_BOUNDS } from '../config.ts'
 import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
 import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { WEB_URL } from '../http/validation.ts'
@@ -85,6 +86,20 @@ export const TemplateSubmitter = Type.Object(
 )
 export type TemplateSubmitter = Static<typeof TemplateSubmitter>
 
+/** docs/api.md#reminders: when a signer still to sign is mailed again, in (policy) hours. */
+export const ReminderPolicy = Type.Object(
+  {
+    first_after_hours: Type.Integer({
+      ...REMINDER_BOUNDS.first_after_hours,
+      description: 'Hours from when the signer can act (their turn) to the first reminder',
+    }),
+    every_hours: Type.Integer({ ...REMINDER_BOUNDS.every_hours, description: 'Hours between reminders' }),
+    max_count: Type.Integer({ ...REMINDER_BOUNDS.max_count, description: 'Automatic reminders at most' }),
+  },
+  { additionalProperties: false, title: 'ReminderPolicy' },
+)
+export type ReminderPolicy = Static<typeof ReminderPolicy>
+
 export function creationOptions<S extends TSchema>(submitter: S) {
   return {
     submitters: Type.Array(submitter, { minItems: 1, maxItems: 50 }),
@@ -111,6 +126,12 @@ export function creationOptions<S extends TSchema>(submitter: S) {
         'Reply-To of the mails to signers; the signing request shows it beside the account’s name, under its heading',
     }),
     metadata: Type.Optional(Metadata),
+    reminders: Type.Optional(
+      Type.Union([ReminderPolicy, Type.Literal(false)], {
+        description:
+          'Reminders mailed to each signer who has not signed (docs/api.md#reminders), or `false` for none. Absent: the instance default (`REMINDERS`)',
+      }),
+    ),
     message: Type.Optional(
       Type.Object(
         {
@@ -143,6 +164,7 @@ export interface CommonOptions {
   reply_to?: string
   metadata?: Record<string, string | number | boolean | null>
   message?: { subject?: string; body?: string }
+  reminders?: ReminderPolicy | false
 }
 
 /** The creation response (docs/api.md#creating-a-submission), exactly. */

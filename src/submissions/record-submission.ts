@@ -16,6 +16,8 @@ import {
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
+import { policyColumns } from './reminder-schedule.ts'
+import { startReminderClocks } from './reminders.ts'
 import { embedExpiry, embedUrl, issueEmbedToken, newSigningSlug, signingUrl } from './signing-credentials.ts'
 import { queueSigningRequests } from './signing-requests.ts'
 import { insertSubmission, insertSubmitters } from './submission-store.ts'
@@ -81,6 +83,10 @@ function submitterRows(
     decline_reason: null,
     email_2fa_verified_at: null,
     page_language: null,
+    reminders_sent: 0,
+    auto_reminders_sent: 0,
+    next_reminder_at: null,
+    last_reminded_at: null,
   }))
 }
 
@@ -121,6 +127,8 @@ export async function recordNewSubmission(
     audit_json_key: null,
     finalize_error: null,
     preview: input.preview ? 1 : 0,
+    // docs/api.md#reminders: the policy given, or the instance default (REMINDERS).
+    ...policyColumns(options.reminders, deps.config.reminders),
   }
   const submitters = submitterRows(id, scope, input, deps, at)
   await insertSubmission(tx, submission)
@@ -147,15 +155,22 @@ export async function recordNewSubmission(
         'internal_inconsistency',
         'The new submission changed while it was being completed; retry.',
       )
-  } else if ((await queueSigningRequests(tx, deps, submission, submitters)) > 0) {
-    await applySubmissionMove(
-      tx,
-      deps,
-      submission,
-      'send',
-      () =>
-        new ApiError('internal_inconsistency', 'The new submission changed while it was being sent; retry.'),
-    )
+  } else {
+    if ((await queueSigningRequests(tx, deps, submission, submitters)) > 0) {
+      await applySubmissionMove(
+        tx,
+        deps,
+        submission,
+        'send',
+        () =>
+          new ApiError(
+            'internal_inconsistency',
+            'The new submission changed while it was being sent; retry.',
+          ),
+      )
+    }
+    // The signers who can act now (everyone in random order, the first in preserved order).
+    await startReminderClocks(tx, deps, submission, submitters)
   }
   const expiresAt = embedExpiry(now, submission.expires_at)
   return {

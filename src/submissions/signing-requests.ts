@@ -55,6 +55,7 @@ export function signingRequestMessage(
   submission: SubmissionsTable,
   submitter: SubmittersTable,
   context: RequestContext,
+  { reminder = false }: { reminder?: boolean } = {},
 ): MailMessage {
   const url = signingUrl(deps.config.signingUrl, submitter.signing_slug)
   const rendered = renderSigningRequest(
@@ -66,11 +67,12 @@ export function signingRequestMessage(
       expiresAt: submission.expires_at,
       message: { subject: submission.message_subject, body: submission.message_body },
       sender: { account: context.accountName, replyTo: submission.reply_to },
+      reminder,
     },
     mailTexts(deps.config.mailLanguage),
   )
   return {
-    kind: 'signing_request',
+    kind: reminder ? 'signing_request_reminder' : 'signing_request',
     to: submitter.email,
     to_name: submitter.name,
     bcc: null,

@@ -4,7 +4,8 @@ import { type Static, Type } from 'typebox'
 import type { SubmissionsTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
-import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
+import { auditLogUrl, reminderPolicyOf } from '../lifecycle/submission-snapshot.ts'
+import { ReminderPolicy } from './creation-schemas.ts'
 import { signingUrl } from './signing-credentials.ts'
 import type { SubmitterSummaryRow } from './submission-store.ts'
 
@@ -29,6 +30,15 @@ export const SubmitterSummary = Type.Object(
     signed_at: Nullable(Timestamp),
     declined_at: Nullable(Timestamp),
     decline_reason: Nullable(Type.String({ description: 'What the signer wrote when declining' })),
+    reminders_sent: Type.Integer({
+      minimum: 0,
+      description: 'Reminders mailed to this signer, automatic and manual (docs/api.md#reminders)',
+    }),
+    next_reminder_at: Nullable({
+      ...Timestamp,
+      description:
+        'When the next automatic reminder is due; null when none is (policy off, not their turn yet, signed, declined, max_count reached, the submission ended)',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -63,6 +73,14 @@ export const Submission = Type.Object(
     reply_to: Nullable(Type.String()),
     message: Type.Object({ subject: Nullable(Type.String()), body: Nullable(Type.String()) }),
     metadata: Metadata,
+    // Untitled: the titled ReminderPolicy is the request's, which null does not fit.
+    reminders: Nullable(
+      Type.Object(ReminderPolicy.properties, {
+        additionalProperties: false,
+        description:
+          'The effective reminder policy (docs/api.md#reminders): the one given at creation, or the instance default; null when off',
+      }),
+    ),
     audit_log_url: Type.String(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -99,6 +117,8 @@ export function toApiSubmitter(row: SubmitterSummaryRow, signingBase: string): S
     signed_at: row.signed_at,
     declined_at: row.declined_at,
     decline_reason: row.decline_reason,
+    reminders_sent: row.reminders_sent,
+    next_reminder_at: row.next_reminder_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
@@ -123,6 +143,7 @@ export function toApiSubmission(
     reply_to: row.reply_to,
     message: { subject: row.message_subject, body: row.message_body },
     metadata: JSON.parse(row.metadata),
+    reminders: reminderPolicyOf(row),
     audit_log_url: auditLogUrl(urls.publicUrl, row.id),
     created_at: row.created_at,
     updated_at: row.updated_at,

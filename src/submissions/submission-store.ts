@@ -58,6 +58,8 @@ export const SUBMITTER_SUMMARY_COLUMNS = [
   'signed_at',
   'declined_at',
   'decline_reason',
+  'reminders_sent',
+  'next_reminder_at',
 ] as const satisfies ReadonlyArray<keyof SubmittersTable>
 export type SubmitterSummaryRow = Pick<SubmittersTable, (typeof SUBMITTER_SUMMARY_COLUMNS)[number]>
 

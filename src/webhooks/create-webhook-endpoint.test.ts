@@ -75,6 +75,7 @@ describe('POST /v1/webhook_endpoints', () => {
         'submission.declined',
         'submission.expired',
         'submission.cancelled',
+        'submitter.reminded',
       ]
       const a = await create({ url: 'https://hooks.example.eu/a', events })
       const b = await create({ url: 'https://hooks.example.eu/a', events })

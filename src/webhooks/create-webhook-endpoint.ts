@@ -1,11 +1,12 @@
 // POST /v1/webhook_endpoints — docs/api.md#endpoints: exactly `url` and `events`. The events must
-// be a non-empty list of distinct submission event types (docs/api.md#endpoints; 422 invalid_events
+// be a non-empty list of distinct subscribable event types — the submission events and
+// `submitter.reminded` (docs/api.md#endpoints; 422 invalid_events
 // otherwise); the URL must pass the SSRF guard (422 webhook_url_rejected with the reason); at most
 // 25 active endpoints per account and environment (422 webhook_endpoint_limit_reached). The secret
 // is in this answer only: the row keeps it sealed.
 import { Type } from 'typebox'
 import { ApiError } from '../errors.ts'
-import { SUBMISSION_EVENT_TYPES } from '../events/event-types.ts'
+import { WEBHOOK_EVENT_TYPES } from '../events/event-types.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
 import { LIMITS } from '../limits.ts'
@@ -24,21 +25,21 @@ const CreateWebhookEndpointRequest = Type.Object(
     }),
     events: Type.Array(Type.String({ maxLength: 100 }), {
       maxItems: 50,
-      description: `Submission event types to receive, at least one, each once: ${SUBMISSION_EVENT_TYPES.join(', ')}`,
+      description: `Event types to receive, at least one, each once: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
     }),
   },
   { additionalProperties: false, title: 'CreateWebhookEndpointRequest' },
 )
 
-const SUBSCRIBABLE: readonly string[] = SUBMISSION_EVENT_TYPES
+const SUBSCRIBABLE: readonly string[] = WEBHOOK_EVENT_TYPES
 
-/** docs/api.md#events: only the submission events; a journal-only or unknown type is refused by name. */
+/** docs/api.md#events: only the submission events and `submitter.reminded`; a journal-only or unknown type is refused by name. */
 export function eventsRefusal(events: readonly string[]): string | undefined {
   if (events.length === 0) return 'events: at least one event type is required.'
   const unknown = events.find((type) => !SUBSCRIBABLE.includes(type))
   if (unknown !== undefined) {
     const why = unknown.startsWith('submitter.') ? 'is journal-only' : 'is not an event type'
-    return `events: "${unknown}" ${why}; subscribable: ${SUBMISSION_EVENT_TYPES.join(', ')}.`
+    return `events: "${unknown}" ${why}; subscribable: ${WEBHOOK_EVENT_TYPES.join(', ')}.`
   }
   const repeated = events.find((type, i) => events.indexOf(type) !== i)
   if (repeated !== undefined) return `events: "${repeated}" is listed twice.`
@@ -51,7 +52,7 @@ export const createWebhookEndpoint = defineRoute({
   url: '/v1/webhook_endpoints',
   summary: 'Create a webhook endpoint',
   description:
-    'Subscribes a URL to submission events. The answer carries the signing `secret` (`whsec_` + 32 base62 characters) once: it is never returned again. No Idempotency-Key.',
+    'Subscribes a URL to submission events (and `submitter.reminded`). The answer carries the signing `secret` (`whsec_` + 32 base62 characters) once: it is never returned again. No Idempotency-Key.',
   tag: 'Webhooks',
   // Console: webhook endpoints are an admin's (console contract); editors read them only.
   consoleRole: 'admin',

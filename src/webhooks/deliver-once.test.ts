@@ -36,6 +36,7 @@ describe('webhook deliveries', () => {
         'completed_at',
         'id',
         'metadata',
+        'reminders',
         'status',
         'submitters',
         'template_id',

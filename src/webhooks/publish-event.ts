@@ -1,7 +1,7 @@
-// The `events.publish` job (queued by lifecycle/ with each submission event): one delivery per
-// active endpoint of the event's account and environment subscribed to its type, each carrying the
-// body of docs/webhooks.md#the-body — id, type, created_at, data.object (the submission as the
-// event's own transaction saw it) — frozen now, byte for byte, for every attempt. Idempotent: a
+// The `events.publish` job (queued by lifecycle/ with each event webhooks may subscribe to): one
+// delivery per active endpoint of the event's account and environment subscribed to its type, each
+// carrying the body of docs/webhooks.md#the-body — id, type, created_at, data.object (the submission
+// as the event's own transaction saw it; `submitter.reminded` adds submitter_id, count and manual) — frozen now, byte for byte, for every attempt. Idempotent: a
 // second run finds the deliveries made and adds none. A preview's events make none.
 import type { Scope, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
@@ -11,13 +11,14 @@ import { publishEventDeclaration } from '../lifecycle/submission-jobs.ts'
 import { insertDeliveries } from './delivery-store.ts'
 import { subscribedEndpoints } from './endpoint-store.ts'
 
+/** `data` is the journal's: the submission as `object`, and what a signer's event adds (`submitter.reminded`). */
 export function deliveryBody(event: { id: string; type: string; created_at: string; data: string }): string {
-  const data = JSON.parse(event.data) as { object: unknown }
+  const { object, ...rest } = JSON.parse(event.data) as { object: unknown }
   return JSON.stringify({
     id: event.id,
     type: event.type,
     created_at: event.created_at,
-    data: { object: data.object },
+    data: { object, ...rest },
   })
 }
 

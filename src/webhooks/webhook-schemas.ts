@@ -2,7 +2,7 @@
 // creation answer (CreatedWebhookEndpoint). One schema per shape.
 import { type Static, Type } from 'typebox'
 import type { WebhookEndpointsTable } from '../db/tables.ts'
-import { SUBMISSION_EVENT_TYPES } from '../events/event-types.ts'
+import { WEBHOOK_EVENT_TYPES } from '../events/event-types.ts'
 import { Id, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 
 const NullableTime = Nullable({ ...Timestamp })
@@ -34,7 +34,7 @@ const endpointFields = {
   id: Id('whk'),
   object: Type.Literal('webhook_endpoint'),
   url: Type.String({ description: 'Where events are POSTed' }),
-  events: Type.Array(StringEnum(SUBMISSION_EVENT_TYPES), { description: 'The subscribed event types' }),
+  events: Type.Array(StringEnum(WEBHOOK_EVENT_TYPES), { description: 'The subscribed event types' }),
   active: Type.Boolean({ description: 'False once deleted (deactivated): it receives nothing more' }),
   health: WebhookHealth,
   previous_secret_expires_at: {

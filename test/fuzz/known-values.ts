@@ -1,7 +1,7 @@
 // Values still valid for their schema that get past the first business rules (one PDF source per
 // document, roles the seeded templates have, areas on the page), so valid requests reach deeper code.
 import fc from 'fast-check'
-import { SUBMISSION_EVENT_TYPES } from '../../src/events/event-types.ts'
+import { WEBHOOK_EVENT_TYPES } from '../../src/events/event-types.ts'
 import { REFUSED_URLS } from './hostile-values.ts'
 import type { GenContext } from './schema-arbitrary.ts'
 
@@ -63,6 +63,6 @@ export function hints(pdf: string): GenContext['hints'] {
     pdf_url: () => refused,
     // Webhook URLs: refused ones, and a public IP literal accepted without DNS (never called).
     url: () => fc.oneof(refused, fc.constant('https://93.184.216.34/hook')),
-    events: () => fc.subarray([...SUBMISSION_EVENT_TYPES], { minLength: 1 }),
+    events: () => fc.subarray([...WEBHOOK_EVENT_TYPES], { minLength: 1 }),
   }
 }

@@ -447,4 +447,22 @@ export const FR: typeof EN = {
   editor_resume_body: '« {name} », pas encore enregistré comme modèle, est gardé jusqu’au {date}.',
   editor_resume: 'Reprendre « {name} »',
   editor_discard: 'Repartir de zéro',
+  // — reminders (docs/api.md#reminders)
+  reminders: 'Relances',
+  reminders_sent: '{n} envoyées',
+  reminders_sent_one: '1 envoyée',
+  reminders_none: 'Aucune envoyée',
+  reminders_next: 'Prochaine : {date}',
+  remind_now: 'Relancer',
+  remind_label: 'Relancer {email}',
+  remind_done: 'Relance envoyée à {email}.',
+  remind_wait_minutes: 'Une relance a été envoyée il y a moins d’une heure ; réessayez dans {n} minutes.',
+  remind_wait_minute: 'Une relance a été envoyée il y a moins d’une heure ; réessayez dans 1 minute.',
+  remind_not_your_turn:
+    'Ce n’est pas encore le tour de ce signataire : ceux qui le précèdent doivent signer d’abord.',
+  remind_finished: 'Ce signataire a déjà signé ou refusé : il n’y a rien à lui rappeler.',
+  remind_ended: 'Cette demande est terminée : personne ne peut être relancé.',
+  remind_no_email: 'Ce signataire ne reçoit pas d’e-mail : partagez-lui plutôt son lien de signature.',
+  event_submitter_reminded: 'Un signataire a été relancé',
+  event_by_submitter_reminded: '{who} a été relancé',
 }

@@ -3,8 +3,8 @@
 // has one), queued in the transaction that records the resend. Only a request that went out can be
 // resent (resend-signing-request-rules.ts), at most once in 5 minutes and 5 times in 24 hours per
 // signer, counted in the database so every API process sees the same counts. Nothing changes
-// status and no event is journaled: the public event types are fixed (docs/api.md#events), and the
-// rows of signing_request_resends say which member asked again and when.
+// status and no event is journaled (a reminder, docs/api.md#reminders, is): the rows of
+// signing_request_resends say which member asked again and when.
 import { orNotFound } from '../../errors.ts'
 import { IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'

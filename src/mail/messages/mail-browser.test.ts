@@ -63,14 +63,19 @@ describe('every mail in a browser (HTML part)', () => {
         assert.ok(phone.cardWidth <= PHONE.width - 20, `${kind}: card ${phone.cardWidth} px`)
         const desktop = await draw(mail.html, DESKTOP, `mail-${kind}-${language}-desktop`)
         assert.equal(desktop.cardWidth, 600, kind)
-        const hasButton = kind === 'signing_request' || kind === 'completed' || kind === 'console_sign_in'
+        const hasButton = [
+          'signing_request',
+          'signing_request_reminder',
+          'completed',
+          'console_sign_in',
+        ].includes(kind)
         assert.equal(phone.button !== null, hasButton, `${kind}: a button only where there is a link`)
         if (phone.button)
           assert.ok(
             phone.button.height >= 44 && phone.button.width >= 120,
             `${kind}: ${JSON.stringify(phone.button)}`,
           )
-        if (kind === 'signing_request') {
+        if (kind === 'signing_request' || kind === 'signing_request_reminder') {
           assert.equal(
             phone.byline,
             mailTexts(language).signingRequest.requestedBy('Acme Ltd', 'sales@acme.example'),

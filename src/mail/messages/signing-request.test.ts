@@ -170,4 +170,23 @@ describe('the completion mail', () => {
     assert.ok(mail.html.includes('Hello Ann &amp; Bob,'))
     assert.equal(mail.html.split(HREF).length - 1, 2)
   })
+
+  // docs/api.md#reminders: the request again, its subject marked, a first line saying so.
+  it('a reminder: subject beginning "Reminder:", a first line saying so, the same link and the expiry', () => {
+    const request = renderSigningRequest(input({ expiresAt: '2026-12-24T09:00:00.000Z' }))
+    const reminder = renderSigningRequest(input({ expiresAt: '2026-12-24T09:00:00.000Z', reminder: true }))
+    assert.equal(reminder.subject, 'Reminder: Please sign “Contract”')
+    assert.match(
+      reminder.text,
+      /^Requested by Acme Ltd\n\nA reminder: “Contract” is still waiting for your signature\.\n\nHello Ann,/,
+    )
+    assert.ok(reminder.text.includes(`Review and sign:\n${URL}\n`))
+    assert.equal(reminder.html.split(HREF).length - 1, 2, 'the same button and plain link')
+    assert.ok(reminder.text.includes('This link expires on 24 December 2026'), reminder.text)
+    assert.equal(reminder.text.replace(/^A reminder: .*\n\n/m, ''), request.text)
+    const own = renderSigningRequest(
+      input({ message: { subject: 'Sign {{document.name}} today', body: null }, reminder: true }),
+    )
+    assert.equal(own.subject, 'Reminder: Sign Contract today')
+  })
 })

@@ -1,4 +1,4 @@
-// The signing request: who asks (the account's name, and `reply_to` when given), the
+// The signing request (and, marked as such, its reminders): who asks (the account's name, and `reply_to` when given), the
 // sender's `message.subject` and `message.body` with their variables filled in (or the default
 // wording), then always the button and the link, and the expiry. Pure: rendered when the request
 // is queued, in the transaction of the change that caused it.
@@ -23,6 +23,8 @@ export interface SigningRequestInput {
   message: { subject: string | null; body: string | null }
   /** Who asks: the account's name, and the submission's `reply_to` (the Reply-To header). */
   sender: MailSender
+  /** docs/api.md#reminders: the same request again, its subject marked and a first line saying so. */
+  reminder?: boolean
 }
 
 export interface MailSender {
@@ -62,14 +64,18 @@ export function renderSigningRequest(input: SigningRequestInput, texts = MAIL_TE
   const value = variableValues(input, texts)
   const subject = input.message.subject ? fillVariables(input.message.subject, value).trim() : ''
   const body = input.message.body ? bodyParagraphs(input.message.body, value) : []
+  const request = subject || t.subject(input.documentName)
+  const paragraphs =
+    body.length > 0
+      ? body
+      : [plainParagraph(texts.greeting(input.signer.name)), plainParagraph(t.intro(input.documentName))]
   return renderMail({
     texts,
-    subject: subject || t.subject(input.documentName),
+    subject: input.reminder ? t.reminderSubject(request) : request,
     heading: t.heading(input.documentName),
-    paragraphs:
-      body.length > 0
-        ? body
-        : [plainParagraph(texts.greeting(input.signer.name)), plainParagraph(t.intro(input.documentName))],
+    paragraphs: input.reminder
+      ? [plainParagraph(t.reminderIntro(input.documentName)), ...paragraphs]
+      : paragraphs,
     action: { label: t.button, url: input.signingUrl },
     notes: input.expiresAt ? [t.expires(texts.formatDate(input.expiresAt))] : [],
     replyToSender: input.sender.replyTo !== null,

@@ -25,6 +25,8 @@ export const FRENCH: MailTexts = {
     button: 'Relire et signer',
     expires: (date) => `Ce lien expire le ${date}.`,
     requestedBy: (account, replyTo) => `Demandeur${NBSP}: ${account}${replyTo ? ` (${replyTo})` : ''}`,
+    reminderSubject: (subject) => `Rappel${NBSP}: ${subject}`,
+    reminderIntro: (document) => `Un rappel${NBSP}: ${quoted(document)} attend toujours votre signature.`,
   },
   signingRequestCopy: {
     subject: (document, signer) => `Envoyé pour signature${NBSP}: ${quoted(document)} à ${signer}`,

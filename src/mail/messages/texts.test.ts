@@ -7,7 +7,7 @@ import { MAIL_LANGUAGES, mailTexts } from './texts.ts'
 
 /** Words of the English mails that no French mail may keep. */
 const ENGLISH_WORDS =
-  /\b(Please|Hello|Review and sign|Requested by|Sent by|Reply to|expires|Everyone|Download|Reference|If the button|failing|Last error|for your records)\b/
+  /\b(Please|Hello|Review and sign|Requested by|Sent by|Reply to|expires|Everyone|Download|Reference|If the button|failing|Last error|for your records|Reminder|waiting)\b/
 
 describe('every mail in every language', () => {
   for (const language of MAIL_LANGUAGES) {
@@ -39,5 +39,11 @@ describe('every mail in every language', () => {
     assert.ok(request.text.includes('Ce lien expire le 30 novembre 2026 à 17:30 UTC.'))
     assert.ok(request.text.includes(`Relire et signer\u00a0:\n${SAMPLE_URL}\n`))
     assert.equal(request.subject, 'Document à signer : « Contract »')
+    const reminder = everyMail(mailTexts('fr')).signing_request_reminder!
+    assert.equal(reminder.subject, 'Rappel : Document à signer : « Contract »')
+    assert.ok(
+      reminder.text.includes('Un rappel\u00a0: «\u00a0Contract\u00a0» attend toujours votre signature.'),
+    )
+    assert.ok(reminder.text.includes('Ce lien expire le 30 novembre 2026 à 17:30 UTC.'))
   })
 })

@@ -19,6 +19,10 @@ export interface MailTexts {
     expires(date: string): string
     /** Who asks — the account's name, and the submission's `reply_to` when it has one. */
     requestedBy(account: string, replyTo: string | null): string
+    /** A reminder (docs/api.md#reminders): the request's subject, marked as one. */
+    reminderSubject(subject: string): string
+    /** A reminder's first line, before the request's own wording. */
+    reminderIntro(document: string): string
   }
   /**
    * What `bcc_email` receives instead of the signer's own mail — that the request went
@@ -112,6 +116,8 @@ export const ENGLISH: MailTexts = {
     button: 'Review and sign',
     expires: (date) => `This link expires on ${date}.`,
     requestedBy: (account, replyTo) => `Requested by ${account}${replyTo ? ` (${replyTo})` : ''}`,
+    reminderSubject: (subject) => `Reminder: ${subject}`,
+    reminderIntro: (document) => `A reminder: “${document}” is still waiting for your signature.`,
   },
   signingRequestCopy: {
     subject: (document, signer) => `Sent for signature: “${document}” to ${signer}`,

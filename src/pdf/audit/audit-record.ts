@@ -141,7 +141,7 @@ export const AuditEvent = Type.Object({
   user_agent: OrNull(Type.String(), 'User agent of that request'),
   details: OrNull(
     Type.String(),
-    'What the event changed beyond a status: for submitter.updated, the fields the sender changed, with the old and new e-mail address',
+    'What the event changed beyond a status: for submitter.updated, the fields the sender changed, with the old and new e-mail address; for submitter.reminded, which reminder it was and whether the sender asked for it or the policy sent it',
   ),
   description: Type.Optional(
     Type.String({

@@ -1,5 +1,6 @@
 // One submission, named after its template (template-names.ts) with its id beside: status,
-// downloads, each signer (link, change of address or name, the signing request sent again), cancel,
+// downloads, each signer (link, change of address or name, the signing request sent again, their
+// reminders and "Remind now": docs/api.md#reminders), cancel,
 // and its journal as a timeline (GET /v1/events?submission_id=) naming the signer of each event.
 import { useEffect, useState } from 'preact/hooks'
 import { type ApiFailure, call, query } from '../api.ts'
@@ -35,8 +36,8 @@ import { SignerBadge, SUBMISSION_TONES, signerName, submissionStatus } from './s
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
 /**
- * The signers whose request went out and can be sent again (the server's rule, console/
- * resend-signing-request-rules.ts): still to sign, mailed, and their turn under preserved order.
+ * The signers whose request went out and can be sent again or reminded now (the server’s rules,
+ * console/resend/resend-signing-request-rules.ts and submissions/reminder-schedule.ts): still to sign, mailed, and their turn under preserved order.
  */
 function resendable(submission: Submission): Set<string> {
   if (!OPEN_STATUSES.includes(submission.status)) return new Set()
@@ -54,6 +55,38 @@ function resendRefusal(t: Texts, error: ApiFailure): string {
   return fill(t.resend_wait_hours, { n: Math.ceil(minutes / 60) })
 }
 
+/** A refused reminder in people's words: the wait before the next one (429), or why not (409). */
+function remindRefusal(t: Texts, error: ApiFailure): string {
+  if (error.status === 429) {
+    const minutes = Math.max(1, Math.ceil(Number(error.retryAfter ?? 60) / 60))
+    return minutes === 1 ? t.remind_wait_minute : fill(t.remind_wait_minutes, { n: minutes })
+  }
+  const words: Record<string, string> = {
+    not_your_turn: t.remind_not_your_turn,
+    submitter_already_finalized: t.remind_finished,
+    submission_already_finalized: t.remind_ended,
+    submitter_not_yet_requested: t.remind_no_email,
+  }
+  return words[error.code] ?? error.message
+}
+
+/** A signer's reminders: how many went out, and when the next automatic one is due. */
+function Reminders({ signer }: { signer: Submitter }) {
+  const { t, language } = useTexts()
+  const n = signer.reminders_sent
+  const sent = n === 0 ? t.reminders_none : n === 1 ? t.reminders_sent_one : fill(t.reminders_sent, { n })
+  return (
+    <>
+      <span>{sent}</span>
+      {signer.next_reminder_at ? (
+        <span class="muted reminder-next">
+          {fill(t.reminders_next, { date: formatDateTime(language, signer.next_reminder_at) })}
+        </span>
+      ) : null}
+    </>
+  )
+}
+
 export function SubmissionDetail({ params }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
@@ -62,6 +95,7 @@ export function SubmissionDetail({ params }: PageProps) {
   const [editing, setEditing] = useState<Submitter>()
   const [resending, setResending] = useState<string>()
   const [resendError, setResendError] = useState<string>()
+  const [reminding, setReminding] = useState<string>()
   const [changes, setChanges] = useState(0)
   const s = submission.data
   const name = useTemplateNames(s ? [s.template_id] : [])[s?.template_id ?? '']
@@ -85,6 +119,20 @@ export function SubmissionDetail({ params }: PageProps) {
       setResendError(resendRefusal(t, asFailure(error)))
     } finally {
       setResending(undefined)
+    }
+  }
+  const remind = async (signer: Submitter) => {
+    setReminding(signer.id)
+    setResendError(undefined)
+    try {
+      await call<Submitter>('POST', `/v1/submitters/${signer.id}/remind`)
+      toast(fill(t.remind_done, { email: signer.email }))
+      submission.reload()
+      setChanges((n) => n + 1)
+    } catch (error) {
+      setResendError(remindRefusal(t, asFailure(error)))
+    } finally {
+      setReminding(undefined)
     }
   }
   return (
@@ -142,13 +190,14 @@ export function SubmissionDetail({ params }: PageProps) {
               </p>
             ) : null}
             <div class="table-wrap">
-              <table>
+              <table class="signer-table">
                 <thead>
                   <tr>
                     <th scope="col">{t.role}</th>
                     <th scope="col">{t.name}</th>
                     <th scope="col">{t.email}</th>
                     <th scope="col">{t.status}</th>
+                    <th scope="col">{t.reminders}</th>
                     <th scope="col">
                       <span class="visually-hidden">{t.actions}</span>
                     </th>
@@ -172,6 +221,9 @@ export function SubmissionDetail({ params }: PageProps) {
                           state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
                         />
                       </td>
+                      <td class="reminders">
+                        <Reminders signer={signer} />
+                      </td>
                       <td class="actions">
                         {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
                           <CopyButton text={signer.signing_url} label={t.copy_signing_link} />
@@ -185,6 +237,17 @@ export function SubmissionDetail({ params }: PageProps) {
                             onClick={() => resend(signer)}
                           >
                             {t.resend}
+                          </button>
+                        ) : null}
+                        {canResend.has(signer.id) ? (
+                          <button
+                            type="button"
+                            class="button small"
+                            aria-label={fill(t.remind_label, { email: signer.email })}
+                            disabled={reminding === signer.id}
+                            onClick={() => remind(signer)}
+                          >
+                            {t.remind_now}
                           </button>
                         ) : null}
                         {OPEN_STATUSES.includes(s.status) && signer.status !== 'signed' ? (
