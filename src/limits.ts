@@ -78,6 +78,8 @@ export const LIMITS = {
   drainBodyBytes: 64 * 1024 * 1024,
   drainBodyMs: 30_000,
   dbPoolWaitMs: 10_000,
+  /** How long `serve` and `worker` wait at start for a PostgreSQL that cannot be reached yet. */
+  dbStartWaitMs: 30_000,
   /**
    * A signer's document as it stands: made in one child process per server process,
    * one at a time, each within this time; this many made or waiting at once per process (beyond:

@@ -1,6 +1,7 @@
 import { type Config, ConfigError, readConfig } from '../config.ts'
 import { migrate } from '../db/database.ts'
 import { createDeps, type Deps } from '../deps.ts'
+import { LIMITS } from '../limits.ts'
 import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts'
 import { loadSigningCertificate, type SealingIdentity } from '../pdf/seal/signing-certificate.ts'
 import { identitySource } from '../submissions/finalize-submission.ts'
@@ -14,6 +15,41 @@ export function loadConfig(): Readonly<Config> {
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message)
     throw error
+  }
+}
+
+/** Connection failures a database that is starting, restarting or overloaded gives: worth a retry. */
+function isUnreachable(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string }
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P03', '53300'].includes(code))
+    return true
+  return /timeout|terminated|Connection terminated/i.test(message ?? '')
+}
+
+/**
+ * The schema migrated once the database answers (docs/operations.md#starting-before-the-database):
+ * a long-running process (serve, worker) started before its PostgreSQL is ready, or while a
+ * loaded one takes longer than the 1 s connect deadline, tries again every second for up to
+ * `LIMITS.dbStartWaitMs`, saying so once; any other failure (a wrong password, no such database)
+ * stops it at once. SQLite has nothing to wait for.
+ */
+export async function migrateWhenReachable(deps: Deps): Promise<string[]> {
+  const deadline = Date.now() + LIMITS.dbStartWaitMs
+  let said = false
+  for (;;) {
+    try {
+      return await migrate(deps.db, deps.engine)
+    } catch (error) {
+      if (deps.engine !== 'postgres' || !isUnreachable(error) || Date.now() > deadline) throw error
+      if (!said) {
+        deps.logger.warn(
+          { reason: (error as Error).message, wait_s: LIMITS.dbStartWaitMs / 1000 },
+          'waiting for the database',
+        )
+        said = true
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
   }
 }
 

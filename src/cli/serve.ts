@@ -2,7 +2,6 @@ import { join, resolve } from 'node:path'
 import { createDefaultAccountOnce } from '../accounts/create-account.ts'
 import { buildApp } from '../app.ts'
 import type { Config } from '../config.ts'
-import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
@@ -13,6 +12,7 @@ import { closeHtmlTagger } from '../render/html-tagger.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import {
   loadConfig,
+  migrateWhenReachable,
   prepareSealingIdentity,
   requirePublicUrl,
   serveMetrics,
@@ -75,7 +75,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   // docs/operations.md#e-mail-addresses: the SMTP server is asked at start whether it announces
   // SMTPUTF8, and one line says what it answered (the SMTP mailer logs it; the outbox needs none).
   void deps.mailer.utf8Delivery()
-  const applied = await migrate(deps.db, deps.engine)
+  const applied = await migrateWhenReachable(deps)
   if (applied.length > 0) deps.logger.info({ migrations: applied }, 'migrations applied')
   const created = await createDefaultAccountOnce(deps)
   if (options.worker) await prepareSealingIdentity(deps)

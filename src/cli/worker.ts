@@ -1,4 +1,3 @@
-import { migrate } from '../db/database.ts'
 import { createDeps } from '../deps.ts'
 import { jobCatalogue, periodicTasks } from '../job-catalogue.ts'
 import { runWorker } from '../jobs/worker.ts'
@@ -6,6 +5,7 @@ import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts'
 import {
   loadConfig,
+  migrateWhenReachable,
   prepareSealingIdentity,
   requirePublicUrl,
   serveMetrics,
@@ -18,7 +18,7 @@ export async function worker(): Promise<void> {
   requirePublicUrl(config, 'paraph worker')
   const deps = await createDeps(config)
   warnAboutConfig(deps)
-  await migrate(deps.db, deps.engine)
+  await migrateWhenReachable(deps)
   await prepareSealingIdentity(deps)
   const metrics = await serveMetrics(deps)
   const stop = new AbortController()
