@@ -221,7 +221,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
                         />
                       </td>
-                      <td class="reminders">
+                      <td class="reminders" data-label={t.reminders}>
                         <Reminders signer={signer} />
                       </td>
                       <td class="actions">
