@@ -115,7 +115,8 @@ function toAsciiDomain(domain: string): string | { problem: string } {
   const oddAscii = [...mapped].find((c) => isAscii(c) && !DOMAIN_ASCII.test(c))
   const ascii = oddAscii === undefined ? domainToASCII(domain) : ''
   const labels = ascii.split('.')
-  if (ascii === '' || labels.some((l) => !ASCII_LABEL.test(l) && l.length <= EMAIL_LIMITS.label)) {
+  const badLabel = (l: string) => (!ASCII_LABEL.test(l) && l.length <= EMAIL_LIMITS.label) || !decodes(l)
+  if (ascii === '' || labels.some(badLabel)) {
     return { problem: `${shown} is not a valid internationalized domain name` }
   }
   const long = labels.find((l) => l.length > EMAIL_LIMITS.label)
@@ -141,6 +142,21 @@ function toAsciiDomain(domain: string): string | { problem: string } {
     }
   }
   return ascii
+}
+
+/**
+ * An `xn--` label must be Punycode that decodes and encodes back to itself. Node.js 22 answers ""
+ * for one that does not (xn--zz); Node.js 24's URL parser passes it through unchanged, so the round
+ * trip is checked here rather than left to the runtime.
+ */
+function decodes(label: string): boolean {
+  if (!label.toLowerCase().startsWith('xn--')) return true
+  const unicode = domainToUnicode(label)
+  return (
+    unicode !== '' &&
+    !unicode.toLowerCase().startsWith('xn--') &&
+    domainToASCII(unicode) === label.toLowerCase()
+  )
 }
 
 /**
