@@ -221,4 +221,12 @@ describe('readConfig', () => {
     for (const bad of ['0', '-1', 'hour', '86401'])
       failsOn({ REMINDER_HOUR_SECONDS: bad }, 'REMINDER_HOUR_SECONDS')
   })
+
+  it('WORKER_CONCURRENCY: 4 by default, 1 to 32, anything else one line naming it', () => {
+    assert.equal(readConfig({}).workerConcurrency, 4)
+    assert.equal(readConfig({ WORKER_CONCURRENCY: '1' }).workerConcurrency, 1)
+    assert.equal(readConfig({ WORKER_CONCURRENCY: '32' }).workerConcurrency, 32)
+    for (const bad of ['0', '33', '-2', 'many', '2.5'])
+      failsOn({ WORKER_CONCURRENCY: bad }, 'WORKER_CONCURRENCY')
+  })
 })

@@ -58,6 +58,8 @@ export const Config = Type.Object({
   ]),
   /** REMINDER_HOUR_SECONDS: the length of one policy hour, in seconds (3600; shorter for tests). */
   reminderHourSeconds: Type.Integer(),
+  /** WORKER_CONCURRENCY (docs/operations.md#worker-concurrency): jobs one worker runs at once. */
+  workerConcurrency: Type.Integer(),
 })
 export type Config = Static<typeof Config>
 
@@ -362,6 +364,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     metricsListen: metricsListen(env),
     reminders: reminders(env),
     reminderHourSeconds: integer(env, 'REMINDER_HOUR_SECONDS', 3600, 1, 86_400),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 32),
   }
   return Object.freeze(config)
 }

@@ -86,6 +86,7 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const worker = options.worker
     ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal, {
         periodicTasks: periodicTasks(deps),
+        concurrency: deps.config.workerConcurrency,
       })
     : Promise.resolve()
   const dispatching = options.worker ? new WebhookDispatcher(deps).run(stopWorker.signal) : Promise.resolve()

@@ -28,6 +28,7 @@ export async function worker(): Promise<void> {
   const dispatching = new WebhookDispatcher(deps).run(stop.signal)
   await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
     periodicTasks: periodicTasks(deps),
+    concurrency: deps.config.workerConcurrency,
   })
   await dispatching
   await metrics?.close()

@@ -69,10 +69,11 @@ function unrunnable(kind: CatalogueEntry, job: ClaimedJob): string | null {
   return payloadProblem(kind, job.payload)
 }
 
-/** Runs one due job; false when none is due. */
-export async function runOneJob(ctx: WorkerContext): Promise<boolean> {
+/** Runs one due job; false when none is due. `onClaimed` is told when a job was claimed, before it runs. */
+export async function runOneJob(ctx: WorkerContext, onClaimed?: () => void): Promise<boolean> {
   const job = await claimJob(ctx.db, ctx.engine, ctx.clock, ctx.leaseMs ?? 60_000)
   if (!job) return false
+  onClaimed?.()
   const kind = ctx.catalogue.get(job.kind)
   const log = ctx.logger.child({ job_id: job.id, job_kind: job.kind, attempt: job.attempt })
   if (!kind) {
@@ -115,15 +116,54 @@ export async function drainJobs(ctx: WorkerContext): Promise<number> {
   return count
 }
 
+/** Jobs each lane runs before the loop looks at its periodic tasks again. */
+export const LANE_BATCH = 25
+
 /**
- * The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts, and runs the
- * periodic tasks (purges of expired rows, the expiry sweep) on their own interval. A ring of
- * `ctx.jobBell` ends the idle wait early.
+ * docs/operations.md#worker-concurrency: one lane claims; as soon as it has a job, `concurrency − 1`
+ * more lanes start, and each claims and runs jobs until none is due or it has run LANE_BATCH; true
+ * when any ran. A job spends most of its time waiting (its database round trips, SMTP, a webhook
+ * receiver), so lanes overlap the waits; each claim is the same fenced claim as between worker
+ * processes. An idle worker polls with one claim, as with one lane. A lane's error is thrown once
+ * every lane has stopped, so no lane outlives the round.
+ */
+async function runLanes(ctx: WorkerContext, concurrency: number, signal: AbortSignal): Promise<boolean> {
+  // Each lane's outcome is held as a value from its start: a lane failing while the first still
+  // runs must not be an unhandled rejection (it would end the process).
+  const lane = async (onClaimed?: () => void): Promise<{ ran: number } | { error: unknown }> => {
+    let ran = 0
+    try {
+      while (ran < LANE_BATCH && !signal.aborted && (await runOneJob(ctx, onClaimed))) ran++
+      return { ran }
+    } catch (error) {
+      return { error }
+    }
+  }
+  const others: Promise<{ ran: number } | { error: unknown }>[] = []
+  const startOthers = () => {
+    if (others.length > 0) return
+    for (let i = 1; i < concurrency; i++) others.push(lane())
+  }
+  const first = await lane(startOthers)
+  const outcomes = [first, ...(await Promise.all(others))]
+  const failed = outcomes.find((o) => 'error' in o)
+  if (failed && 'error' in failed) throw failed.error
+  return outcomes.some((o) => 'ran' in o && o.ran > 0)
+}
+
+/**
+ * The worker loop of `paraph worker` / `paraph serve`: polls until the signal aborts, runs due jobs
+ * `concurrency` at a time (WORKER_CONCURRENCY), and runs the periodic tasks (purges of expired rows,
+ * the expiry sweep) on their own interval. A ring of `ctx.jobBell` ends the idle wait early.
  */
 export async function runWorker(
   ctx: WorkerContext,
   signal: AbortSignal,
-  { pollMs = 500, periodicTasks = [] }: { pollMs?: number; periodicTasks?: BoundPeriodicTask[] } = {},
+  {
+    pollMs = 500,
+    periodicTasks = [],
+    concurrency = 1,
+  }: { pollMs?: number; periodicTasks?: BoundPeriodicTask[]; concurrency?: number } = {},
 ): Promise<void> {
   const lastRun = periodicTasks.map(() => 0)
   const bell = ctx.jobBell ?? new JobBell()
@@ -140,7 +180,7 @@ export async function runWorker(
     }
     let wait = pollMs
     try {
-      const ran = await runOneJob(ctx)
+      const ran = await runLanes(ctx, concurrency, signal)
       outage.recovered()
       if (ran) continue
     } catch (error) {
