@@ -55,7 +55,9 @@ describe('ChromiumRenderer: no request leaves the browser', () => {
       <form action="${origin}/form"><button>send</button></form>
       </body></html>`
     const prefix = markPrefix()
-    const { pdf } = await renderer.render(html, 'A4', prefix)
+    // Under the product's deadline: what is asserted is that nothing is fetched, and this page of
+    // twenty refused loads has taken past 10 s on a machine running a full CI beside other work.
+    const { pdf } = await productRenderer.render(html, 'A4', prefix)
     const text = await pdfText(pdf)
     assert.match(text, /VISIBLE/)
     assert.doesNotMatch(text, /FETCHED/)
