@@ -30,6 +30,7 @@ import * as templateDraftState from './migrations/0020-template-draft-state.ts'
 import * as submissionPreview from './migrations/0021-submission-preview.ts'
 import * as reminders from './migrations/0022-reminders.ts'
 import * as emailKeys from './migrations/0023-email-keys.ts'
+import * as signerGroups from './migrations/0025-signer-groups.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-submission-preview': submissionPreview,
   '0022-reminders': reminders,
   '0023-email-keys': emailKeys,
+  '0025-signer-groups': signerGroups,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -45,17 +45,18 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
       const session = await openSession(tx, deps, signer)
       const refusal = refusalOf(session, 'decline')
       if (refusal) throw refusal
-      const act = { ip, userAgent: userAgent ?? null, via }
+      // docs/api.md#signer-groups: a member declines for the role, as a signer does.
+      const act = { ip, userAgent: userAgent ?? null, via, member: session.member }
       const moved = await applySubmitterMove(tx, deps, session.submitter, 'decline', act, changedMeanwhile, {
         declineReason: reason,
         ...(body.language ? { language: body.language } : {}),
       })
-      const actor = { submitterId: moved.id, ...act }
+      const actor = { submitterId: moved.id, ip, userAgent: userAgent ?? null }
       // The submission's move deletes every signer's saved progress; this signer's goes by name too.
       await deleteProgress(tx, moved)
       await applySubmissionMove(tx, deps, session.submission, 'decline', changedMeanwhile, { actor })
       return moved
     })
-    return signingForm(deps, declined, signer.sessions)
+    return signingForm(deps, declined, signer.sessions, signer.member)
   },
 })

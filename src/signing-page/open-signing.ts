@@ -31,14 +31,14 @@ export const [openSigning, openEmbedSigning] = defineSignerRoutes({
       }
       const seesDocument = session.state === 'ready' || session.state === 'waiting_for_others'
       if (!seesDocument || session.submitter.status !== 'pending') return session.submitter
-      const act = { ip, userAgent: userAgent ?? null, via }
+      const act = { ip, userAgent: userAgent ?? null, via, member: session.member }
       const moved = await applySubmitterMove(tx, deps, session.submitter, 'open', act, changedMeanwhile)
       if (moveFrom(session.submission.status, 'view') && session.submission.all_signed_at === null) {
-        const actor = { submitterId: moved.id, ...act }
+        const actor = { submitterId: moved.id, ip, userAgent: userAgent ?? null }
         await applySubmissionMove(tx, deps, session.submission, 'view', changedMeanwhile, { actor })
       }
       return moved
     })
-    return signingForm(deps, opened, signer.sessions)
+    return signingForm(deps, opened, signer.sessions, signer.member)
   },
 })

@@ -111,16 +111,21 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
     const values = { ...parseStoredValues(session.submitter.values), ...given }
     checkRequired(template.fields, submitter.role, values)
     const details = { values: JSON.stringify(values), ...(body.language ? { language: body.language } : {}) }
+    // docs/api.md#signer-groups: a member signs for the group; the first to commit wins.
     const signed = await applySubmitterMove(
       tx,
       deps,
       session.submitter,
       'sign',
-      act,
+      { ...act, member: session.member },
       changedMeanwhile,
       details,
     )
-    await moveSubmission(tx, deps, session, signed, { submitterId: signed.id, ...act })
+    await moveSubmission(tx, deps, session, signed, {
+      submitterId: signed.id,
+      ip: act.ip,
+      userAgent: act.userAgent,
+    })
     // docs/api.md#saving-progress: what was saved on the way is signed now, or dropped.
     await deleteProgress(tx, signed)
     return signed
@@ -147,6 +152,6 @@ export const [signDocument, signEmbedDocument] = defineSignerRoutes({
   ],
   handler: async ({ body, ip, userAgent }, signer, deps) => {
     const signed = await sign(deps, signer, { ip, userAgent: userAgent ?? null, via: signer.via }, body)
-    return signingForm(deps, signed, signer.sessions)
+    return signingForm(deps, signed, signer.sessions, signer.member)
   },
 })

@@ -31,7 +31,7 @@ import {
   useGet,
   useToast,
 } from '../ui.tsx'
-import { SignerBadge, SUBMISSION_TONES, signerName, submissionStatus } from './signers.tsx'
+import { SignerBadge, SUBMISSION_TONES, signerAddress, signerName, submissionStatus } from './signers.tsx'
 
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
@@ -126,7 +126,7 @@ export function SubmissionDetail({ params }: PageProps) {
     setResendError(undefined)
     try {
       await call<Submitter>('POST', `/v1/submitters/${signer.id}/remind`)
-      toast(fill(t.remind_done, { email: signer.email }))
+      toast(fill(t.remind_done, { email: signerAddress(signer) }))
       submission.reload()
       setChanges((n) => n + 1)
     } catch (error) {
@@ -215,7 +215,7 @@ export function SubmissionDetail({ params }: PageProps) {
                         )}
                         <IdText id={signer.id} />
                       </td>
-                      <td data-label={t.email}>{signer.email}</td>
+                      <td data-label={t.email}>{signerAddress(signer)}</td>
                       <td data-label={t.status}>
                         <SignerBadge
                           state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
@@ -232,7 +232,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={fill(t.resend_label, { email: signer.email })}
+                            aria-label={fill(t.resend_label, { email: signerAddress(signer) })}
                             disabled={resending === signer.id}
                             onClick={() => resend(signer)}
                           >
@@ -243,7 +243,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={fill(t.remind_label, { email: signer.email })}
+                            aria-label={fill(t.remind_label, { email: signerAddress(signer) })}
                             disabled={reminding === signer.id}
                             onClick={() => remind(signer)}
                           >
@@ -254,7 +254,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={`${t.edit_signer} ${signer.email}`}
+                            aria-label={`${t.edit_signer} ${signerAddress(signer)}`}
                             onClick={() => setEditing(signer)}
                           >
                             {t.edit_signer}
@@ -415,7 +415,7 @@ function describeEvent(
 
 function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: (saved: Submitter) => void }) {
   const { t } = useTexts()
-  const [email, setEmail] = useState(props.signer.email)
+  const [email, setEmail] = useState(props.signer.email ?? '')
   const [name, setName] = useState(props.signer.name ?? '')
   const save = useAction(() => {
     const body: Record<string, string | null> = {}

@@ -1,0 +1,73 @@
+// The people of signer groups (docs/api.md#signer-groups), scoped in the WHERE like every store.
+// A member found by its signing slug is the exception, as a submitter is: the slug is the credential.
+// Status changes are not here: lifecycle/apply-submitter-move.ts writes them with the submitter's.
+import type { Executor, GroupMembersTable, Scope, SubmittersTable, Tx } from '../db/tables.ts'
+
+export async function insertGroupMembers(db: Executor, rows: GroupMembersTable[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('group_members').values(rows).execute()
+}
+
+/** The members of these submitters (found in scope already), by submitter then in their order. */
+export async function membersOf(
+  db: Executor,
+  scope: Scope,
+  submitterIds: readonly string[],
+): Promise<GroupMembersTable[]> {
+  if (submitterIds.length === 0) return []
+  return db
+    .selectFrom('group_members')
+    .selectAll()
+    .where('submitter_id', 'in', submitterIds)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .orderBy('submitter_id')
+    .orderBy('position')
+    .execute()
+}
+
+/** The members of the grouped submitters among `submitters`; none read when there is no group. */
+export async function membersOfGroups(
+  db: Executor,
+  submitters: ReadonlyArray<Pick<SubmittersTable, 'id' | 'grouped' | 'account_id' | 'environment'>>,
+): Promise<Map<string, GroupMembersTable[]>> {
+  const groups = submitters.filter((s) => s.grouped === 1)
+  const out = new Map<string, GroupMembersTable[]>()
+  if (groups.length === 0) return out
+  const scope = { accountId: groups[0]!.account_id, environment: groups[0]!.environment }
+  for (const member of await membersOf(
+    db,
+    scope,
+    groups.map((s) => s.id),
+  )) {
+    out.set(member.submitter_id, [...(out.get(member.submitter_id) ?? []), member])
+  }
+  return out
+}
+
+/** A member's credential: a slug unique across accounts. */
+export async function findMemberBySlug(db: Executor, slug: string) {
+  return db.selectFrom('group_members').selectAll().where('signing_slug', '=', slug).executeTakeFirst()
+}
+
+/** For a verified embed token naming a member: that member of that submitter. */
+export async function findMemberOfSubmitter(db: Executor, submitter: SubmittersTable, memberId: string) {
+  return db
+    .selectFrom('group_members')
+    .selectAll()
+    .where('id', '=', memberId)
+    .where('submitter_id', '=', submitter.id)
+    .where('account_id', '=', submitter.account_id)
+    .where('environment', '=', submitter.environment)
+    .executeTakeFirst()
+}
+
+/** The right e-mail code of a member: the time is kept on the member (copied to the submitter when they sign). */
+export async function recordMemberVerified(tx: Tx, member: GroupMembersTable, at: string): Promise<void> {
+  await tx
+    .updateTable('group_members')
+    .set({ email_2fa_verified_at: at, updated_at: at })
+    .where('id', '=', member.id)
+    .where('account_id', '=', member.account_id)
+    .where('environment', '=', member.environment)
+    .execute()
+}
