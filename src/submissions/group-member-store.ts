@@ -71,3 +71,51 @@ export async function recordMemberVerified(tx: Tx, member: GroupMembersTable, at
     .where('environment', '=', member.environment)
     .execute()
 }
+
+/**
+ * PATCH …/members (docs/api.md#signer-groups): the group becomes the request's people. Removed
+ * members' rows go, with their e-mail codes and saved progress (their links then name no one); kept
+ * members take their new position and name; new members are inserted. Only while every member is
+ * still pending: the caller refused a group that signed or declined.
+ */
+export async function replaceGroupMembers(
+  tx: Tx,
+  group: SubmittersTable,
+  change: {
+    removed: readonly GroupMembersTable[]
+    kept: ReadonlyArray<{ member: GroupMembersTable; name: string | null; position: number }>
+    added: readonly GroupMembersTable[]
+  },
+  at: string,
+): Promise<void> {
+  const removed = change.removed.map((m) => m.id)
+  if (removed.length > 0) {
+    for (const table of ['email_2fa_codes', 'signing_progress'] as const) {
+      await tx
+        .deleteFrom(table)
+        .where('submitter_id', '=', group.id)
+        .where('member_id', 'in', removed)
+        .where('account_id', '=', group.account_id)
+        .where('environment', '=', group.environment)
+        .execute()
+    }
+    await tx
+      .deleteFrom('group_members')
+      .where('id', 'in', removed)
+      .where('submitter_id', '=', group.id)
+      .where('account_id', '=', group.account_id)
+      .where('environment', '=', group.environment)
+      .execute()
+  }
+  for (const { member, name, position } of change.kept) {
+    if (member.name === name && member.position === position) continue
+    await tx
+      .updateTable('group_members')
+      .set({ name, position, updated_at: at })
+      .where('id', '=', member.id)
+      .where('account_id', '=', group.account_id)
+      .where('environment', '=', group.environment)
+      .execute()
+  }
+  await insertGroupMembers(tx, [...change.added])
+}

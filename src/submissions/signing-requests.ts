@@ -135,12 +135,27 @@ export async function queueSigningRequests(
 ): Promise<number> {
   const due = nextSigners(submission.signing_order, submitters).filter((s) => s.send_email === 1)
   if (due.length === 0) return 0
+  await queueRequestsTo(tx, deps, submission, await recipientsOf(tx, due))
+  return due.length
+}
+
+/**
+ * The signing request to each of `recipients` (signers, or group members as acting for their
+ * group), with its notice to `bcc_email`.
+ */
+export async function queueRequestsTo(
+  tx: Tx,
+  deps: Deps,
+  submission: SubmissionsTable,
+  recipients: SubmittersTable[],
+): Promise<void> {
+  if (recipients.length === 0) return
   const context = {
     documentName: await documentNameOf(tx, submission),
     accountName: await accountNameOf(tx, submission),
   }
   const { bcc_email } = submission
-  for (const submitter of await recipientsOf(tx, due)) {
+  for (const submitter of recipients) {
     const messages = [signingRequestMessage(deps, submission, submitter, context)]
     if (bcc_email)
       messages.push(signingRequestCopyMessage(deps, { ...submission, bcc_email }, submitter, context))
@@ -148,5 +163,4 @@ export async function queueSigningRequests(
       await enqueueMail(tx, deps, payload)
     }
   }
-  return due.length
 }
