@@ -128,7 +128,12 @@ export async function applySubmitterMove(
 
 /** Who of a group acted, in the journal event (the audit trail names them). */
 function memberOf(member: GroupMembersTable | null | undefined) {
-  return member ? { member: { id: member.id, email: member.email, name: member.name } } : {}
+  return member ? { member: actingMember(member) } : {}
+}
+
+/** A group member as the journal names them (docs/api.md#signer-groups). */
+export function actingMember(member: GroupMembersTable) {
+  return { id: member.id, email: member.email, name: member.name }
 }
 
 /**

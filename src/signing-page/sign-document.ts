@@ -14,7 +14,7 @@ import { imageBlobKey, parseStoredValues, type StoredValues } from '../documents
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { type Actor, applySubmissionMove, markAllSigned } from '../lifecycle/apply-submission-move.ts'
-import { applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
+import { actingMember, applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
 import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { LIMITS } from '../limits.ts'
 import { PageLanguage } from '../submissions/consent.ts'
@@ -125,6 +125,7 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
       submitterId: signed.id,
       ip: act.ip,
       userAgent: act.userAgent,
+      member: session.member && actingMember(session.member),
     })
     // docs/api.md#saving-progress: what was saved on the way is signed now, or dropped.
     await deleteProgress(tx, signed)
