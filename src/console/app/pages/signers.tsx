@@ -35,7 +35,9 @@ export const signerAddress = (signer: Pick<Submitter, 'email' | 'members'>) =>
 
 /** A signer as a person reads them: their name, else their e-mail; a group's members by name or address. */
 export const signerName = (signer: Pick<Submitter, 'name' | 'email' | 'members'>) =>
-  signer.name ?? signer.email ?? (signer.members ?? []).map((m) => m.name ?? m.email).join(' / ')
+  signer.name ??
+  signer.email ??
+  [...new Set((signer.members ?? []).map((m) => m.name ?? m.email))].join(' / ')
 
 export function SignerBadge({ state }: { state: SignerState }) {
   const { t } = useTexts()
