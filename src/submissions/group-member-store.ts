@@ -1,6 +1,7 @@
 // The people of signer groups (docs/api.md#signer-groups), scoped in the WHERE like every store.
 // A member found by its signing slug is the exception, as a submitter is: the slug is the credential.
 // Status changes are not here: lifecycle/apply-submitter-move.ts writes them with the submitter's.
+import { prepared } from '../db/prepared.ts'
 import type { Executor, GroupMembersTable, Scope, SubmittersTable, Tx } from '../db/tables.ts'
 
 export async function insertGroupMembers(db: Executor, rows: GroupMembersTable[]): Promise<void> {
@@ -44,21 +45,36 @@ export async function membersOfGroups(
   return out
 }
 
+// The signer routes read a member on every act (the link, then again under the lock): compiled once.
+const selectMemberBySlug = prepared((db, slug: string) =>
+  db.selectFrom('group_members').selectAll().where('signing_slug', '=', slug),
+)
+
+const selectMemberOfSubmitter = prepared(
+  (db, id: string, submitterId: string, accountId: string, environment: string) =>
+    db
+      .selectFrom('group_members')
+      .selectAll()
+      .where('id', '=', id)
+      .where('submitter_id', '=', submitterId)
+      .where('account_id', '=', accountId)
+      .where('environment', '=', environment as Scope['environment']),
+)
+
 /** A member's credential: a slug unique across accounts. */
-export async function findMemberBySlug(db: Executor, slug: string) {
-  return db.selectFrom('group_members').selectAll().where('signing_slug', '=', slug).executeTakeFirst()
+export async function findMemberBySlug(db: Executor, slug: string): Promise<GroupMembersTable | undefined> {
+  return (await selectMemberBySlug(db, slug))[0]
 }
 
 /** For a verified embed token naming a member: that member of that submitter. */
-export async function findMemberOfSubmitter(db: Executor, submitter: SubmittersTable, memberId: string) {
-  return db
-    .selectFrom('group_members')
-    .selectAll()
-    .where('id', '=', memberId)
-    .where('submitter_id', '=', submitter.id)
-    .where('account_id', '=', submitter.account_id)
-    .where('environment', '=', submitter.environment)
-    .executeTakeFirst()
+export async function findMemberOfSubmitter(
+  db: Executor,
+  submitter: Pick<SubmittersTable, 'id' | 'account_id' | 'environment'>,
+  memberId: string,
+): Promise<GroupMembersTable | undefined> {
+  return (
+    await selectMemberOfSubmitter(db, memberId, submitter.id, submitter.account_id, submitter.environment)
+  )[0]
 }
 
 /** The right e-mail code of a member: the time is kept on the member (copied to the submitter when they sign). */
