@@ -5,6 +5,7 @@
 // so its ratio to the bare route tells how much of a target a database read leaves room for.
 import Fastify from 'fastify'
 import { openDatabase } from '../src/db/database.ts'
+import { systemClock } from '../src/lib/clock.ts'
 import { readSubmission } from '../src/submissions/get-submission.ts'
 
 const url = process.env.FLOOR_DATABASE_URL ?? ''
@@ -21,11 +22,17 @@ const database = openDatabase(
 )
 const scope = { accountId, environment: 'test' as const }
 const urls = { publicUrl: 'http://127.0.0.1:3000', signingUrl: 'http://127.0.0.1:3000/s/' }
+/** Signs the embed URLs of signer groups' members; the bench's submissions have none. */
+const embed = new Uint8Array(32)
 
 const app = Fastify({ logger: false })
 app.get('/healthz', async () => ({ status: 'ok' }))
 app.get<{ Params: { id: string } }>('/v1/submissions/:id', async (request, reply) => {
-  const found = await readSubmission(database.db, scope, request.params.id, urls)
+  const found = await readSubmission(
+    { db: database.db, config: urls, keys: { embed }, clock: systemClock },
+    scope,
+    request.params.id,
+  )
   if (!found) return reply.code(404).send({ error: 'not found' })
   return found
 })

@@ -30,7 +30,7 @@ import { mailScenario } from './scenarios/mail.ts'
 import { metricsScenario } from './scenarios/metrics.ts'
 import { remindersScenario } from './scenarios/reminders.ts'
 import { requestLogsScenario } from './scenarios/request-logs.ts'
-import { signScenario } from './scenarios/sign.ts'
+import { signGroupScenario, signScenario } from './scenarios/sign.ts'
 import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
@@ -51,6 +51,7 @@ const SCENARIOS: Scenario[] = [
   urlMemoryScenario,
   soakScenario,
   signScenario,
+  signGroupScenario,
   finalizationScenario,
   finalizeMemoryScenario,
   signingPageScenario,

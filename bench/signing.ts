@@ -13,15 +13,22 @@ const SIGNATURE = dataUrl(SIGNATURE_PNG)
 const ROLES = ['a', 'b', 'c'] as const
 const area = (i: number, x: number) => ({ page: 1, x, y: 0.1 + 0.2 * i, w: 0.3, h: 0.06 })
 
-export function signingBody(source: PdfSource): Record<string, unknown> {
+/** `group`: the first role is a signer group of two people (docs/api.md#signer-groups). */
+export function signingBody(source: PdfSource, { group = false } = {}): Record<string, unknown> {
   const fields = ROLES.flatMap((role, i) => [
     { name: `S${i + 1}`, type: 'signature', role, areas: [area(i, 0.1)] },
     { name: `T${i + 1}`, type: 'text', role, areas: [area(i, 0.5)] },
   ])
-  return {
-    documents: [{ name: 'Contract', ...source, fields }],
-    submitters: ROLES.map((role) => ({ role, email: `${role}@example.eu`, name: role.toUpperCase() })),
-  }
+  const submitters = ROLES.map((role, i) =>
+    group && i === 0
+      ? {
+          role,
+          name: 'The As',
+          members: [{ email: `${role}1@example.eu` }, { email: `${role}2@example.eu` }],
+        }
+      : { role, email: `${role}@example.eu`, name: role.toUpperCase() },
+  )
+  return { documents: [{ name: 'Contract', ...source, fields }], submitters }
 }
 
 /** What signer `i` (0, 1, 2) sends: a signature image and a text value. */
@@ -34,21 +41,35 @@ export const SIGNER_TEXTS = [0, 1, 2].map((i) => signerValues(i)[`T${i + 1}`]!)
 
 export interface ToSign {
   id: string
-  /** The signers' slugs, in signing order. */
+  /** The signers' slugs, in signing order (a signer group's: its first member's). */
   slugs: string[]
 }
 
-/** POST /v1/submissions/from_pdf once; the submission's id and its signers' slugs. */
-export async function createToSign(server: RunningServer, source: PdfSource): Promise<ToSign> {
+interface CreatedSigner {
+  signing_url: string | null
+  members?: Array<{ signing_url: string }>
+}
+
+/**
+ * POST /v1/submissions/from_pdf once; the submission's id and its signers' slugs. `group`: the first
+ * signer is a group of two, whose first member's slug stands for it.
+ */
+export async function createToSign(
+  server: RunningServer,
+  source: PdfSource,
+  { group = false } = {},
+): Promise<ToSign> {
   const response = await fetch(`${server.process.baseUrl}${FROM_PDF_PATH}`, {
     method: 'POST',
     headers: { ...jsonHeaders(server), 'idempotency-key': randomUUID() },
-    body: JSON.stringify(signingBody(source)),
+    body: JSON.stringify(signingBody(source, { group })),
   })
   const text = await response.text()
   if (response.status !== 201) throw new Error(`from_pdf answered ${response.status}: ${text.slice(0, 200)}`)
-  const created = JSON.parse(text) as { id: string; submitters: Array<{ signing_url: string }> }
-  const slugs = created.submitters.map((s) => new URL(s.signing_url).pathname.split('/').pop()!)
+  const created = JSON.parse(text) as { id: string; submitters: CreatedSigner[] }
+  const slugs = created.submitters.map(
+    (s) => new URL(s.signing_url ?? s.members![0]!.signing_url).pathname.split('/').pop()!,
+  )
   return { id: created.id, slugs }
 }
 

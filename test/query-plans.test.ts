@@ -6,6 +6,7 @@
 // submissions (bench/scenarios/volume.ts) measures the cost; this test keeps the plans honest.
 import assert from 'node:assert/strict'
 import { after, before, describe, it, type TestContext } from 'node:test'
+import { sql } from 'kysely'
 import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
 import { fromPdfBody, post } from './documents.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
@@ -57,6 +58,7 @@ describe('query plans at volume', () => {
       now: t.clock.now(),
       batch: 10_000,
     })
+    await seedGroups(t, account.accountId)
   })
   after(() => t.close())
 
@@ -119,11 +121,34 @@ describe('query plans at volume', () => {
       await twoPages('/v1/submitters?status=declined')
       await twoPages(`/v1/submitters?submission_id=sub_v${'3'.padStart(23, '0')}`)
       await twoPages('/v1/submitters?email=signer42@example.eu')
+      // docs/api.md#signer-groups: a member of thousands of groups, found through the members' index.
+      await twoPages(`/v1/submitters?email=${DIRECTOR}`)
     })
     const verdicts = await check(statements)
     assertBounded(c, verdicts)
   })
 })
+
+const DIRECTOR = 'director@example.eu'
+
+/**
+ * Every first signer of the measured account's test environment made a signer group whose member
+ * is one director (thousands of groups), then the statistics read again as the seed's were.
+ */
+async function seedGroups(t: TestApp, accountId: string): Promise<void> {
+  await sql`
+    insert into group_members (id, submitter_id, submission_id, account_id, environment, position, email,
+      email_key, name, status, signing_slug, submitter_created_at, created_at, updated_at)
+    select 'grm_' || substr(id, 5), id, submission_id, account_id, environment, 0, ${DIRECTOR}, ${DIRECTOR},
+      null, 'pending', 'g' || substr(id, 5), created_at, created_at, created_at
+    from submitters where account_id = ${accountId} and environment = 'test' and position = 0`.execute(
+    t.deps.db,
+  )
+  await sql`update submitters set grouped = 1 where account_id = ${accountId} and environment = 'test' and position = 0`.execute(
+    t.deps.db,
+  )
+  await sql`analyze`.execute(t.deps.db)
+}
 
 /** PARAPH_SHOW_PLANS=1 prints every plan read, bounded or not. */
 function assertBounded(c: TestContext, verdicts: PlanVerdict[]): void {

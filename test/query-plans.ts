@@ -24,6 +24,7 @@ export const GROWING_TABLES = [
   'jobs',
   'templates',
   'idempotency_keys',
+  'group_members',
 ] as const
 
 const touchesGrowing = (text: string) =>

@@ -8,8 +8,10 @@ import type {
   SigningRequestResendsTable,
   TemplateDraftsTable,
 } from './console-tables.ts'
+import type { Email2faCodesTable, GroupMembersTable, SigningProgressTable } from './signer-tables.ts'
 
 export type * from './console-tables.ts'
+export type * from './signer-tables.ts'
 
 export type Environment = 'test' | 'live'
 
@@ -209,38 +211,11 @@ export interface SubmittersTable {
   next_reminder_at: string | null
   /** When the last reminder of either kind went out: the remind route's one-per-hour limit. */
   last_reminded_at: string | null
-}
-
-/**
- * What a signer has filled in and not signed yet (docs/api.md#saving-progress): one row per
- * submitter, seen by that signer only, deleted when they sign or decline and when the submission ends.
- */
-export interface SigningProgressTable {
-  submitter_id: string
-  account_id: string
-  environment: Environment
-  submission_id: string
-  /** JSON (documents/signing-progress.ts): field name → value, images kept once each by hash. */
-  progress: string
-  updated_at: string
-}
-
-/** The live e-mail code of a signer (one row per submitter, replaced by each send). */
-export interface Email2faCodesTable {
-  submitter_id: string
-  account_id: string
-  environment: Environment
-  /** HMAC-SHA256 of the code under a key derived from PARAPH_SECRET; the code itself is never kept. */
-  code_hash: string
-  /** The address it was mailed to: a code sent before the address changed is void. */
-  sent_to: string
-  sent_at: string
-  expires_at: string
-  wrong_tries: number
-  /** Set by the right code: a code is used once. */
-  used_at: string | null
-  /** JSON: when the signer's last codes were sent, at most 10 (the daily cap). */
-  recent_sends: string
+  /**
+   * 1: a signer group (docs/api.md#signer-groups), its people in group_members; `email` and
+   * `email_key` are '' (answered null) and `name` null until a member signs or declines.
+   */
+  grouped: number
 }
 
 export interface WebhookEndpointsTable {
@@ -396,6 +371,7 @@ export interface Tables {
   submitters: SubmittersTable
   email_2fa_codes: Email2faCodesTable
   signing_progress: SigningProgressTable
+  group_members: GroupMembersTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable

@@ -7,16 +7,24 @@ import { decodeProgress, type ProgressValues } from './signing-progress.ts'
 
 type Owner = Pick<SubmittersTable, 'id' | 'account_id' | 'environment'>
 
+/** The group member whose progress it is (docs/api.md#signer-groups); '' for a signer who is no group. */
+export type MemberKey = string
+
 export interface SavedProgress {
   values: ProgressValues
   updated_at: string
 }
 
-export async function findProgress(db: Executor, submitter: Owner): Promise<SavedProgress | undefined> {
+export async function findProgress(
+  db: Executor,
+  submitter: Owner,
+  memberId: MemberKey,
+): Promise<SavedProgress | undefined> {
   const row = await db
     .selectFrom('signing_progress')
     .select(['progress', 'updated_at'])
     .where('submitter_id', '=', submitter.id)
+    .where('member_id', '=', memberId)
     .where('account_id', '=', submitter.account_id)
     .where('environment', '=', submitter.environment)
     .executeTakeFirst()
@@ -27,16 +35,24 @@ export async function findProgress(db: Executor, submitter: Owner): Promise<Save
 export async function saveProgress(
   tx: Tx,
   submitter: Owner & Pick<SubmittersTable, 'submission_id'>,
+  memberId: MemberKey,
   progress: { encoded: string; empty: boolean; at: string },
 ): Promise<void> {
   if (progress.empty) {
-    await deleteProgress(tx, submitter)
+    await tx
+      .deleteFrom('signing_progress')
+      .where('submitter_id', '=', submitter.id)
+      .where('member_id', '=', memberId)
+      .where('account_id', '=', submitter.account_id)
+      .where('environment', '=', submitter.environment)
+      .execute()
     return
   }
   await tx
     .insertInto('signing_progress')
     .values({
       submitter_id: submitter.id,
+      member_id: memberId,
       account_id: submitter.account_id,
       environment: submitter.environment,
       submission_id: submitter.submission_id,
@@ -44,12 +60,17 @@ export async function saveProgress(
       updated_at: progress.at,
     })
     .onConflict((oc) =>
-      oc.column('submitter_id').doUpdateSet({ progress: progress.encoded, updated_at: progress.at }),
+      oc
+        .columns(['submitter_id', 'member_id'])
+        .doUpdateSet({ progress: progress.encoded, updated_at: progress.at }),
     )
     .execute()
 }
 
-/** A signer signed or declined: what they had saved goes, in the same transaction. */
+/**
+ * A signer signed or declined: what they had saved goes, in the same transaction — for a signer
+ * group, what every member saved (the role is done).
+ */
 export async function deleteProgress(tx: Tx, submitter: Owner): Promise<void> {
   await tx
     .deleteFrom('signing_progress')

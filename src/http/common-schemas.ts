@@ -25,6 +25,7 @@ const ID_NAMES: Record<IdPrefix, string> = {
   cses: 'console session',
   csil: 'console sign-in link',
   tdr: 'template draft',
+  grm: 'signer group member',
 }
 
 export function idName(prefix: IdPrefix): string {

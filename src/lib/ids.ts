@@ -16,6 +16,7 @@ export const ID_PREFIXES = [
   'cses',
   'csil',
   'tdr',
+  'grm',
 ] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 

@@ -30,6 +30,8 @@ export interface Actor {
   submitterId: string
   ip: string
   userAgent: string | null
+  /** The member of a signer group who acted for it (docs/api.md#signer-groups), named in the event. */
+  member?: { id: string; email: string; name: string | null } | null
 }
 
 /** A signer's event carried with the submission (`submitter.reminded`): whom, and what it adds. */
@@ -55,7 +57,7 @@ export async function recordSubmissionEvent(
     type,
     submissionId: submission.id,
     submitterId: actor?.submitterId ?? about?.submitterId ?? null,
-    data: { ...about?.data, object },
+    data: { ...about?.data, ...(actor?.member ? { member: actor.member } : {}), object },
     actor,
   })
   if (isWebhookEventType(type)) {

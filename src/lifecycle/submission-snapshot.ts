@@ -11,12 +11,15 @@ export interface SubmissionSnapshot {
   reminders: { first_after_hours: number; every_hours: number; max_count: number } | null
   submitters: Array<{
     id: string
-    email: string
+    /** A signer group's is null until a member signs or declines (docs/api.md#signer-groups). */
+    email: string | null
     external_id: string | null
     status: string
     signed_at: string | null
     reminders_sent: number
     next_reminder_at: string | null
+    /** Only on a signer group: its people, without their links. */
+    members?: SnapshotMember[]
   }>
   audit_log_url: string
   completed_at: string | null
@@ -35,6 +38,15 @@ export function auditLogUrl(publicUrl: string, submissionId: string): string {
   return `${publicUrl}/v1/submissions/${submissionId}/audit_log`
 }
 
+/** A member of a signer group as events and webhooks carry them: who, and where they stand. */
+export interface SnapshotMember {
+  id: string
+  email: string
+  name: string | null
+  status: string
+  signed_at: string | null
+}
+
 export async function snapshotSubmission(
   tx: Tx,
   publicUrl: string,
@@ -45,12 +57,34 @@ export async function snapshotSubmission(
     .selectAll()
     .where('id', '=', submissionId)
     .executeTakeFirstOrThrow()
-  const submitters = await tx
+  const rows = await tx
     .selectFrom('submitters')
-    .select(['id', 'email', 'external_id', 'status', 'signed_at', 'reminders_sent', 'next_reminder_at'])
+    .select([
+      'id',
+      'email',
+      'external_id',
+      'status',
+      'signed_at',
+      'reminders_sent',
+      'next_reminder_at',
+      'grouped',
+    ])
     .where('submission_id', '=', submissionId)
     .orderBy('position')
     .execute()
+  const members = await membersOfSnapshot(
+    tx,
+    rows.filter((s) => s.grouped === 1).map((s) => s.id),
+  )
+  const submitters = rows.map(({ grouped, ...s }) =>
+    grouped === 1
+      ? {
+          ...s,
+          email: s.email || null,
+          members: members.filter((m) => m.submitter_id === s.id).map(({ submitter_id: _, ...m }) => m),
+        }
+      : s,
+  )
   return {
     id: submission.id,
     status: submission.status,
@@ -61,4 +95,16 @@ export async function snapshotSubmission(
     audit_log_url: auditLogUrl(publicUrl, submission.id),
     completed_at: submission.completed_at,
   }
+}
+
+/** The members of the grouped submitters of a snapshot, in order; nothing read when there is none. */
+async function membersOfSnapshot(tx: Tx, submitterIds: string[]) {
+  if (submitterIds.length === 0) return []
+  return tx
+    .selectFrom('group_members')
+    .select(['id', 'submitter_id', 'email', 'name', 'status', 'signed_at'])
+    .where('submitter_id', 'in', submitterIds)
+    .orderBy('submitter_id')
+    .orderBy('position')
+    .execute()
 }

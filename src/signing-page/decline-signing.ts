@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 import { deleteProgress } from '../documents/signing-progress-store.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
-import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
+import { actingMember, applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { PageLanguage } from '../submissions/consent.ts'
 import { openSession, refusalOf } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
@@ -45,17 +45,23 @@ export const [declineSigning, declineEmbedSigning] = defineSignerRoutes({
       const session = await openSession(tx, deps, signer)
       const refusal = refusalOf(session, 'decline')
       if (refusal) throw refusal
-      const act = { ip, userAgent: userAgent ?? null, via }
+      // docs/api.md#signer-groups: a member declines for the role, as a signer does.
+      const act = { ip, userAgent: userAgent ?? null, via, member: session.member }
       const moved = await applySubmitterMove(tx, deps, session.submitter, 'decline', act, changedMeanwhile, {
         declineReason: reason,
         ...(body.language ? { language: body.language } : {}),
       })
-      const actor = { submitterId: moved.id, ...act }
+      const actor = {
+        submitterId: moved.id,
+        ip,
+        userAgent: userAgent ?? null,
+        member: session.member && actingMember(session.member),
+      }
       // The submission's move deletes every signer's saved progress; this signer's goes by name too.
       await deleteProgress(tx, moved)
       await applySubmissionMove(tx, deps, session.submission, 'decline', changedMeanwhile, { actor })
       return moved
     })
-    return signingForm(deps, declined, signer.sessions)
+    return signingForm(deps, declined, signer.sessions, signer.member)
   },
 })

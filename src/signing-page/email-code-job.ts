@@ -30,6 +30,8 @@ export const EmailCodeJobPayload = Type.Object({
   sender_name: Type.String(),
   submission_id: Type.String(),
   submitter_id: Type.String(),
+  /** docs/api.md#signer-groups: the group member the code is for; absent for a signer who is no group. */
+  member_id: Type.Optional(Type.String()),
   account_id: Type.String(),
   environment: Environment,
 })
@@ -38,7 +40,7 @@ export type EmailCodeJobPayload = Static<typeof EmailCodeJobPayload>
 /** The code of this job when it is still the signer's live one (not replaced, used, void or expired). */
 async function liveCode(deps: Deps, payload: EmailCodeJobPayload, jobId: string): Promise<string | null> {
   const owner = { id: payload.submitter_id, account_id: payload.account_id, environment: payload.environment }
-  const row = await findEmailCode(deps.db, owner)
+  const row = await findEmailCode(deps.db, owner, payload.member_id ?? '')
   const code = deriveEmailCode(deps.keys.emailCodeSeed, payload.submitter_id, jobId)
   if (!row || row.code_hash !== hashEmailCode(deps.keys.emailCode, payload.submitter_id, code)) return null
   if (row.used_at !== null || row.wrong_tries >= EMAIL_CODE.maxWrongTries || row.sent_to !== payload.to)

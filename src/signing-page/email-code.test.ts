@@ -20,6 +20,7 @@ const ann = { id: 'sbm_AAAAAAAAAAAAAAAAAAAAAAAA', email: 'ann@example.eu' }
 function row(code: string, over: Partial<Email2faCodesTable> = {}): Email2faCodesTable {
   return {
     submitter_id: ann.id,
+    member_id: '',
     account_id: 'acct_1',
     environment: 'test',
     code_hash: hashEmailCode(key, ann.id, code),

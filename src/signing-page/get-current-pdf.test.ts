@@ -61,7 +61,7 @@ describe('GET /files/current/{grant}', () => {
       .selectAll()
       .where('id', '=', created.submitters[0]!.id)
       .executeTakeFirstOrThrow()
-    const view = await signerView(t.deps, row, true)
+    const view = await signerView(t.deps, row, null, () => true)
     const visible = visibleValues(view.template.fields, row, view.everyone)
     return ensureCurrentPdf(t.deps, view.submission, view.template, visible, options)
   }

@@ -9,6 +9,8 @@ import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
+import { findMemberOfSubmitter } from '../submissions/group-member-store.ts'
+import { actingAs } from '../submissions/signer-groups.ts'
 import { findSubmitterById } from '../submissions/submission-store.ts'
 import { ensureCurrentPdf } from './current-pdf.ts'
 import { grantUnlocks, parseCurrentPdfGrant } from './current-pdf-grant.ts'
@@ -25,9 +27,13 @@ async function grantedSigner(deps: Deps, text: string) {
   const now = deps.clock.now()
   if (grant.exp * 1000 <= now.getTime()) throw invalidLink('has expired (links are valid 1 hour)')
   const submitter = await findSubmitterById(deps.db, grant.submitterId, grant.submissionId)
-  if (!submitter || !grantUnlocks(deps.keys.signerSession, grant, submitter, now))
-    throw invalidLink('is not valid')
-  return submitter
+  // docs/api.md#signer-groups: a member's grant names the member, whose address its HMAC covers.
+  const member =
+    submitter && grant.memberId ? await findMemberOfSubmitter(deps.db, submitter, grant.memberId) : null
+  if (!submitter || (grant.memberId !== null && !member)) throw invalidLink('is not valid')
+  const holder = { ...actingAs(submitter, member ?? null), member_id: member?.id ?? null }
+  if (!grantUnlocks(deps.keys.signerSession, grant, holder, now)) throw invalidLink('is not valid')
+  return { submitter, member: member ?? null }
 }
 
 export const getCurrentPdf = defineRoute({
@@ -59,11 +65,16 @@ export const getCurrentPdf = defineRoute({
   handler: async ({ params, reply }, deps) => {
     // What it shows changes with every signature and ends with the submission: never kept by a cache.
     reply.header('cache-control', 'no-store')
-    const submitter = await grantedSigner(deps, params.grant)
+    const { submitter, member } = await grantedSigner(deps, params.grant)
     // The grant was issued to a verified session (or to a signer asked for no code).
-    const { submission, template, everyone, state } = await signerView(deps, submitter, true)
+    const { submission, template, everyone, state, me } = await signerView(
+      deps,
+      submitter,
+      member,
+      () => true,
+    )
     if (hasEnded(state)) throw endedError(state)
-    const visible = visibleValues(template.fields, submitter, everyone)
+    const visible = visibleValues(template.fields, me, everyone)
     const pdf = await ensureCurrentPdf(deps, submission, template, visible)
     const stream = await deps.blobs.stream(pdf.key)
     if (!stream) throw new ApiError('resource_not_found', 'This file no longer exists; try again.')

@@ -42,7 +42,7 @@ async function pageImage(deps: Deps, signer: Signer, documentIndex: number, page
     throw new ApiError('internal_inconsistency', 'The signing link points to a missing submission.')
   // docs/signing.md#when-a-request-is-taken-back: an ended submission's link shows nothing more
   // (the other signers' statuses play no part in whether it ended).
-  const state = signerState(submission, submitter, [], deps.clock.now(), true)
+  const state = signerState(submission, submitter, [], deps.clock.now(), true, signer.member)
   if (hasEnded(state)) throw endedError(state)
   // Withheld like the form's documents: in every state, until the e-mail code was verified.
   if (submitter.require_email_2fa === 1 && !hasVerifiedSession(deps, signer.sessions, submitter)) {

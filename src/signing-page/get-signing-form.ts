@@ -14,7 +14,8 @@ const [bySlug, byToken] = defineSignerRoutes({
   response: SigningForm,
   errors: [],
   responseHeaders: { 'Cache-Control': '`no-store`, on every answer: the form changes and can be revoked.' },
-  handler: async (_input, { submitter, sessions }, deps) => signingForm(deps, submitter, sessions),
+  handler: async (_input, { submitter, sessions, member }, deps) =>
+    signingForm(deps, submitter, sessions, member),
 })
 
 /**

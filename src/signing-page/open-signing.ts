@@ -4,7 +4,7 @@
 // Repeating it, or opening a finished or inactive submission, changes nothing and answers the form.
 import { ApiError } from '../errors.ts'
 import { applySubmissionMove } from '../lifecycle/apply-submission-move.ts'
-import { applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
+import { actingMember, applySubmitterMove } from '../lifecycle/apply-submitter-move.ts'
 import { moveFrom } from '../lifecycle/submission-moves.ts'
 import { openSession } from './signer-act-lock.ts'
 import { defineSignerRoutes } from './signer-routes.ts'
@@ -31,14 +31,19 @@ export const [openSigning, openEmbedSigning] = defineSignerRoutes({
       }
       const seesDocument = session.state === 'ready' || session.state === 'waiting_for_others'
       if (!seesDocument || session.submitter.status !== 'pending') return session.submitter
-      const act = { ip, userAgent: userAgent ?? null, via }
+      const act = { ip, userAgent: userAgent ?? null, via, member: session.member }
       const moved = await applySubmitterMove(tx, deps, session.submitter, 'open', act, changedMeanwhile)
       if (moveFrom(session.submission.status, 'view') && session.submission.all_signed_at === null) {
-        const actor = { submitterId: moved.id, ...act }
+        const actor = {
+          submitterId: moved.id,
+          ip,
+          userAgent: userAgent ?? null,
+          member: session.member && actingMember(session.member),
+        }
         await applySubmissionMove(tx, deps, session.submission, 'view', changedMeanwhile, { actor })
       }
       return moved
     })
-    return signingForm(deps, opened, signer.sessions)
+    return signingForm(deps, opened, signer.sessions, signer.member)
   },
 })

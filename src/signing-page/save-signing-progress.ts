@@ -12,6 +12,7 @@ import { ApiError } from '../errors.ts'
 import { Timestamp } from '../http/common-schemas.ts'
 import { toIso } from '../lib/clock.ts'
 import { LIMITS } from '../limits.ts'
+import { memberKeyOf } from '../submissions/signer-groups.ts'
 import { findTemplateLayout } from '../templates/template-store.ts'
 import { checkProgressValues } from './sign-values.ts'
 import { openSession, refusalOf } from './signer-act-lock.ts'
@@ -76,11 +77,13 @@ export const [saveSigningProgress, saveEmbedSigningProgress] = defineSignerRoute
       if (!template)
         throw new ApiError('internal_inconsistency', 'The document of this signing link is missing.')
       checkProgressValues(template.fields, submitter.role, body.values)
-      const values = mergeProgress((await findProgress(tx, submitter))?.values ?? {}, body.values)
+      // docs/api.md#signer-groups: each member of a group saves their own.
+      const memberId = memberKeyOf(session.member)
+      const values = mergeProgress((await findProgress(tx, submitter, memberId))?.values ?? {}, body.values)
       const encoded = encodeProgress(values)
       if (Buffer.byteLength(encoded) > LIMITS.progressBytes) throw tooLarge()
       const at = toIso(deps.clock.now())
-      await saveProgress(tx, submitter, { encoded, empty: Object.keys(values).length === 0, at })
+      await saveProgress(tx, submitter, memberId, { encoded, empty: Object.keys(values).length === 0, at })
       return { object: 'signing_progress' as const, fields: Object.keys(values), saved_at: at }
     }),
 })

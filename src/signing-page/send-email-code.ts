@@ -13,6 +13,7 @@ import { ApiError } from '../errors.ts'
 import { Timestamp } from '../http/common-schemas.ts'
 import { enqueue } from '../jobs/job-store.ts'
 import { toIso } from '../lib/clock.ts'
+import { memberKeyOf } from '../submissions/signer-groups.ts'
 import { documentNameOf } from '../submissions/signing-requests.ts'
 import {
   deriveEmailCode,
@@ -80,6 +81,7 @@ async function codeMailPayload(
     sender_name: account?.name ?? 'Paraph',
     submission_id: submission.id,
     submitter_id: submitter.id,
+    ...(session.member ? { member_id: session.member.id } : {}),
     account_id: submitter.account_id,
     environment: submitter.environment,
   }
@@ -116,7 +118,9 @@ export const [sendEmailCode, sendEmbedEmailCode] = defineSignerRoutes({
       if (refusal) throw refusal
       const { submitter } = session
       const now = deps.clock.now()
-      const previous = await findEmailCode(tx, submitter)
+      // docs/api.md#signer-groups: each member of a group has codes of their own.
+      const memberId = memberKeyOf(session.member)
+      const previous = await findEmailCode(tx, submitter, memberId)
       const sends = recentSends(previous, now)
       checkSendAllowed(previous, sends, now)
       const payload = await codeMailPayload(tx, session, pickLanguage(headers['accept-language']))
@@ -125,6 +129,7 @@ export const [sendEmailCode, sendEmbedEmailCode] = defineSignerRoutes({
       const expiresAt = new Date(now.getTime() + EMAIL_CODE.ttlMs)
       await saveEmailCode(tx, {
         submitter_id: submitter.id,
+        member_id: memberId,
         account_id: submitter.account_id,
         environment: submitter.environment,
         code_hash: hashEmailCode(deps.keys.emailCode, submitter.id, code),

@@ -14,7 +14,7 @@ import { imageBlobKey, parseStoredValues, type StoredValues } from '../documents
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { type Actor, applySubmissionMove, markAllSigned } from '../lifecycle/apply-submission-move.ts'
-import { applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
+import { actingMember, applySubmitterMove, type SignerAct } from '../lifecycle/apply-submitter-move.ts'
 import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { LIMITS } from '../limits.ts'
 import { PageLanguage } from '../submissions/consent.ts'
@@ -111,16 +111,22 @@ async function sign(deps: Deps, signer: Signer, act: SignerAct, body: SignBody) 
     const values = { ...parseStoredValues(session.submitter.values), ...given }
     checkRequired(template.fields, submitter.role, values)
     const details = { values: JSON.stringify(values), ...(body.language ? { language: body.language } : {}) }
+    // docs/api.md#signer-groups: a member signs for the group; the first to commit wins.
     const signed = await applySubmitterMove(
       tx,
       deps,
       session.submitter,
       'sign',
-      act,
+      { ...act, member: session.member },
       changedMeanwhile,
       details,
     )
-    await moveSubmission(tx, deps, session, signed, { submitterId: signed.id, ...act })
+    await moveSubmission(tx, deps, session, signed, {
+      submitterId: signed.id,
+      ip: act.ip,
+      userAgent: act.userAgent,
+      member: session.member && actingMember(session.member),
+    })
     // docs/api.md#saving-progress: what was saved on the way is signed now, or dropped.
     await deleteProgress(tx, signed)
     return signed
@@ -147,6 +153,6 @@ export const [signDocument, signEmbedDocument] = defineSignerRoutes({
   ],
   handler: async ({ body, ip, userAgent }, signer, deps) => {
     const signed = await sign(deps, signer, { ip, userAgent: userAgent ?? null, via: signer.via }, body)
-    return signingForm(deps, signed, signer.sessions)
+    return signingForm(deps, signed, signer.sessions, signer.member)
   },
 })

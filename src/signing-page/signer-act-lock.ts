@@ -2,10 +2,12 @@
 // its transaction: lock the submission, read everyone's status afresh, and refuse what the state does
 // not allow (docs/api.md#signing errors). Reading under the lock is what makes two concurrent signs
 // of one signer give one success and one 409, and two last signers complete exactly once.
-import type { Executor, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
+import type { Executor, GroupMembersTable, SubmissionsTable, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import { FINISHED_SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
+import { findMemberOfSubmitter } from '../submissions/group-member-store.ts'
+import { actingAs } from '../submissions/signer-groups.ts'
 import {
   findSubmissionOfSubmitter,
   lockSubmissionOfSubmitter,
@@ -17,8 +19,10 @@ import { type SignerState, signerState } from './signer-state.ts'
 
 export interface SigningSession {
   submission: SubmissionsTable
-  /** The acting signer as the transaction sees it. */
+  /** The acting signer as the transaction sees it (as its member acts for a signer group). */
   submitter: SubmittersTable
+  /** The group member acting, as the transaction sees them; null for a signer who is no group. */
+  member: GroupMembersTable | null
   /** Every submitter of the submission, in signing order. */
   everyone: SubmittersTable[]
   state: SignerState
@@ -42,17 +46,20 @@ export async function peekSession(deps: Deps, signer: Signer): Promise<SigningSe
 async function session(
   db: Executor,
   deps: Deps,
-  { submitter, sessions }: Signer,
+  { submitter, member: given, sessions }: Signer,
   submission: SubmissionsTable,
 ): Promise<SigningSession> {
   const scope = { accountId: submitter.account_id, environment: submitter.environment }
   const everyone = (await submittersOf(db, scope, [submission.id])) as SubmittersTable[]
-  const current = everyone.find((s) => s.id === submitter.id)
-  if (!current)
-    throw new ApiError('internal_inconsistency', 'The signer vanished from the submission; retry.')
+  const found = everyone.find((s) => s.id === submitter.id)
+  if (!found) throw new ApiError('internal_inconsistency', 'The signer vanished from the submission; retry.')
+  // A member removed meanwhile (PATCH …/members) holds a link that names no one any more.
+  const member = given && (await findMemberOfSubmitter(db, found, given.id))
+  if (given && !member) throw new ApiError('resource_not_found', 'This signing link does not exist.')
+  const current = actingAs(found, member ?? null)
   const emailVerified = hasVerifiedSession(deps, sessions, current)
-  const state = signerState(submission, current, everyone, deps.clock.now(), emailVerified)
-  return { submission, submitter: current, everyone, state, emailVerified }
+  const state = signerState(submission, current, everyone, deps.clock.now(), emailVerified, member ?? null)
+  return { submission, submitter: current, member: member ?? null, everyone, state, emailVerified }
 }
 
 const FINISHED_WORDS: Record<string, string> = {
@@ -71,6 +78,15 @@ export function refusalOf(
   action: 'sign' | 'decline' | 'email_code' | 'progress',
 ): ApiError | null {
   const { submitter, state, submission } = session
+  if (state === 'signed_by_other') {
+    // The group's row, as the signature left it: the name and address of the member who signed.
+    const group = session.everyone.find((s) => s.id === submitter.id)
+    const who = group?.name ? `${group.name} (${group.email})` : (group?.email ?? 'someone')
+    return new ApiError(
+      'submitter_already_finalized',
+      `${who}, another member of your group, signed this document for your role; nothing more can be done with this link.`,
+    )
+  }
   if (FINISHED_SUBMITTER_STATUSES.includes(submitter.status)) {
     return new ApiError(
       'submitter_already_finalized',

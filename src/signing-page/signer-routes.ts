@@ -2,7 +2,7 @@
 // URL) and under `/embed/{jwt}` (the embed URL). One definition makes both: the credential is
 // resolved to the submitter here, and the handler never knows which form was used except as `via`.
 import { type Static, type TSchema, Type } from 'typebox'
-import type { SubmittersTable } from '../db/tables.ts'
+import type { GroupMembersTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import {
@@ -12,12 +12,17 @@ import {
   type HandlerInput,
   type HttpMethod,
 } from '../http/define-route.ts'
+import { findMemberBySlug, findMemberOfSubmitter } from '../submissions/group-member-store.ts'
+import { actingAs } from '../submissions/signer-groups.ts'
 import { verifyEmbedToken } from '../submissions/signing-credentials.ts'
 import { findSubmitterById, findSubmitterBySlug } from '../submissions/submission-store.ts'
 import { presentedSessions, SESSION_COOKIE, SESSION_HEADER } from './email-code-session.ts'
 
 export interface Signer {
+  /** The submitter, as the member acts for it when the link is a group member's (signer-groups.ts actingAs). */
   submitter: SubmittersTable
+  /** docs/api.md#signer-groups: the member of a signer group whose link this is; null for any other signer. */
+  member: GroupMembersTable | null
   via: 'link' | 'embed'
   /** The credential's path, `/s/{slug}` or `/embed/{jwt}`: the signer's session cookie is scoped to it. */
   path: string
@@ -41,17 +46,34 @@ const SLUG_SHAPE = /^[A-Za-z0-9]{1,64}$/
 
 type Resolved = Omit<Signer, 'sessions'>
 
+/**
+ * A slug names a signer, or a member of a signer group (docs/api.md#signer-groups). A group's own
+ * slug names no one: only its members' links sign for it.
+ */
 export async function bySlug(deps: Deps, slug: string): Promise<Resolved> {
-  const submitter = SLUG_SHAPE.test(slug) ? await findSubmitterBySlug(deps.db, slug) : undefined
-  if (!submitter) throw unknownLink()
-  return { submitter, via: 'link', path: `/s/${slug}` }
+  if (!SLUG_SHAPE.test(slug)) throw unknownLink()
+  const path = `/s/${slug}`
+  const submitter = await findSubmitterBySlug(deps.db, slug)
+  if (submitter) {
+    if (submitter.grouped === 1) throw unknownLink()
+    return { submitter, member: null, via: 'link', path }
+  }
+  const member = await findMemberBySlug(deps.db, slug)
+  const group = member && (await findSubmitterById(deps.db, member.submitter_id, member.submission_id))
+  if (!member || !group) throw unknownLink()
+  return { submitter: actingAs(group, member), member, via: 'link', path }
 }
 
+/** A token names a signer, or (claim `mbr`) a member of a signer group; never a group itself. */
 export async function byToken(deps: Deps, token: string): Promise<Resolved> {
   const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
   const submitter = await findSubmitterById(deps.db, claims.sub, claims.sid)
-  if (!submitter) throw unknownLink()
-  return { submitter, via: 'embed', path: `/embed/${token}` }
+  const path = `/embed/${token}`
+  if (!submitter || (submitter.grouped === 1) !== (claims.mbr !== undefined)) throw unknownLink()
+  if (claims.mbr === undefined) return { submitter, member: null, via: 'embed', path }
+  const member = await findMemberOfSubmitter(deps.db, submitter, claims.mbr)
+  if (!member) throw unknownLink()
+  return { submitter: actingAs(submitter, member), member, via: 'embed', path }
 }
 
 /** How a signer who verified an e-mail code proves it (docs/api.md#e-mail-code-2fa; email-code-session.ts). */

@@ -1,6 +1,6 @@
 // `state` in docs/api.md#the-signers-form: what the signer's page shows, from the submission, the
 // signer and the others before them. Pure.
-import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { GroupMembersTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import { ApiError } from '../errors.ts'
 
 export const SIGNER_STATES = [
@@ -12,6 +12,7 @@ export const SIGNER_STATES = [
   'completed',
   'expired',
   'cancelled',
+  'signed_by_other',
 ] as const
 export type SignerState = (typeof SIGNER_STATES)[number]
 
@@ -23,7 +24,11 @@ export function signerState(
   submitters: Array<Pick<SubmittersTable, 'status' | 'position'>>,
   now: Date,
   emailVerified: boolean,
+  member: Pick<GroupMembersTable, 'status'> | null = null,
 ): SignerState {
+  // docs/api.md#signer-groups: another member signed for the role; this link has ended, whatever
+  // became of the submission since.
+  if (member?.status === 'superseded') return 'signed_by_other'
   if (submission.status === 'cancelled') return 'cancelled'
   if (submission.status === 'completed') return 'completed'
   if (submission.status === 'declined' || submitter.status === 'declined') return 'declined'
@@ -38,7 +43,7 @@ export function signerState(
 }
 
 /** docs/signing.md#when-a-request-is-taken-back: once the submission ended, its links reveal nothing more. */
-const ENDED: ReadonlySet<SignerState> = new Set(['cancelled', 'expired', 'declined'])
+const ENDED: ReadonlySet<SignerState> = new Set(['cancelled', 'expired', 'declined', 'signed_by_other'])
 
 export function hasEnded(state: SignerState): boolean {
   return ENDED.has(state)
@@ -51,7 +56,9 @@ export function endedError(state: SignerState): ApiError {
       ? 'was cancelled by the sender'
       : state === 'expired'
         ? 'has expired'
-        : 'was declined'
+        : state === 'signed_by_other'
+          ? 'was signed by another member of your group'
+          : 'was declined'
   return new ApiError(
     'submission_not_active',
     `This document ${why}; it can no longer be viewed with this link.`,

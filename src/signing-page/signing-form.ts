@@ -1,13 +1,14 @@
 // The JSON behind the signer's page (`GET …/form` in docs/api.md#the-signers-form), for a signer
 // found by the slug of their signing URL or by their embed token.
 import { type Static, Type } from 'typebox'
-import type { SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { GroupMembersTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { StoredDocument } from '../documents/document-model.ts'
 import { downloadUrl, FILE_URL_TTL_MS, pdfName, signedPdfName } from '../documents/file-urls.ts'
 import { findProgress } from '../documents/signing-progress-store.ts'
 import { Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { CONSENT_TEXT } from '../submissions/consent.ts'
+import { memberKeyOf } from '../submissions/signer-groups.ts'
 import { documentNameOf } from '../submissions/signing-requests.ts'
 import { issueCurrentPdfGrant } from './current-pdf-grant.ts'
 import { hasVerifiedSession } from './email-code-session.ts'
@@ -105,6 +106,20 @@ export const SigningForm = Type.Object(
           "The document with every value entered so far stamped on it (not sealed): to read before signing, and the signer's own copy right after they signed. Valid 1 hour; null while withheld (e-mail code not verified) or once the submission is cancelled, expired or declined",
       }),
     ),
+    signed_by: Nullable(
+      Type.Object(
+        {
+          name: Type.String({
+            description: 'The name of the member who signed, or their e-mail address when they have none',
+          }),
+          signed_at: Timestamp,
+        },
+        {
+          description:
+            'For `signed_by_other` only (docs/api.md#signer-groups): who of the group signed for the role, and when — all such a link reveals. Null in every other state',
+        },
+      ),
+    ),
     progress: Nullable(
       Type.Object(
         {
@@ -126,33 +141,32 @@ export const SigningForm = Type.Object(
 )
 export type SigningForm = Static<typeof SigningForm>
 
-/** The form of `submitter` as the request presenting `sessions` may see it. */
+/**
+ * The form of `submitter` (of `member` of a signer group, for a member's link) as the request
+ * presenting `sessions` may see it.
+ */
 export async function signingForm(
   deps: Deps,
   submitter: SubmittersTable,
   sessions: readonly string[],
+  member: GroupMembersTable | null = null,
 ): Promise<SigningForm> {
-  const verified = hasVerifiedSession(deps, sessions, submitter)
-  const { submission, template, everyone, state } = await signerView(deps, submitter, verified)
-  // docs/signing.md#when-a-request-is-taken-back: an ended submission's link reveals nothing more.
+  const view = await signerView(deps, submitter, member, (me) => hasVerifiedSession(deps, sessions, me))
+  const { submission, template, everyone, state, verified, me } = view
+  // docs/signing.md#when-a-request-is-taken-back: an ended submission's link reveals nothing more
+  // (nor does a group member's once another member signed).
   const ended = hasEnded(state)
   // Whatever the state: a link alone never shows a guarded signer's document, even once it ended.
-  const withheld = ended || (submitter.require_email_2fa === 1 && !verified)
+  const withheld = ended || (me.require_email_2fa === 1 && !verified)
   // A file URL given before the submission ended stays valid until it expires
   // (1 hour): refusing it sooner would cost a database read per file, and an S3 presigned URL cannot
   // be taken back at all. What must die at once is read through Paraph: the form, page images and
   // the document as it stands (get-current-pdf.ts).
   const expiresAt = new Date(deps.clock.now().getTime() + FILE_URL_TTL_MS)
-  const visible = withheld ? [] : visibleValues(template.fields, submitter, everyone)
+  const visible = withheld ? [] : visibleValues(template.fields, me, everyone)
   const values = await formValues(deps, visible, expiresAt)
   return {
-    submitter: {
-      id: submitter.id,
-      email: submitter.email,
-      name: submitter.name,
-      role: submitter.role,
-      status: submitter.status,
-    },
+    submitter: { id: me.id, email: me.email, name: me.name, role: me.role, status: me.status },
     submission: {
       id: submission.id,
       status: submission.status,
@@ -170,13 +184,24 @@ export async function signingForm(
       !withheld && state === 'completed' && submission.final_pdf_key
         ? await downloadUrl(deps, submission.final_pdf_key, signedPdfName(template.documents), expiresAt)
         : null,
-    current_pdf_url: withheld ? null : currentPdfUrl(deps, submitter, expiresAt),
-    progress: withheld ? null : await progressOf(deps, submitter),
+    current_pdf_url: withheld ? null : currentPdfUrl(deps, me, view.member, expiresAt),
+    signed_by: state === 'signed_by_other' ? signedBy(everyone.find((s) => s.id === me.id)) : null,
+    progress: withheld ? null : await progressOf(deps, me, view.member),
   }
 }
 
-async function progressOf(deps: Deps, submitter: SubmittersTable): Promise<SigningForm['progress']> {
-  const saved = await findProgress(deps.db, submitter)
+/** docs/api.md#signer-groups: the group's row carries the name and address of the member who signed. */
+function signedBy(group: SubmittersTable | undefined): SigningForm['signed_by'] {
+  if (!group?.signed_at) return null
+  return { name: group.name || group.email, signed_at: group.signed_at }
+}
+
+async function progressOf(
+  deps: Deps,
+  submitter: SubmittersTable,
+  member: GroupMembersTable | null,
+): Promise<SigningForm['progress']> {
+  const saved = await findProgress(deps.db, submitter, memberKeyOf(member))
   return saved ? { values: saved.values, saved_at: saved.updated_at } : null
 }
 
@@ -197,7 +222,13 @@ function documentsOf(deps: Deps, documents: StoredDocument[], expiresAt: Date) {
 }
 
 /** The download of the document as it stands (get-current-pdf.ts), valid 1 hour. */
-function currentPdfUrl(deps: Deps, submitter: SubmittersTable, expiresAt: Date): string {
-  const grant = issueCurrentPdfGrant(deps.keys.signerSession, submitter, expiresAt)
+function currentPdfUrl(
+  deps: Deps,
+  submitter: SubmittersTable,
+  member: GroupMembersTable | null,
+  expiresAt: Date,
+): string {
+  const holder = { ...submitter, member_id: member?.id ?? null }
+  const grant = issueCurrentPdfGrant(deps.keys.signerSession, holder, expiresAt)
   return `${deps.config.publicUrl}/files/current/${grant}`
 }

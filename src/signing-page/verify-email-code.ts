@@ -10,6 +10,7 @@ import { ApiError } from '../errors.ts'
 import { appendEvent } from '../events/event-store.ts'
 import { Timestamp } from '../http/common-schemas.ts'
 import { toIso } from '../lib/clock.ts'
+import { memberData, memberKeyOf } from '../submissions/signer-groups.ts'
 import { EMAIL_CODE, judgeCode } from './email-code.ts'
 import { issueSignerSession, SESSION_HEADER, sessionCookie } from './email-code-session.ts'
 import { findEmailCode, recordWrongTry, useEmailCode } from './email-code-store.ts'
@@ -77,20 +78,21 @@ export const [verifyEmailCode, verifyEmbedEmailCode] = defineSignerRoutes({
       const session = await openSession(tx, deps, signer)
       const refusal = refusalOf(session, 'email_code')
       if (refusal) throw refusal
-      const { submitter } = session
+      const { submitter, member } = session
+      const memberId = memberKeyOf(member)
       const verdict = judgeCode(
         deps.keys.emailCode,
-        await findEmailCode(tx, submitter),
+        await findEmailCode(tx, submitter, memberId),
         submitter,
         body.code,
         now,
       )
       if (verdict === 'wrong') {
-        return { verdict, left: EMAIL_CODE.maxWrongTries - (await recordWrongTry(tx, submitter)) }
+        return { verdict, left: EMAIL_CODE.maxWrongTries - (await recordWrongTry(tx, submitter, memberId)) }
       }
       if (verdict !== 'right') return { verdict, left: 0 }
       const at = toIso(now)
-      await useEmailCode(tx, submitter, at)
+      await useEmailCode(tx, submitter, member, at)
       await appendEvent(
         tx,
         deps,
@@ -99,7 +101,7 @@ export const [verifyEmailCode, verifyEmbedEmailCode] = defineSignerRoutes({
           type: 'submitter.email_2fa_verified',
           submissionId: submitter.submission_id,
           submitterId: submitter.id,
-          data: { submitter_id: submitter.id, via: signer.via, at },
+          data: { submitter_id: submitter.id, ...memberData(member), via: signer.via, at },
           actor: { ip, userAgent: userAgent ?? null },
         },
       )

@@ -3,7 +3,7 @@
 // and user agent, how they were reached, the consent wording, their values (images by hash and
 // size), and every journal event, each in a sentence. The final PDF's hash, the
 // completion and how to verify it are added by the finalizer once it is sealed (withFinalPdf).
-import type { EventsTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
+import type { EventsTable, GroupMembersTable, SubmissionsTable, SubmittersTable } from '../db/tables.ts'
 import type { StoredField } from '../documents/document-model.ts'
 import { pngDataUrlBytes } from '../documents/field-values.ts'
 import { isStoredImage, parseStoredValues, type StoredValue } from '../documents/stored-values.ts'
@@ -12,11 +12,12 @@ import { own } from '../lib/own.ts'
 import {
   type AuditEvent,
   type AuditFieldValue,
+  type AuditGroupMember,
   type AuditRecord,
   type AuditSubmitter,
   SES_LEGAL_LEVEL,
 } from '../pdf/audit/audit-record.ts'
-import { type ActVia, eventSentence } from '../pdf/audit/audit-sentences.ts'
+import { type ActingMember, type ActVia, eventSentence, groupName } from '../pdf/audit/audit-sentences.ts'
 import type { TemplateRecord } from '../templates/template-store.ts'
 import { consentIn } from './consent.ts'
 
@@ -35,7 +36,23 @@ function delivery(submitter: SubmittersTable): AuditSubmitter['delivery'] {
   return submitter.send_email === 1 ? 'email' : 'link'
 }
 
-function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): AuditSubmitter {
+/** docs/api.md#signer-groups: a group's members and what became of each. */
+function auditMembers(members: GroupMembersTable[]): AuditGroupMember[] {
+  return members.map((m) => ({
+    id: m.id,
+    email: m.email,
+    name: m.name,
+    status: m.status,
+    signed_at: m.signed_at,
+    email_2fa_verified_at: m.email_2fa_verified_at,
+  }))
+}
+
+function auditSubmitter(
+  submitter: SubmittersTable,
+  fields: StoredField[],
+  members: GroupMembersTable[],
+): AuditSubmitter {
   const values = parseStoredValues(submitter.values)
   const acted = submitter.status === 'signed' || submitter.status === 'declined'
   // Issue #21 item 6: the wording the page showed in the language it was in when the signer acted.
@@ -63,6 +80,7 @@ function auditSubmitter(submitter: SubmittersTable, fields: StoredField[]): Audi
     values: fields
       .filter((f) => f.role === submitter.role)
       .map((f) => ({ name: f.name, type: f.type, value: auditValue(f, own(values, f.name)) })),
+    ...(submitter.grouped === 1 ? { members: auditMembers(members) } : {}),
   }
 }
 
@@ -73,18 +91,59 @@ function reminderDetails(event: EventsTable): string {
   return `Reminder ${data.count ?? '?'}, ${how}`
 }
 
+interface SnapshotOfCreation {
+  object?: { submitters?: Array<{ role?: string; members?: ActingMember[] }> }
+}
+
+/**
+ * docs/api.md#signer-groups: the groups as the submission was created and sent — the journal's own
+ * picture of the submission then — each with its members.
+ */
+function groupsAtSending(event: EventsTable, submitters: SubmittersTable[]): string | null {
+  const snapshot = (JSON.parse(event.data) as SnapshotOfCreation).object?.submitters ?? []
+  const groups = snapshot.flatMap((s, i) =>
+    s.members?.length ? [groupName({ role: submitters[i]?.role ?? s.role ?? '?' }, s.members)] : [],
+  )
+  return groups.length > 0 ? `Asked to sign: ${groups.join('; ')}` : null
+}
+
+interface UpdateData {
+  changed?: string[]
+  email?: { from: string; to: string }
+  members?: { added: string[]; removed: string[] }
+}
+
+/** One change of a PATCH in words: the address's old and new value, a group's people in and out. */
+function changeWords(field: string, data: UpdateData): string {
+  if (field === 'email' && data.email) return `email ${data.email.from} → ${data.email.to}`
+  if (field !== 'members' || !data.members) return field
+  const parts = [
+    ...(data.members.added.length ? [`added ${data.members.added.join(', ')}`] : []),
+    ...(data.members.removed.length ? [`removed ${data.members.removed.join(', ')}`] : []),
+  ]
+  return parts.length ? `members of the signer group (${parts.join('; ')})` : 'members of the signer group'
+}
+
 /**
  * `submitter.updated` (PATCH /v1/submitters/{id}) in words: which fields, and the e-mail's old and
- * new value; `submitter.reminded`: which reminder and how.
+ * new value or a group's members; `submitter.reminded`: which reminder and how;
+ * `submission.created`: the signer groups and their members.
  */
-function eventDetails(event: EventsTable): string | null {
+function eventDetails(event: EventsTable, submitters: SubmittersTable[]): string | null {
   if (event.type === 'submitter.reminded') return reminderDetails(event)
+  if (event.type === 'submission.created') return groupsAtSending(event, submitters)
   if (event.type !== 'submitter.updated') return null
-  const data = JSON.parse(event.data) as { changed?: string[]; email?: { from: string; to: string } }
-  const changes = (data.changed ?? []).map((field) =>
-    field === 'email' && data.email ? `email ${data.email.from} → ${data.email.to}` : field,
-  )
+  const data = JSON.parse(event.data) as UpdateData
+  const changes = (data.changed ?? []).map((field) => changeWords(field, data))
   return `Changed by the sender: ${changes.join(', ')}`
+}
+
+/** The member of a signer group who acted, as the event's journal names them. */
+function memberOf(event: EventsTable): ActingMember | null {
+  const { member } = JSON.parse(event.data) as { member?: ActingMember }
+  return member && typeof member.email === 'string'
+    ? { name: member.name ?? null, email: member.email }
+    : null
 }
 
 /** How the signer came for a signer's act (apply-submitter-move.ts records `via`), when recorded. */
@@ -94,7 +153,7 @@ function viaOf(event: EventsTable): ActVia {
   return via === 'link' || via === 'embed' ? via : null
 }
 
-function auditEvent(event: EventsTable, submitters: AuditSubmitter[]): AuditEvent {
+function auditEvent(event: EventsTable, submitters: AuditSubmitter[], rows: SubmittersTable[]): AuditEvent {
   const audited: AuditEvent = {
     id: event.id,
     type: event.type,
@@ -102,9 +161,9 @@ function auditEvent(event: EventsTable, submitters: AuditSubmitter[]): AuditEven
     submitter_id: event.submitter_id,
     ip: event.actor_ip,
     user_agent: event.actor_user_agent,
-    details: eventDetails(event),
+    details: eventDetails(event, rows),
   }
-  return { ...audited, description: eventSentence(audited, submitters, viaOf(event)) }
+  return { ...audited, description: eventSentence(audited, submitters, viaOf(event), memberOf(event)) }
 }
 
 export function auditRecordOf(
@@ -113,8 +172,15 @@ export function auditRecordOf(
   submitters: SubmittersTable[],
   events: EventsTable[],
   completedAt: string | null,
+  members: GroupMembersTable[] = [],
 ): AuditRecord {
-  const audited = submitters.map((s) => auditSubmitter(s, template.fields))
+  const audited = submitters.map((s) =>
+    auditSubmitter(
+      s,
+      template.fields,
+      members.filter((m) => m.submitter_id === s.id),
+    ),
+  )
   return {
     submission_id: submission.id,
     legal_level: SES_LEGAL_LEVEL,
@@ -128,7 +194,7 @@ export function auditRecordOf(
     })),
     final_pdf: null,
     submitters: audited,
-    events: events.map((e) => auditEvent(e, audited)),
+    events: events.map((e) => auditEvent(e, audited, submitters)),
     completion: null,
     verification: null,
   }

@@ -7,6 +7,7 @@ import { own } from '../lib/own.ts'
 import type { AddressInput } from '../mail/address-delivery.ts'
 import { unknownVariables, variableList } from '../mail/messages/variables.ts'
 import type { CommonOptions } from './creation-schemas.ts'
+import { checkAddressOrGroup, type GroupRequest } from './group-rules.ts'
 
 export function checkCommonOptions(options: CommonOptions, now: Date): void {
   if (options.expires_at !== undefined && new Date(options.expires_at).getTime() <= now.getTime()) {
@@ -36,10 +37,13 @@ function checkMessageVariables(message: CommonOptions['message']): void {
 /** Every address of a creating request, by path, for checkDeliverable (docs/api.md#e-mail-addresses). */
 export function creationAddresses(
   options: Pick<CommonOptions, 'bcc_email' | 'reply_to'>,
-  submitters: Array<{ email: string }>,
+  submitters: Array<{ email?: string; members?: Array<{ email: string }> }>,
 ): AddressInput[] {
   return [
-    ...submitters.map((s, i) => ({ param: `submitters[${i}].email`, email: s.email })),
+    ...submitters.flatMap((s, i) => [
+      { param: `submitters[${i}].email`, email: s.email },
+      ...(s.members ?? []).map((m, j) => ({ param: `submitters[${i}].members[${j}].email`, email: m.email })),
+    ]),
     { param: 'bcc_email', email: options.bcc_email },
     { param: 'reply_to', email: options.reply_to },
   ]
@@ -47,7 +51,6 @@ export function creationAddresses(
 
 export interface SubmitterRequest {
   role: string
-  email: string
   completed?: boolean
   require_phone_2fa?: boolean
   /** Values given at creation: prefill (template route) or preset values (inline routes). */
@@ -58,10 +61,11 @@ export interface SubmitterRequest {
 
 /** Refusals that need no document: checked before any PDF is downloaded. */
 export function checkSubmitterFlags(
-  submitters: Array<Pick<SubmitterRequest, 'role' | 'require_phone_2fa'>>,
+  submitters: Array<Pick<SubmitterRequest, 'role' | 'require_phone_2fa' | 'completed'> & GroupRequest>,
 ): void {
   const seen = new Map<string, number>()
   for (const [i, s] of submitters.entries()) {
+    checkAddressOrGroup(s, `submitters[${i}]`)
     if (s.require_phone_2fa) {
       throw fieldError(
         'phone_2fa_not_supported',

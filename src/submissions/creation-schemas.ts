@@ -3,13 +3,34 @@
 import { type Static, type TSchema, Type } from 'typebox'
 import { REMINDER_BOUNDS } from '../config.ts'
 import { FieldDeclaration, FieldName } from '../documents/field-schemas.ts'
-import { Email, Metadata, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { Email, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { WEB_URL } from '../http/validation.ts'
 import { variablesDescription } from '../mail/messages/variables.ts'
+import { GroupMember } from './signer-groups.ts'
 
 /** A submitter's name and phone, as creation and PATCH /v1/submitters/{id} accept them. */
 export const SubmitterName = Type.String({ maxLength: 200 })
 export const SubmitterPhone = Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })
+
+/** docs/api.md#signer-groups: one person of a signer group, as a request gives them. */
+export const GroupMemberInput = Type.Object(
+  {
+    email: Email,
+    name: Type.Optional({
+      ...SubmitterName,
+      description: "This member's name; default: the submitter's `name`",
+    }),
+  },
+  { additionalProperties: false, title: 'GroupMemberInput' },
+)
+
+/** 2 to 10 people, any one of whom signs for the role (docs/api.md#signer-groups). */
+export const GroupMembersInput = Type.Array(GroupMemberInput, {
+  minItems: 2,
+  maxItems: 10,
+  description:
+    'A signer group, instead of `email` (docs/api.md#signer-groups): 2 to 10 distinct addresses, each mailed a link of their own; the first member to sign signs for the role. `name`, `role`, the order and `require_email_2fa` apply to each',
+})
 
 const submitterBase = {
   role: Type.String({
@@ -17,7 +38,11 @@ const submitterBase = {
     maxLength: 100,
     description: 'Must match a role of the document or template',
   }),
-  email: Email,
+  email: Type.Optional({
+    ...Email,
+    description: `${(Email as { description?: string }).description}. Required unless \`members\` is given (a signer group), refused with it`,
+  }),
+  members: Type.Optional(GroupMembersInput),
   name: Type.Optional(SubmitterName),
   phone: Type.Optional(SubmitterPhone),
   external_id: Type.Optional(
@@ -175,9 +200,27 @@ export const CreatedSubmission = Type.Object(
     submitters: Type.Array(
       Type.Object({
         id: Type.String(),
-        email: Type.String(),
-        signing_url: Type.String({ description: "The signer's page; share it if you do not send e-mail" }),
-        embed_src: Type.String({ description: 'JWT-bearing URL to embed the signing page in your app' }),
+        email: Nullable(
+          Type.String({
+            description: 'The signer’s address; null for a signer group (docs/api.md#signer-groups)',
+          }),
+        ),
+        signing_url: Nullable(
+          Type.String({
+            description:
+              "The signer's page; share it if you do not send e-mail. Null for a signer group: each member has their own",
+          }),
+        ),
+        embed_src: Nullable(
+          Type.String({
+            description: 'JWT-bearing URL to embed the signing page in your app; null for a signer group',
+          }),
+        ),
+        members: Type.Optional(
+          Type.Array(GroupMember, {
+            description: 'Only for a signer group: its people, each with their own links',
+          }),
+        ),
       }),
     ),
     audit_log_url: Type.String(),

@@ -23,6 +23,7 @@ import { finalizePdf } from '../pdf/finalizer/finalize-pdf.ts'
 import { findTemplate } from '../templates/template-store.ts'
 import { auditRecordOf } from './audit-trail.ts'
 import { queueCompletionMails } from './completion-mails.ts'
+import { membersOf } from './group-member-store.ts'
 import { inWorkDirectory, stampsOf, valuesOfSubmitters, writeDocuments } from './pdf-inputs.ts'
 import {
   findSubmissionForJob,
@@ -38,9 +39,15 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
   if (!template) throw new Error('the template of the submission is missing')
   const submitters = (await submittersOf(deps.db, scope, [submission.id])) as SubmittersTable[]
   const events = await eventsOfSubmission(deps.db, scope, submission.id)
+  // docs/api.md#signer-groups: the groups' members, for the trail and the signer's caption.
+  const members = await membersOf(
+    deps.db,
+    scope,
+    submitters.filter((s) => s.grouped === 1).map((s) => s.id),
+  )
   return inWorkDirectory('paraph-final-', async (dir, write) => {
     const documents = await writeDocuments(deps, template.documents, dir)
-    const audit = auditRecordOf(submission, template, submitters, events, signedAt)
+    const audit = auditRecordOf(submission, template, submitters, events, signedAt, members)
     const made = await finalizePdf({
       submissionId: submission.id,
       documents,

@@ -9,6 +9,7 @@ import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { BoundedMap } from '../lib/bounded-map.ts'
 import { findTemplateLayout } from '../templates/template-store.ts'
+import { apiMembersOf, type Credentials } from './signer-groups.ts'
 import { Submission, toApiSubmission } from './submission-schemas.ts'
 import { findSubmissionWithSubmitters } from './submission-store.ts'
 
@@ -46,15 +47,17 @@ async function templateReport(db: Executor, scope: Scope, templateId: string): P
 
 /** The submission, its submitters and its fields as the route answers them; undefined when out of scope. */
 export async function readSubmission(
-  db: Executor,
+  deps: Credentials & { db: Executor; config: { publicUrl: string; signingUrl: string } },
   scope: Scope,
   id: string,
-  urls: { publicUrl: string; signingUrl: string },
 ): Promise<SubmissionWithFields | undefined> {
+  const { db, config } = deps
   const found = await findSubmissionWithSubmitters(db, scope, id)
   if (!found) return undefined
+  // docs/api.md#signer-groups: read only when a submitter is a group.
+  const members = await apiMembersOf(deps, db, scope, found.submitters)
   return {
-    ...toApiSubmission(found.submission, found.submitters, urls),
+    ...toApiSubmission(found.submission, found.submitters, config, members),
     fields: await templateReport(db, scope, found.submission.template_id),
   }
 }
@@ -67,6 +70,6 @@ export const getSubmission = defineRoute({
   tag: 'Submissions',
   schema: { params: IdParams('sub'), response: { 200: SubmissionWithFields } },
   errors: ['resource_not_found'],
-  handler: async ({ params, scope }, { db, config }) =>
-    orNotFound(await readSubmission(db, scope, params.id, config), `submission ${params.id}`),
+  handler: async ({ params, scope }, deps) =>
+    orNotFound(await readSubmission(deps, scope, params.id), `submission ${params.id}`),
 })

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
+import { apiMembersOf } from './signer-groups.ts'
 import { SUBMISSION_STATUSES, Submission, toApiSubmission } from './submission-schemas.ts'
 import { listSubmissions as selectSubmissions, submittersOf } from './submission-store.ts'
 
@@ -30,7 +31,8 @@ export const listSubmissions = defineRoute({
     status: 'invalid_status',
     template_id: 'invalid_template_id',
   },
-  handler: async ({ query, scope }, { db, keys, config }) => {
+  handler: async ({ query, scope }, deps) => {
+    const { db, keys, config } = deps
     const { limit = 20, cursor, ...filters } = query
     const context: ListContext = { list: 'listSubmissions', scope, filters }
     const rows = await selectSubmissions(
@@ -45,11 +47,13 @@ export const listSubmissions = defineRoute({
       scope,
       rows.slice(0, limit).map((r) => r.id),
     )
+    const members = await apiMembersOf(deps, db, scope, submitters)
     return toPage(keys.cursor, rows, limit, context, (row) =>
       toApiSubmission(
         row,
         submitters.filter((s) => s.submission_id === row.id),
         config,
+        members,
       ),
     )
   },

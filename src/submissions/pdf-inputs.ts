@@ -23,7 +23,12 @@ export type Writer = (name: string, bytes: Uint8Array) => Promise<string>
 export interface ValueToDraw {
   field: StoredField
   value: StoredValue
+  /** A line drawn under a signature in its area (docs/api.md#signer-groups: who of a group signed). */
+  caption?: string
 }
+
+/** Of a signature area with a caption: the drawing above, the line of text below. */
+const CAPTION_SHARE = 0.28
 
 /** Runs `work` with a fresh private directory (0700) and a writer of 0600 files in it, then removes it. */
 export async function inWorkDirectory<T>(
@@ -56,15 +61,25 @@ export function writeDocuments(deps: Pick<Deps, 'blobs'>, documents: StoredDocum
   )
 }
 
-/** Every value of every submitter, each in its own role's fields, in signing order. */
+/**
+ * Every value of every submitter, each in its own role's fields, in signing order. A signer group's
+ * signature names the member who signed under it (docs/api.md#signer-groups): the group's row
+ * carries their name and address once they signed.
+ */
 export function valuesOfSubmitters(fields: StoredField[], submitters: SubmittersTable[]): ValueToDraw[] {
   return submitters.flatMap((submitter) => {
     const values = parseStoredValues(submitter.values)
+    const caption = submitter.grouped === 1 && submitter.status === 'signed' ? signedByLine(submitter) : null
     return fields.flatMap((field) => {
       const value = field.role === submitter.role ? own(values, field.name) : undefined
-      return value === undefined ? [] : [{ field, value }]
+      if (value === undefined) return []
+      return [caption && field.type === 'signature' ? { field, value, caption } : { field, value }]
     })
   })
+}
+
+function signedByLine(signer: Pick<SubmittersTable, 'name' | 'email'>): string {
+  return `Signed by ${signer.name ? `${signer.name} (${signer.email})` : signer.email}`
 }
 
 /** What a value looks like drawn: formatted text, a check mark, or the PNG (written for the child). */
@@ -91,7 +106,18 @@ export async function stampsOf(values: ValueToDraw[], deps: Pick<Deps, 'blobs'>,
     const drawn = await stampValue(entry, deps, write)
     if (!drawn) continue
     for (const { document, page, x, y, w, h } of entry.field.areas) {
-      stamps.push({ document, page, area: { x, y, w, h }, value: drawn })
+      if (!entry.caption) {
+        stamps.push({ document, page, area: { x, y, w, h }, value: drawn })
+        continue
+      }
+      const below = h * CAPTION_SHARE
+      stamps.push({ document, page, area: { x, y, w, h: h - below }, value: drawn })
+      stamps.push({
+        document,
+        page,
+        area: { x, y: y + h - below, w, h: below },
+        value: { kind: 'text', text: entry.caption },
+      })
     }
   }
   return stamps

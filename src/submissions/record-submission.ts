@@ -1,7 +1,7 @@
 // The transactional part of every submission creation (docs/api.md#statuses-and-moves): rows, the
 // `submission.created` event, pre-signed submitters, and — when e-mail goes out — the queued
 // signing requests with the move to `sent`, all in the caller's transaction.
-import type { Scope, SubmittersTable, Tx } from '../db/tables.ts'
+import type { GroupMembersTable, Scope, SubmittersTable, Tx } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
 import type { FieldValue } from '../documents/field-values.ts'
 import { ApiError } from '../errors.ts'
@@ -16,15 +16,19 @@ import {
 import { auditLogUrl } from '../lifecycle/submission-snapshot.ts'
 import { recordSignatures } from '../usage/signature-ledger.ts'
 import type { CommonOptions, CreatedSubmission } from './creation-schemas.ts'
+import { insertGroupMembers } from './group-member-store.ts'
 import { policyColumns } from './reminder-schedule.ts'
 import { startReminderClocks } from './reminders.ts'
+import { apiMembers, type MemberInput, newMemberRows } from './signer-groups.ts'
 import { embedExpiry, embedUrl, issueEmbedToken, newSigningSlug, signingUrl } from './signing-credentials.ts'
 import { queueSigningRequests } from './signing-requests.ts'
 import { insertSubmission, insertSubmitters } from './submission-store.ts'
 
 export interface NewSubmitter {
   role: string
-  email: string
+  /** One signer's address, or `members` for a signer group (docs/api.md#signer-groups). */
+  email?: string
+  members?: MemberInput[]
   name?: string
   phone?: string
   external_id?: string
@@ -52,14 +56,16 @@ function submitterRows(
 ): SubmittersTable[] {
   const sendDefault = input.options.send_email ?? true
   return input.submitters.map((s, position) => ({
-    ...storedEmail(s.email),
+    // A group's own address and name stay empty until a member signs (docs/api.md#signer-groups).
+    ...(s.members ? { email: '', email_key: '' } : storedEmail(s.email ?? '')),
+    grouped: s.members ? 1 : 0,
     id: deps.ids.next('sbm'),
     account_id: scope.accountId,
     environment: scope.environment,
     submission_id: id,
     position,
     role: s.role,
-    name: s.name ?? null,
+    name: s.members ? null : (s.name ?? null),
     phone: s.phone ?? null,
     external_id: s.external_id ?? null,
     metadata: JSON.stringify(s.metadata ?? {}),
@@ -131,8 +137,13 @@ export async function recordNewSubmission(
     ...policyColumns(options.reminders, deps.config.reminders),
   }
   const submitters = submitterRows(id, scope, input, deps, at)
+  const members = submitters.flatMap((row, i) => {
+    const given = input.submitters[i]!
+    return given.members ? newMemberRows(row, given.members, given.name ?? null, deps.ids, at) : []
+  })
   await insertSubmission(tx, submission)
   await insertSubmitters(tx, submitters)
+  await insertGroupMembers(tx, members)
   // docs/usage.md#what-counts: a pre-signed submitter is a signature, counted with the submission's
   // creation.
   const preSigned = submitters.filter((s) => s.status === 'pre_signed')
@@ -172,24 +183,52 @@ export async function recordNewSubmission(
     // The signers who can act now (everyone in random order, the first in preserved order).
     await startReminderClocks(tx, deps, submission, submitters)
   }
-  const expiresAt = embedExpiry(now, submission.expires_at)
   return {
     id,
     status: (
       await tx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow()
     ).status,
     submitters: await Promise.all(
-      submitters.map(async (s) => ({
-        id: s.id,
-        email: s.email,
-        signing_url: signingUrl(deps.config.signingUrl, s.signing_slug),
-        embed_src: embedUrl(
-          deps.config.signingUrl,
-          await issueEmbedToken(deps.keys.embed, { sub: s.id, sid: id }, expiresAt, now),
+      submitters.map((s) =>
+        createdSubmitter(
+          deps,
+          s,
+          members.filter((m) => m.submitter_id === s.id),
+          submission.expires_at,
         ),
-      })),
+      ),
     ),
     audit_log_url: auditLogUrl(deps.config.publicUrl, id),
     created_at: at,
+  }
+}
+
+/** A submitter of the creation response: its links, or a group's members with theirs. */
+async function createdSubmitter(
+  deps: Deps,
+  s: SubmittersTable,
+  members: GroupMembersTable[],
+  expiresAtOfSubmission: string | null,
+): Promise<CreatedSubmission['submitters'][number]> {
+  if (s.grouped === 1) {
+    return {
+      id: s.id,
+      email: null,
+      signing_url: null,
+      embed_src: null,
+      members: await apiMembers(deps, members, expiresAtOfSubmission),
+    }
+  }
+  const now = deps.clock.now()
+  const expiresAt = embedExpiry(now, expiresAtOfSubmission)
+  const claims = { sub: s.id, sid: s.submission_id }
+  return {
+    id: s.id,
+    email: s.email,
+    signing_url: signingUrl(deps.config.signingUrl, s.signing_slug),
+    embed_src: embedUrl(
+      deps.config.signingUrl,
+      await issueEmbedToken(deps.keys.embed, claims, expiresAt, now),
+    ),
   }
 }

@@ -17,7 +17,13 @@ import { toIso } from '../lib/clock.ts'
 import { recordSubmissionEvent } from '../lifecycle/apply-submission-move.ts'
 import { enqueueMail } from '../mail/mail-job.ts'
 import { firstReminderAt, nextReminderAt, policyHourMs, remindRefusal } from './reminder-schedule.ts'
-import { accountNameOf, documentNameOf, nextSigners, signingRequestMessage } from './signing-requests.ts'
+import {
+  accountNameOf,
+  documentNameOf,
+  nextSigners,
+  recipientsOf,
+  signingRequestMessage,
+} from './signing-requests.ts'
 import { lockSubmissionOfSubmitter, submittersOf } from './submission-store.ts'
 
 /** Reminder number `number` of one signer, due at its `runAt`. */
@@ -110,7 +116,14 @@ export async function recordReminder(
     documentName: await documentNameOf(tx, submission),
     accountName: await accountNameOf(tx, submission),
   }
-  await enqueueMail(tx, deps, signingRequestMessage(deps, submission, submitter, context, { reminder: true }))
+  // docs/api.md#signer-groups: a group's reminder goes to each member still pending, with their own link.
+  for (const recipient of await recipientsOf(tx, [submitter])) {
+    await enqueueMail(
+      tx,
+      deps,
+      signingRequestMessage(deps, submission, recipient, context, { reminder: true }),
+    )
+  }
   const auto = submitter.auto_reminders_sent + (manual ? 0 : 1)
   const next =
     manual || submitter.next_reminder_at === null

@@ -27,6 +27,8 @@ export interface EmbedClaims {
    * request), to which the page posts its messages; absent when the token was issued without one.
    */
   allowed_origin?: string
+  /** docs/api.md#signer-groups: the member of a signer group the token is for (`grm_…`). */
+  mbr?: string
 }
 
 const ISSUER = 'paraph'
@@ -38,7 +40,10 @@ export async function issueEmbedToken(
   expiresAt: Date,
   now: Date,
 ): Promise<string> {
-  const extra = claims.allowed_origin ? { allowed_origin: claims.allowed_origin } : {}
+  const extra = {
+    ...(claims.allowed_origin ? { allowed_origin: claims.allowed_origin } : {}),
+    ...(claims.mbr ? { mbr: claims.mbr } : {}),
+  }
   return new SignJWT({ sid: claims.sid, ...extra })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
@@ -76,6 +81,7 @@ export async function verifyEmbedToken(key: Uint8Array, token: string, now: Date
     })
     claims = { sub: String(payload.sub), sid: String(payload.sid) }
     if (typeof payload.allowed_origin === 'string') claims.allowed_origin = payload.allowed_origin
+    if (typeof payload.mbr === 'string') claims.mbr = payload.mbr
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_JWT_EXPIRED') throw invalidToken()
     throw new ApiError(

@@ -11,6 +11,8 @@ import { enqueueMail, type MailMessage } from '../mail/mail-job.ts'
 import { renderSigningRequest } from '../mail/messages/signing-request.ts'
 import { renderSigningRequestCopy } from '../mail/messages/signing-request-copy.ts'
 import { mailTexts } from '../mail/messages/texts.ts'
+import { membersOfGroups } from './group-member-store.ts'
+import { actingAs } from './signer-groups.ts'
 import { signingUrl } from './signing-credentials.ts'
 
 export function nextSigners(
@@ -111,6 +113,19 @@ export function signingRequestCopyMessage(
   }
 }
 
+/**
+ * Who a mail to these signers goes to: each signer, and for a signer group each member still
+ * pending, as acting for it (their own address, name and link: docs/api.md#signer-groups).
+ */
+export async function recipientsOf(db: Executor, signers: SubmittersTable[]): Promise<SubmittersTable[]> {
+  const groups = await membersOfGroups(db, signers)
+  return signers.flatMap((s) =>
+    s.grouped === 1
+      ? (groups.get(s.id) ?? []).filter((m) => m.status === 'pending').map((m) => actingAs(s, m))
+      : [s],
+  )
+}
+
 /** Queues the signing requests due now (send_email honoured per submitter); returns how many. */
 export async function queueSigningRequests(
   tx: Tx,
@@ -120,12 +135,27 @@ export async function queueSigningRequests(
 ): Promise<number> {
   const due = nextSigners(submission.signing_order, submitters).filter((s) => s.send_email === 1)
   if (due.length === 0) return 0
+  await queueRequestsTo(tx, deps, submission, await recipientsOf(tx, due))
+  return due.length
+}
+
+/**
+ * The signing request to each of `recipients` (signers, or group members as acting for their
+ * group), with its notice to `bcc_email`.
+ */
+export async function queueRequestsTo(
+  tx: Tx,
+  deps: Deps,
+  submission: SubmissionsTable,
+  recipients: SubmittersTable[],
+): Promise<void> {
+  if (recipients.length === 0) return
   const context = {
     documentName: await documentNameOf(tx, submission),
     accountName: await accountNameOf(tx, submission),
   }
   const { bcc_email } = submission
-  for (const submitter of due) {
+  for (const submitter of recipients) {
     const messages = [signingRequestMessage(deps, submission, submitter, context)]
     if (bcc_email)
       messages.push(signingRequestCopyMessage(deps, { ...submission, bcc_email }, submitter, context))
@@ -133,5 +163,4 @@ export async function queueSigningRequests(
       await enqueueMail(tx, deps, payload)
     }
   }
-  return due.length
 }

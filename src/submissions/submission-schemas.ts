@@ -6,6 +6,7 @@ import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-sc
 import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
 import { auditLogUrl, reminderPolicyOf } from '../lifecycle/submission-snapshot.ts'
 import { ReminderPolicy } from './creation-schemas.ts'
+import { GroupMember } from './signer-groups.ts'
 import { signingUrl } from './signing-credentials.ts'
 import type { SubmitterSummaryRow } from './submission-store.ts'
 
@@ -17,15 +18,30 @@ export const SubmitterSummary = Type.Object(
     object: Type.Literal('submitter'),
     submission_id: Id('sub'),
     role: Type.String(),
-    email: Type.String(),
-    name: Nullable(Type.String()),
+    email: Nullable(
+      Type.String({
+        description:
+          'The signer’s address; for a signer group (docs/api.md#signer-groups), null until a member signs or declines, then theirs',
+      }),
+    ),
+    name: Nullable(
+      Type.String({ description: 'For a signer group: null until a member signs or declines, then theirs' }),
+    ),
     phone: Nullable(Type.String()),
     external_id: Nullable(Type.String()),
     metadata: Metadata,
     status: StringEnum(SUBMITTER_STATUSES),
     send_email: Type.Boolean(),
     require_email_2fa: Type.Boolean(),
-    signing_url: Type.String(),
+    signing_url: Nullable(
+      Type.String({ description: 'Null for a signer group: each member has a link of their own' }),
+    ),
+    members: Type.Optional(
+      Type.Array(GroupMember, {
+        description:
+          'Only on a signer group (docs/api.md#signer-groups): its people in order, each with their own links and status',
+      }),
+    ),
     opened_at: Nullable(Timestamp),
     signed_at: Nullable(Timestamp),
     declined_at: Nullable(Timestamp),
@@ -98,13 +114,20 @@ export const Submission = Type.Object(
 )
 export type Submission = Static<typeof Submission>
 
-export function toApiSubmitter(row: SubmitterSummaryRow, signingBase: string): SubmitterSummary {
+/** A submitter as answered; `members`: a signer group's, as apiMembersOf answers them. */
+export function toApiSubmitter(
+  row: SubmitterSummaryRow,
+  signingBase: string,
+  members?: GroupMember[],
+): SubmitterSummary {
+  const grouped = row.grouped === 1
   return {
     id: row.id,
     object: 'submitter',
     submission_id: row.submission_id,
     role: row.role,
-    email: row.email,
+    // A group's own address is '' until a member signs or declines (docs/api.md#signer-groups).
+    email: row.email === '' && grouped ? null : row.email,
     name: row.name,
     phone: row.phone,
     external_id: row.external_id,
@@ -112,7 +135,8 @@ export function toApiSubmitter(row: SubmitterSummaryRow, signingBase: string): S
     status: row.status,
     send_email: row.send_email === 1,
     require_email_2fa: row.require_email_2fa === 1,
-    signing_url: signingUrl(signingBase, row.signing_slug),
+    signing_url: grouped ? null : signingUrl(signingBase, row.signing_slug),
+    ...(grouped ? { members: members ?? [] } : {}),
     opened_at: row.opened_at,
     signed_at: row.signed_at,
     declined_at: row.declined_at,
@@ -128,13 +152,14 @@ export function toApiSubmission(
   row: SubmissionsTable,
   submitters: SubmitterSummaryRow[],
   urls: { publicUrl: string; signingUrl: string },
+  members: ReadonlyMap<string, GroupMember[]> = new Map(),
 ): Submission {
   return {
     id: row.id,
     object: 'submission',
     status: row.status,
     template_id: row.template_id,
-    submitters: submitters.map((s) => toApiSubmitter(s, urls.signingUrl)),
+    submitters: submitters.map((s) => toApiSubmitter(s, urls.signingUrl, members.get(s.id))),
     send_email: row.send_email === 1,
     signing_order: row.signing_order,
     expires_at: row.expires_at,

@@ -60,6 +60,7 @@ export const SUBMITTER_SUMMARY_COLUMNS = [
   'decline_reason',
   'reminders_sent',
   'next_reminder_at',
+  'grouped',
 ] as const satisfies ReadonlyArray<keyof SubmittersTable>
 export type SubmitterSummaryRow = Pick<SubmittersTable, (typeof SUBMITTER_SUMMARY_COLUMNS)[number]>
 
@@ -195,9 +196,62 @@ export async function listSubmitters(
     .where('environment', '=', scope.environment)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.submission_id) query = query.where('submission_id', '=', filters.submission_id)
-  // docs/api.md#e-mail-addresses: by the comparison key, so either spelling of a domain finds it.
-  if (filters.email) query = query.where('email_key', '=', emailKey(filters.email))
-  return page(query, after, limit).execute()
+  if (!filters.email) return page(query, after, limit).execute()
+  // docs/api.md#e-mail-addresses: by the comparison key, so either spelling of a domain finds it;
+  // docs/api.md#signer-groups: a signer group is found by any member's address too. Each side is
+  // read in list order from its own index, then the two pages are merged.
+  const key = emailKey(filters.email)
+  const [own, asMember] = await Promise.all([
+    page(query.where('email_key', '=', key), after, limit).execute(),
+    groupsOfMember(db, scope, key, filters, after, limit),
+  ])
+  return mergePages(own, asMember, limit)
+}
+
+/** The signer groups with a member of this address key, newest first, `limit` after `after`. */
+function groupsOfMember(
+  db: Executor,
+  scope: Scope,
+  key: string,
+  filters: SubmitterFilters,
+  after: Position | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('group_members as m')
+    .innerJoin('submitters as s', 's.id', 'm.submitter_id')
+    .selectAll('s')
+    .where('m.account_id', '=', scope.accountId)
+    .where('m.environment', '=', scope.environment)
+    .where('m.email_key', '=', key)
+    .where('s.account_id', '=', scope.accountId)
+    .where('s.environment', '=', scope.environment)
+  if (filters.status) query = query.where('s.status', '=', filters.status)
+  if (filters.submission_id) query = query.where('m.submission_id', '=', filters.submission_id)
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('m.submitter_created_at', 'm.submitter_id'), '<', eb.tuple(after.createdAt, after.id)),
+    )
+  }
+  return query
+    .orderBy('m.submitter_created_at', 'desc')
+    .orderBy('m.submitter_id', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** Two pages in list order (newest first) as one: each row once, `limit` at most. */
+function mergePages<Row extends { id: string; created_at: string }>(
+  a: Row[],
+  b: Row[],
+  limit: number,
+): Row[] {
+  const byId = new Map([...a, ...b].map((row) => [row.id, row]))
+  return [...byId.values()]
+    .sort((x, y) =>
+      x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1,
+    )
+    .slice(0, limit)
 }
 
 /** The signer's credential: a slug unique across accounts. */

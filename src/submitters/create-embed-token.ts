@@ -6,10 +6,12 @@
 // still opens the form, which shows that state. 500 `token_issue_failed` if it cannot be signed. An
 // optional `allowed_origin` rides in the token: the embed page posts its messages to it alone.
 import { Type } from 'typebox'
-import { ApiError, orNotFound } from '../errors.ts'
+import type { Executor, SubmittersTable } from '../db/tables.ts'
+import { ApiError, fieldError, orNotFound } from '../errors.ts'
 import { Id, IdParams, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { parseAllowedOrigin } from '../signing-page/embed-origin.ts'
+import { findMemberOfSubmitter } from '../submissions/group-member-store.ts'
 import { embedUrl, issueEmbedToken } from '../submissions/signing-credentials.ts'
 import { findSubmitter } from '../submissions/submission-store.ts'
 
@@ -24,6 +26,12 @@ const EmbedTokenRequest = Type.Object(
         default: EMBED_TOKEN_TTL.default,
         description: 'Lifetime of the token in seconds: 60 to 2592000 (30 days); default 3600 (1 hour)',
       }),
+    ),
+    member_id: Type.Optional(
+      Id(
+        'grm',
+        'For a signer group (docs/api.md#signer-groups): the member the page is for (`members[].id`); required for a group, refused for any other signer',
+      ),
     ),
     allowed_origin: Type.Optional(
       Type.String({
@@ -42,6 +50,7 @@ const EmbedToken = Type.Object(
     object: Type.Literal('embed_token'),
     submitter_id: Id('sbm'),
     submission_id: Id('sub'),
+    member_id: Type.Optional(Id('grm', 'The signer group member the token is for, when it is one')),
     embed_src: Type.String({
       description:
         '`{SIGNING_URL}/embed/{jwt}`: the signing page to frame in your application; its JWT is the credential, so treat the URL as a secret',
@@ -63,11 +72,12 @@ export const createEmbedToken = defineRoute({
     'Answers 200: nothing is stored, and earlier tokens are not revoked. Works for any submitter of the key’s scope, whatever its status: the embedded form shows an ended submission’s state. Send `{}` for the default lifetime (a request without a body is 422). Messages to the framing page: the embedded page posts `paraph:opened`, `paraph:signed` and `paraph:declined` (`{ type, submitter_id, submission_id }`) to `allowed_origin` when the token carries one, else to the origin of the `Referer` of the request that loaded the page, never to `*`; the creation response’s `embed_src` carries no `allowed_origin`.',
   tag: 'Submitters',
   schema: { params: IdParams('sbm'), body: EmbedTokenRequest, response: { 200: EmbedToken } },
-  errors: ['resource_not_found', 'token_issue_failed'],
+  errors: ['resource_not_found', 'token_issue_failed', 'invalid_request'],
   handler: async ({ params, body, scope }, deps) => {
     const allowedOrigin =
       body.allowed_origin === undefined ? undefined : parseAllowedOrigin(body.allowed_origin)
     const submitter = orNotFound(await findSubmitter(deps.db, scope, params.id), `submitter ${params.id}`)
+    const member = await memberOfRequest(deps.db, submitter, body.member_id)
     const now = deps.clock.now()
     const ttl = body.ttl_seconds ?? EMBED_TOKEN_TTL.default
     // The JWT counts whole seconds: the answer states the second the token really lapses.
@@ -77,6 +87,7 @@ export const createEmbedToken = defineRoute({
       const claims = {
         sub: submitter.id,
         sid: submitter.submission_id,
+        ...(member ? { mbr: member.id } : {}),
         ...(allowedOrigin ? { allowed_origin: allowedOrigin } : {}),
       }
       token = await issueEmbedToken(deps.keys.embed, claims, expiresAt, now)
@@ -87,8 +98,32 @@ export const createEmbedToken = defineRoute({
       object: 'embed_token' as const,
       submitter_id: submitter.id,
       submission_id: submitter.submission_id,
+      ...(member ? { member_id: member.id } : {}),
       embed_src: embedUrl(deps.config.signingUrl, token),
       expires_at: expiresAt.toISOString(),
     }
   },
 })
+
+/** docs/api.md#signer-groups: a group's token names one of its members; any other signer's, none. */
+async function memberOfRequest(db: Executor, submitter: SubmittersTable, memberId: string | undefined) {
+  if (submitter.grouped !== 1) {
+    if (memberId === undefined) return null
+    throw fieldError(
+      'invalid_request',
+      'member_id',
+      'this submitter is no signer group; leave member_id out.',
+    )
+  }
+  if (memberId === undefined) {
+    throw fieldError(
+      'invalid_request',
+      'member_id',
+      'is required: this submitter is a signer group; name the member the page is for (one of its `members[].id`).',
+    )
+  }
+  const member = await findMemberOfSubmitter(db, submitter, memberId)
+  if (!member)
+    throw fieldError('invalid_request', 'member_id', `${memberId} is no member of this signer group.`)
+  return member
+}

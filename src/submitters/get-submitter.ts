@@ -7,6 +7,7 @@ import { parseStoredValues, readableValues } from '../documents/stored-values.ts
 import { orNotFound } from '../errors.ts'
 import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { apiMembersOf } from '../submissions/signer-groups.ts'
 import { SubmitterWithValues, toApiSubmitter } from '../submissions/submission-schemas.ts'
 import { findSubmitter } from '../submissions/submission-store.ts'
 
@@ -30,5 +31,7 @@ export const getSubmitter = defineRoute({
 export async function submitterWithValues(deps: Deps, row: SubmittersTable): Promise<SubmitterWithValues> {
   const expiresAt = new Date(deps.clock.epochMs() + FILE_URL_TTL_MS)
   const values = await readableValues(deps, parseStoredValues(row.values), expiresAt)
-  return { ...toApiSubmitter(row, deps.config.signingUrl), values }
+  const scope = { accountId: row.account_id, environment: row.environment }
+  const members = await apiMembersOf(deps, deps.db, scope, [row])
+  return { ...toApiSubmitter(row, deps.config.signingUrl, members.get(row.id)), values }
 }

@@ -5,6 +5,7 @@ import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { decodeCursor, type ListContext, toPage } from '../http/pagination.ts'
 import { emailKey } from '../lib/email-address.ts'
+import { apiMembersOf } from '../submissions/signer-groups.ts'
 import { SUBMITTER_STATUSES, SubmitterSummary, toApiSubmitter } from '../submissions/submission-schemas.ts'
 import { listSubmitters as selectSubmitters } from '../submissions/submission-store.ts'
 
@@ -40,7 +41,8 @@ export const listSubmitters = defineRoute({
     submission_id: 'invalid_submission_id',
     email: 'invalid_email',
   },
-  handler: async ({ query, scope }, { db, keys, config }) => {
+  handler: async ({ query, scope }, deps) => {
+    const { db, keys, config } = deps
     const { limit = 20, cursor, ...filters } = query
     const context: ListContext = {
       list: 'listSubmitters',
@@ -54,6 +56,9 @@ export const listSubmitters = defineRoute({
       decodeCursor(keys.cursor, cursor, context),
       limit + 1,
     )
-    return toPage(keys.cursor, rows, limit, context, (row) => toApiSubmitter(row, config.signingUrl))
+    const members = await apiMembersOf(deps, db, scope, rows.slice(0, limit))
+    return toPage(keys.cursor, rows, limit, context, (row) =>
+      toApiSubmitter(row, config.signingUrl, members.get(row.id)),
+    )
   },
 })

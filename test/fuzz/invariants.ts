@@ -35,6 +35,7 @@ const COUNTED = {
   console_sign_in_requests: true,
   template_drafts: true,
   signing_request_resends: true,
+  group_members: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**

@@ -452,4 +452,20 @@ export const EN = {
   remind_no_email: 'This signer is not sent e-mail: share their signing link instead.',
   event_submitter_reminded: 'A signer was reminded',
   event_by_submitter_reminded: '{who} was reminded',
+  // — signer groups (docs/api.md#signer-groups)
+  send_add_person: 'Add another person who may sign',
+  send_remove_person: 'Remove',
+  send_other_email: 'Or this person’s e-mail',
+  send_any_one_of:
+    'Any one of these people signs for {role}: each gets their own link, and the first to sign signs for all.',
+  any_one_of: 'Any one of:',
+  member_pending: 'asked',
+  member_signed: 'signed',
+  member_superseded: 'another person signed',
+  member_declined: 'declined',
+  copy_link: 'Copy link',
+  copy_link_of: 'of {email}',
+  edit_members: 'People who may sign',
+  edit_members_hint:
+    'One e-mail address per line, 2 to 10. People kept keep their link; new people are mailed theirs.',
 }

@@ -465,4 +465,20 @@ export const FR: typeof EN = {
   remind_no_email: 'Ce signataire ne reçoit pas d’e-mail : partagez-lui plutôt son lien de signature.',
   event_submitter_reminded: 'Un signataire a été relancé',
   event_by_submitter_reminded: '{who} a été relancé',
+  // — groupes de signataires (docs/api.md#signer-groups)
+  send_add_person: 'Ajouter une autre personne pouvant signer',
+  send_remove_person: 'Retirer',
+  send_other_email: 'Ou l’e-mail de cette personne',
+  send_any_one_of:
+    'L’une de ces personnes signe pour {role} : chacune reçoit son propre lien, et la première qui signe signe pour toutes.',
+  any_one_of: 'L’une de ces personnes :',
+  member_pending: 'sollicitée',
+  member_signed: 'a signé',
+  member_superseded: 'une autre personne a signé',
+  member_declined: 'a refusé',
+  copy_link: 'Copier le lien',
+  copy_link_of: 'de {email}',
+  edit_members: 'Personnes pouvant signer',
+  edit_members_hint:
+    'Une adresse e-mail par ligne, de 2 à 10. Les personnes gardées gardent leur lien ; les nouvelles reçoivent le leur.',
 }

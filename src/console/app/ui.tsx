@@ -227,7 +227,7 @@ export function SecretDialog(props: { title: string; secret: string; onClose: ()
   )
 }
 
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+export function CopyButton({ text, label }: { text: string; label?: ComponentChildren }) {
   const { t } = useTexts()
   const toast = useToast()
   return (

@@ -98,7 +98,8 @@ export const previewTemplateDraft = defineRoute({
           object: 'template_preview' as const,
           submission_id: created.id,
           role: body.role,
-          signing_url: created.submitters[roles.indexOf(body.role)]!.signing_url,
+          // No group in a preview: every signer has a link of their own.
+          signing_url: created.submitters[roles.indexOf(body.role)]!.signing_url ?? '',
           expires_at: expiresAt,
         }
       })

@@ -6,6 +6,8 @@ export const SigningRequestResent = Type.Object({
   object: Type.Literal('signing_request'),
   submitter_id: Type.String(),
   submission_id: Type.String(),
-  email: Type.String(),
+  email: Type.String({
+    description: "The address mailed; for a signer group, each pending member's, joined by ', '",
+  }),
   queued_at: Type.String(),
 })

@@ -9,7 +9,7 @@ import { orNotFound } from '../../errors.ts'
 import { IdParams } from '../../http/common-schemas.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { toIso } from '../../lib/clock.ts'
-import { queueSigningRequests } from '../../submissions/signing-requests.ts'
+import { queueSigningRequests, recipientsOf } from '../../submissions/signing-requests.ts'
 import { lockSubmitterInScope } from '../../submissions/submission-store.ts'
 import { consoleScope } from '../access/console-auth.ts'
 import { CONSOLE_NO_STORE_HEADERS } from '../shell/console-headers.ts'
@@ -49,11 +49,13 @@ export const resendSigningRequest = defineRoute({
       const at = toIso(now)
       await recordResend(tx, scope, { submitterId: submitter.id, submissionId: submission.id, at })
       await queueSigningRequests(tx, deps, submission, [submitter])
+      // docs/api.md#signer-groups: a group's request goes to each member still pending.
+      const to = submitter.grouped === 1 ? await recipientsOf(tx, [submitter]) : [submitter]
       return {
         object: 'signing_request',
         submitter_id: submitter.id,
         submission_id: submission.id,
-        email: submitter.email,
+        email: to.map((s) => s.email).join(', '),
         queued_at: at,
       } as const
     })

@@ -19,7 +19,13 @@ import type {
   AuditRecord,
   AuditSubmitter,
 } from './audit-record.ts'
-import { completionSentence, eventSentence, languageName, verificationSentence } from './audit-sentences.ts'
+import {
+  completionSentence,
+  eventSentence,
+  languageName,
+  signerName,
+  verificationSentence,
+} from './audit-sentences.ts'
 import { type Cell, type Column, Flow, type FlowFonts, MUTED, type Run } from './flow-layout.ts'
 
 export interface AuditLogPdfOptions {
@@ -240,11 +246,28 @@ function consentCell(s: AuditSubmitter): Cell {
   return [muted(`${how}, ${language}:`, 7.5), { text: `“${s.consent_text}”` }]
 }
 
+const MEMBER_STATUS: Record<string, string> = {
+  signed: 'signed for the role',
+  superseded: 'did not sign: another member signed',
+  declined: 'declined for the role',
+  pending: 'had not signed',
+}
+
+/** docs/api.md#signer-groups: each member of a group, and what became of them. */
+function membersCell(s: AuditSubmitter): Cell {
+  const members = s.members ?? []
+  return [
+    muted(`any one of ${members.length} people, each asked with a link of their own:`, 7.5),
+    ...members.map((m) => ({ text: `${signerName(m)} — ${MEMBER_STATUS[m.status] ?? m.status}` })),
+  ]
+}
+
 function signerRows(s: AuditSubmitter): Array<[string, Cell]> {
   const rows: Array<[string, Cell]> = [
     ['Name', plain(s.name)],
     ['E-mail', plain(s.email)],
     ['Role', plain(s.role)],
+    ...(s.members?.length ? [['Signer group', membersCell(s)] as [string, Cell]] : []),
     ['Submitter', [mono(s.id, 8)]],
     ['Reached by', plain(DELIVERY[s.delivery])],
     [
@@ -252,7 +275,11 @@ function signerRows(s: AuditSubmitter): Array<[string, Cell]> {
       plain(s.email_2fa_verified_at ? `e-mail code verified at ${s.email_2fa_verified_at}` : 'none entered'),
     ],
     ['Status', plain(s.status)],
-    ['Opened', act(s.opened_at, s.opened_ip, s.opened_user_agent)],
+    // A group's first opening may be another member's: the timeline says whose.
+    [
+      s.members?.length ? 'Opened (first, by a member)' : 'Opened',
+      act(s.opened_at, s.opened_ip, s.opened_user_agent),
+    ],
   ]
   if (s.status === 'pre_signed')
     rows.push(['Signed', plain(`${s.signed_at ?? EMPTY}, pre-signed by the sender`)])

@@ -95,6 +95,23 @@ export interface FinalFacts {
   timestamp: AuditTimestamp | null
 }
 
+/** A member of a signer group (docs/api.md#signer-groups): any one of them signs for the role. */
+export const AuditGroupMember = Type.Object({
+  id: Id('grm', 'Member id'),
+  email: Type.String({ description: 'E-mail address the member was asked at' }),
+  name: OrNull(Type.String(), 'Name given by the sender'),
+  status: Type.String({
+    description:
+      'signed (this member signed for the role), superseded (another member signed), declined (this member declined for the role) or pending',
+  }),
+  signed_at: OrNull(Timestamp('Signature'), 'Null unless this member signed'),
+  email_2fa_verified_at: OrNull(
+    Timestamp('When the member last entered the right e-mailed one-time code'),
+    'Null when no code was asked for or entered',
+  ),
+})
+export type AuditGroupMember = Static<typeof AuditGroupMember>
+
 export const AuditSubmitter = Type.Object({
   id: Id('sbm', 'Submitter id'),
   role: Type.String({ description: 'Role in the document' }),
@@ -127,6 +144,12 @@ export const AuditSubmitter = Type.Object({
     ),
   ),
   values: Type.Array(AuditFieldValue, { description: "The signer's fields and their values" }),
+  members: Type.Optional(
+    Type.Array(AuditGroupMember, {
+      description:
+        'Only for a signer group: its members in order, each asked with a link of their own, and which of them signed (`email`, `name` and the acts above are that member’s). The members at sending are named by the `submission.created` event, any later change by `submitter.updated`',
+    }),
+  ),
 })
 export type AuditSubmitter = Static<typeof AuditSubmitter>
 

@@ -20,6 +20,25 @@ export function signerName(signer: Pick<AuditSubmitter, 'name' | 'email'>): stri
   return signer.name ? `${signer.name} (${signer.email})` : signer.email
 }
 
+/** Who of a signer group acted, as the event's journal names them (docs/api.md#signer-groups). */
+export interface ActingMember {
+  name: string | null
+  email: string
+}
+
+/** A signer group, for an event about the group rather than one member: its role and its people. */
+export function groupName(signer: Pick<AuditSubmitter, 'role'>, members: ActingMember[]): string {
+  return `the signer group for role “${signer.role}” (any one of ${members.map(signerName).join(', ')})`
+}
+
+/** Who an event names: the member who acted for a group, the group itself, or the signer. */
+function whoOf(signer: AuditSubmitter | undefined, event: AuditEvent, member: ActingMember | null): string {
+  if (!signer) return event.submitter_id ? `signer ${event.submitter_id}` : 'a signer'
+  if (member) return `${signerName(member)} of the signer group for role “${signer.role}”`
+  if (signer.members?.length) return groupName(signer, signer.members)
+  return signerName(signer)
+}
+
 const HOW: Record<'link' | 'embed', string> = {
   link: ' through the signing link',
   embed: " in the form embedded in the sender's application",
@@ -47,10 +66,18 @@ const SENTENCES: Record<string, Sentence> = {
     `E-mailed code entered by ${who}${from}${how}, confirming access to the address.`,
 }
 
-/** `event` in a sentence; `via` is how the signer came, when the journal recorded it. */
-export function eventSentence(event: AuditEvent, submitters: AuditSubmitter[], via: ActVia = null): string {
+/**
+ * `event` in a sentence; `via` is how the signer came, when the journal recorded it; `member`, who
+ * of a signer group acted, when one did.
+ */
+export function eventSentence(
+  event: AuditEvent,
+  submitters: AuditSubmitter[],
+  via: ActVia = null,
+  member: ActingMember | null = null,
+): string {
   const signer = submitters.find((s) => s.id === event.submitter_id)
-  const who = signer ? signerName(signer) : event.submitter_id ? `signer ${event.submitter_id}` : 'a signer'
+  const who = whoOf(signer, event, member)
   const from = event.ip ? ` from ${event.ip}` : ''
   const how = via ? HOW[via] : ''
   const sentence = SENTENCES[event.type]

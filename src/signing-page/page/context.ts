@@ -5,15 +5,13 @@
 import { fillVariables, type MailVariable } from '../../mail/messages/variables.ts'
 import { h } from './dom.ts'
 import { type Field, filledByOthers, type SigningForm, titleOf, type Value } from './form.ts'
-import { localeFor } from './locale.ts'
+import { formatDateTimeUtc } from './locale.ts'
 import { fieldLabel, shownValue } from './pages.ts'
 import { fill, type Language, type Texts } from './texts.ts'
 
 /** `23 November 2026 at 10:00 UTC`, as the signer's language writes it. */
 function expiry(iso: string | null, lang: Language): string {
-  if (!iso) return ''
-  const format = { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' } as const
-  return `${new Intl.DateTimeFormat(localeFor(lang), format).format(new Date(iso))} UTC`
+  return iso ? formatDateTimeUtc(iso, lang) : ''
 }
 
 function variables(form: SigningForm, lang: Language): (name: MailVariable) => string {

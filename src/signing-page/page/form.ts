@@ -39,6 +39,8 @@ export type State =
   | 'completed'
   | 'expired'
   | 'cancelled'
+  /** docs/api.md#signer-groups: another member of this signer's group signed for the role. */
+  | 'signed_by_other'
 
 export interface SigningForm {
   submitter: { id: string; email: string; name: string | null; role: string; status: string }
@@ -66,6 +68,8 @@ export interface SigningForm {
   current_pdf_url?: string | null
   /** What this signer saved without signing yet (docs/api.md#saving-progress); absent from older servers. */
   progress?: { values: Record<string, Value>; saved_at: string } | null
+  /** For `signed_by_other`: who of the group signed, and when; absent from older servers. */
+  signed_by?: { name: string; signed_at: string } | null
   session?: string
 }
 

@@ -23,6 +23,12 @@ export function formatDate(iso: string, lang: Language): string {
   return new Intl.DateTimeFormat(localeFor(lang), { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
 }
 
+/** `23 November 2026 at 10:00 UTC`: an instant as the signer's language writes it, in UTC. */
+export function formatDateTimeUtc(iso: string, lang: Language): string {
+  const format = { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' } as const
+  return `${new Intl.DateTimeFormat(localeFor(lang), format).format(new Date(iso))} UTC`
+}
+
 /** The signer's today, on their own clock and in their own zone, as YYYY-MM-DD. */
 export function todayIso(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0')

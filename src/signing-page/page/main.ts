@@ -90,7 +90,7 @@ function screenFor(form: SigningForm): () => void {
     const state: CodeState = { sent: false }
     return () => codeScreen(app, TEXTS[lang], form, () => void load(), picker(), state)
   }
-  if (form.state !== 'ready') return () => endedScreen(app, TEXTS[lang], form, picker())
+  if (form.state !== 'ready') return () => endedScreen(app, TEXTS[lang], lang, form, picker())
   const draft: Draft = newDraft(form)
   // One saver per form read, kept across redraws like the draft; spent once the link is answered.
   const saver = new ProgressSaver(TEXTS[lang])

@@ -3,7 +3,8 @@
 import { ApiFailure, call, keepSession } from './api.ts'
 import { h, mount } from './dom.ts'
 import type { SigningForm, State } from './form.ts'
-import { fill, type Texts } from './texts.ts'
+import { formatDateTimeUtc } from './locale.ts'
+import { fill, type Language, type Texts } from './texts.ts'
 
 type Ended = Exclude<State, 'ready' | 'email_2fa_required'>
 
@@ -14,6 +15,17 @@ const ENDED: Record<Ended, { title: keyof Texts; body: keyof Texts }> = {
   completed: { title: 'state_completed_title', body: 'state_completed_body' },
   expired: { title: 'state_expired_title', body: 'state_expired_body' },
   cancelled: { title: 'state_cancelled_title', body: 'state_cancelled_body' },
+  signed_by_other: { title: 'state_signed_by_other_title', body: 'state_signed_by_other_body' },
+}
+
+/** The screen's text: for `signed_by_other`, who of the group signed and when (all the link reveals). */
+function bodyOf(t: Texts, form: SigningForm, lang: Language): string {
+  const copy = ENDED[form.state as Ended]
+  if (form.state !== 'signed_by_other' || !form.signed_by) return t[copy.body]
+  return fill(t[copy.body], {
+    name: form.signed_by.name,
+    date: formatDateTimeUtc(form.signed_by.signed_at, lang),
+  })
 }
 
 /** A heading the screen reader lands on when the screen changes. */
@@ -44,7 +56,13 @@ function downloadOf(t: Texts, form: SigningForm): { href: string; label: string;
   return null
 }
 
-export function endedScreen(app: Element, t: Texts, form: SigningForm, picker: HTMLElement): void {
+export function endedScreen(
+  app: Element,
+  t: Texts,
+  lang: Language,
+  form: SigningForm,
+  picker: HTMLElement,
+): void {
   const copy = ENDED[form.state as Ended]
   const link = downloadOf(t, form)
   const download = link
@@ -60,7 +78,7 @@ export function endedScreen(app: Element, t: Texts, form: SigningForm, picker: H
     picker,
     h('div', { class: `badge badge-${form.state}`, 'aria-hidden': 'true' }),
     heading(t[copy.title]),
-    h('p', {}, t[copy.body]),
+    h('p', {}, bodyOf(t, form, lang)),
     ...(download ? [download] : []),
     // The console editor's test copy (docs/console.md#preview-as-a-signer) says what it was.
     ...(form.submission.preview

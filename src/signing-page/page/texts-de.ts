@@ -76,6 +76,9 @@ export const DE: Texts = {
   state_expired_body: 'Sie kann nicht mehr unterschrieben werden. Bitten Sie den Absender um eine neue.',
   state_cancelled_title: 'Diese Anfrage wurde zurückgezogen',
   state_cancelled_body: 'Der Absender hat sie zurückgezogen. Es gibt nichts zu unterschreiben.',
+  state_signed_by_other_title: 'Jemand anderes hat unterschrieben',
+  state_signed_by_other_body:
+    '{name} hat dieses Dokument am {date} unterschrieben, für alle, an die es mit Ihnen gesendet wurde. Mit diesem Link ist nichts mehr zu tun.',
   redirecting: 'Sie werden zurückgeleitet…',
   code_title: 'Bestätigen Sie Ihre E-Mail-Adresse',
   code_body: 'Um das Dokument zu sehen, geben Sie den 6-stelligen Code ein, den wir an {email} senden.',

@@ -74,6 +74,9 @@ export const EN = {
   state_expired_body: 'It can no longer be signed. Ask the sender for a new one.',
   state_cancelled_title: 'This request was cancelled',
   state_cancelled_body: 'The sender withdrew it. There is nothing to sign.',
+  state_signed_by_other_title: 'Someone else has signed',
+  state_signed_by_other_body:
+    '{name} signed this document on {date}, for everyone it was sent to with you. There is nothing left to do with this link.',
   redirecting: 'Taking you back…',
   code_title: 'Confirm your e-mail address',
   code_body: 'To see the document, enter the 6-digit code we send to {email}.',

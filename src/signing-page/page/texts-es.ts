@@ -74,6 +74,9 @@ export const ES: Texts = {
   state_expired_body: 'Ya no se puede firmar. Pida una nueva al remitente.',
   state_cancelled_title: 'Esta solicitud fue cancelada',
   state_cancelled_body: 'El remitente la retiró. No hay nada que firmar.',
+  state_signed_by_other_title: 'Otra persona ya ha firmado',
+  state_signed_by_other_body:
+    '{name} firmó este documento el {date}, en nombre de todas las personas a las que se envió junto con usted. Ya no hay nada que hacer con este enlace.',
   redirecting: 'Volviendo…',
   code_title: 'Confirme su dirección de correo',
   code_body: 'Para ver el documento, introduzca el código de 6 cifras que enviamos a {email}.',

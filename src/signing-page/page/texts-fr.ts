@@ -74,6 +74,9 @@ export const FR: Texts = {
   state_expired_body: "Elle ne peut plus être signée. Demandez-en une nouvelle à l'expéditeur.",
   state_cancelled_title: 'Cette demande a été annulée',
   state_cancelled_body: "L'expéditeur l'a retirée. Il n'y a rien à signer.",
+  state_signed_by_other_title: 'Quelqu’un d’autre a signé',
+  state_signed_by_other_body:
+    '{name} a signé ce document le {date}, pour toutes les personnes à qui il a été envoyé avec vous. Il n’y a plus rien à faire avec ce lien.',
   redirecting: 'Retour en cours…',
   code_title: 'Confirmez votre adresse e-mail',
   code_body: 'Pour voir le document, saisissez le code à 6 chiffres envoyé à {email}.',

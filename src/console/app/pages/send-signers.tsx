@@ -1,15 +1,21 @@
 // The Send page's signers: one block per role of the template (e-mail, name, e-mail code), moved up
-// or down with buttons that keep the keyboard, and the choice of signing order.
+// or down with buttons that keep the keyboard, and the choice of signing order. A role may take
+// several addresses — "any one of" these people signs for it (docs/api.md#signer-groups).
 import { useEffect, useState } from 'preact/hooks'
-import { useTexts } from '../texts.ts'
+import { fill, useTexts } from '../texts.ts'
 import { described, FieldError } from './send-field-error.tsx'
 
 export interface Signer {
   role: string
   email: string
+  /** More people who may sign for the role instead (a signer group); empty for one signer. */
+  others: string[]
   name: string
   email2fa: boolean
 }
+
+/** At most 10 people in a group: the first address and 9 others. */
+const MAX_OTHERS = 9
 
 export type Order = 'preserved' | 'random'
 type Direction = 'up' | 'down'
@@ -51,7 +57,11 @@ export function SignersSection(props: {
             count={signers.length}
             ordered={props.order === 'preserved'}
             errors={{
-              email: props.errorAt(`submitters[${i}].email`),
+              email:
+                props.errorAt(`submitters[${i}].email`) ??
+                props.errorAt(`submitters[${i}].members`) ??
+                props.errorAt(`submitters[${i}].members[0].email`),
+              others: signer.others.map((_, j) => props.errorAt(`submitters[${i}].members[${j + 1}].email`)),
               name: props.errorAt(`submitters[${i}].name`),
             }}
             onChange={(change) => update(i, change)}
@@ -104,12 +114,19 @@ function OrderChoice({ order, onOrder }: { order: Order; onOrder: (order: Order)
   )
 }
 
+interface SignerErrors {
+  email: string | null
+  /** Of each of `others`, in order. */
+  others: Array<string | null>
+  name: string | null
+}
+
 function SignerBlock(props: {
   signer: Signer
   index: number
   count: number
   ordered: boolean
-  errors: { email: string | null; name: string | null }
+  errors: SignerErrors
   onChange: (change: Partial<Signer>) => void
   onMove: (to: Direction) => void
 }) {
@@ -126,6 +143,7 @@ function SignerBlock(props: {
           <MoveButtons role={signer.role} index={i} count={props.count} onMove={props.onMove} />
         ) : null}
         <SignerInputs signer={signer} index={i} errors={props.errors} onChange={props.onChange} />
+        <OtherPeople signer={signer} index={i} errors={props.errors.others} onChange={props.onChange} />
         <label class="checkbox">
           <input
             type="checkbox"
@@ -165,7 +183,7 @@ function MoveButtons(props: { role: string; index: number; count: number; onMove
 function SignerInputs(props: {
   signer: Signer
   index: number
-  errors: { email: string | null; name: string | null }
+  errors: SignerErrors
   onChange: (change: Partial<Signer>) => void
 }) {
   const { t } = useTexts()
@@ -201,6 +219,83 @@ function SignerInputs(props: {
         />
         <FieldError id={`signer-${i}-name-error`} text={errors.name} />
       </div>
+    </div>
+  )
+}
+
+/**
+ * "Any one of" (docs/api.md#signer-groups): more addresses for the role, each added and removed by a
+ * button that keeps the keyboard on the list; the role is then signed by whichever signs first.
+ */
+function OtherPeople(props: {
+  signer: Signer
+  index: number
+  errors: Array<string | null>
+  onChange: (change: Partial<Signer>) => void
+}) {
+  const { t } = useTexts()
+  const { signer, index: i } = props
+  const [focus, setFocus] = useState<number>()
+  useEffect(() => {
+    if (focus === undefined) return
+    const target = focus < signer.others.length ? `signer-${i}-other-${focus}` : `signer-${i}-add`
+    document.getElementById(target)?.focus()
+    setFocus(undefined)
+  }, [focus])
+  const set = (others: string[]) => props.onChange({ others })
+  return (
+    <div class="send-others">
+      {signer.others.length > 0 ? (
+        <p class="muted small" id={`signer-${i}-group-hint`}>
+          {fill(t.send_any_one_of, { role: signer.role })}
+        </p>
+      ) : null}
+      {signer.others.map((email, j) => (
+        <div class="send-other" key={j}>
+          <label for={`signer-${i}-other-${j}`}>{t.send_other_email}</label>
+          <div class="send-other-row">
+            <input
+              id={`signer-${i}-other-${j}`}
+              type="text"
+              inputMode="email"
+              spellcheck={false}
+              autoCapitalize="off"
+              required
+              maxLength={320}
+              autoComplete="off"
+              value={email}
+              {...described(`signer-${i}-other-${j}`, props.errors[j] ?? null, `signer-${i}-group-hint`)}
+              onInput={(e) => set(signer.others.map((o, k) => (k === j ? e.currentTarget.value : o)))}
+            />
+            <button
+              type="button"
+              class="button small"
+              onClick={() => {
+                set(signer.others.filter((_, k) => k !== j))
+                setFocus(j)
+              }}
+            >
+              {t.send_remove_person}
+              <span class="visually-hidden"> {email}</span>
+            </button>
+          </div>
+          <FieldError id={`signer-${i}-other-${j}-error`} text={props.errors[j] ?? null} />
+        </div>
+      ))}
+      {signer.others.length < MAX_OTHERS ? (
+        <button
+          type="button"
+          class="button small"
+          id={`signer-${i}-add`}
+          onClick={() => {
+            set([...signer.others, ''])
+            setFocus(signer.others.length)
+          }}
+        >
+          {t.send_add_person}
+          <span class="visually-hidden"> — {signer.role}</span>
+        </button>
+      ) : null}
     </div>
   )
 }

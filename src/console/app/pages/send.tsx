@@ -19,7 +19,7 @@ function fieldOf(error: ApiFailure | undefined): string | null {
   const path = error?.status === 422 ? error.param : null
   if (!path) return null
   if (
-    /^submitters\[\d+\]\.(email|name)$/.test(path) ||
+    /^submitters\[\d+\]\.(email|name|members|members\[\d+\]\.email)$/.test(path) ||
     ['expires_at', 'message.subject', 'message.body'].includes(path)
   )
     return path
@@ -61,7 +61,7 @@ interface Draft {
 }
 
 function emptyDraft(template: Template): Draft {
-  const signers = template.roles.map((role) => ({ role, email: '', name: '', email2fa: false }))
+  const signers = template.roles.map((role) => ({ role, email: '', others: [], name: '', email2fa: false }))
   return { signers, order: 'preserved', subject: '', body: '', expires: '', sendEmail: true }
 }
 
@@ -75,7 +75,10 @@ function requestOf(templateId: string, draft: Draft) {
     template_id: templateId,
     submitters: draft.signers.map((s) => ({
       role: s.role,
-      email: s.email.trim(),
+      // docs/api.md#signer-groups: several addresses make a group, any one of whom signs.
+      ...(s.others.length > 0
+        ? { members: [s.email, ...s.others].map((email) => ({ email: email.trim() })) }
+        : { email: s.email.trim() }),
       ...(s.name.trim() ? { name: s.name.trim() } : {}),
       ...(s.email2fa ? { require_email_2fa: true } : {}),
     })),

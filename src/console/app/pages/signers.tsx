@@ -29,8 +29,15 @@ export const signerStatus = (t: Texts, status: Submitter['status']) => t[`signer
 export const submissionStatus = (t: Texts, status: string) =>
   (t as unknown as Record<string, string>)[`submission_${status}`] ?? status
 
-/** A signer as a person reads them: their name, else their e-mail. */
-export const signerName = (signer: Pick<Submitter, 'name' | 'email'>) => signer.name ?? signer.email
+/** A signer's address; a signer group's members' addresses (docs/api.md#signer-groups) until one signed. */
+export const signerAddress = (signer: Pick<Submitter, 'email' | 'members'>) =>
+  signer.email ?? (signer.members ?? []).map((m) => m.email).join(', ')
+
+/** A signer as a person reads them: their name, else their e-mail; a group's members by name or address. */
+export const signerName = (signer: Pick<Submitter, 'name' | 'email' | 'members'>) =>
+  signer.name ??
+  signer.email ??
+  [...new Set((signer.members ?? []).map((m) => m.name ?? m.email))].join(' / ')
 
 export function SignerBadge({ state }: { state: SignerState }) {
   const { t } = useTexts()

@@ -23,15 +23,14 @@ import {
   Badge,
   Confirm,
   CopyButton,
-  Dialog,
   ErrorNote,
   Loading,
   PageHeader,
-  useAction,
   useGet,
   useToast,
 } from '../ui.tsx'
-import { SignerBadge, SUBMISSION_TONES, signerName, submissionStatus } from './signers.tsx'
+import { EditSigner, GroupMembers } from './edit-signer.tsx'
+import { SignerBadge, SUBMISSION_TONES, signerAddress, signerName, submissionStatus } from './signers.tsx'
 
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
@@ -126,7 +125,7 @@ export function SubmissionDetail({ params }: PageProps) {
     setResendError(undefined)
     try {
       await call<Submitter>('POST', `/v1/submitters/${signer.id}/remind`)
-      toast(fill(t.remind_done, { email: signer.email }))
+      toast(fill(t.remind_done, { email: signerAddress(signer) }))
       submission.reload()
       setChanges((n) => n + 1)
     } catch (error) {
@@ -208,14 +207,20 @@ export function SubmissionDetail({ params }: PageProps) {
                     <tr key={signer.id}>
                       <td data-label={t.role}>{signer.role}</td>
                       <td data-label={t.name}>
-                        {signer.name ? (
-                          <span class="row-name">{signer.name}</span>
+                        {signer.name || signer.members ? (
+                          <span class="row-name">{signerName(signer)}</span>
                         ) : (
                           <span class="muted">—</span>
                         )}
                         <IdText id={signer.id} />
                       </td>
-                      <td data-label={t.email}>{signer.email}</td>
+                      <td data-label={t.email}>
+                        {signer.members ? (
+                          <GroupMembers signer={signer} open={OPEN_STATUSES.includes(s.status)} />
+                        ) : (
+                          signer.email
+                        )}
+                      </td>
                       <td data-label={t.status}>
                         <SignerBadge
                           state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
@@ -232,7 +237,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={fill(t.resend_label, { email: signer.email })}
+                            aria-label={fill(t.resend_label, { email: signerAddress(signer) })}
                             disabled={resending === signer.id}
                             onClick={() => resend(signer)}
                           >
@@ -243,7 +248,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={fill(t.remind_label, { email: signer.email })}
+                            aria-label={fill(t.remind_label, { email: signerAddress(signer) })}
                             disabled={reminding === signer.id}
                             onClick={() => remind(signer)}
                           >
@@ -254,7 +259,7 @@ export function SubmissionDetail({ params }: PageProps) {
                           <button
                             type="button"
                             class="button small"
-                            aria-label={`${t.edit_signer} ${signer.email}`}
+                            aria-label={`${t.edit_signer} ${signerAddress(signer)}`}
                             onClick={() => setEditing(signer)}
                           >
                             {t.edit_signer}
@@ -411,50 +416,4 @@ function describeEvent(
   const text = texts[`event_${key}`] ?? event.type
   if (!who) return { text, detail: null }
   return { text, detail: signer ? `${who} (${signer.role})` : who }
-}
-
-function EditSigner(props: { signer: Submitter; onClose: () => void; onSaved: (saved: Submitter) => void }) {
-  const { t } = useTexts()
-  const [email, setEmail] = useState(props.signer.email)
-  const [name, setName] = useState(props.signer.name ?? '')
-  const save = useAction(() => {
-    const body: Record<string, string | null> = {}
-    if (email.trim() !== props.signer.email) body.email = email.trim()
-    if (name.trim() !== (props.signer.name ?? '')) body.name = name.trim() || null
-    return call<Submitter>('PATCH', `/v1/submitters/${props.signer.id}`, body)
-  })
-  return (
-    <Dialog title={t.edit_signer} onClose={props.onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault()
-          const done = await save.run()
-          if (done) props.onSaved(done.value)
-        }}
-      >
-        <label for="signer-email">{t.email}</label>
-        <input
-          id="signer-email"
-          type="text"
-          inputMode="email"
-          spellcheck={false}
-          autoCapitalize="off"
-          required
-          value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-        />
-        <label for="signer-name">{t.name}</label>
-        <input id="signer-name" type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <ErrorNote error={save.error} />
-        <div class="dialog-actions">
-          <button type="button" class="button" onClick={props.onClose}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button primary" disabled={save.busy}>
-            {t.save}
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  )
 }
