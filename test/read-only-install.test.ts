@@ -94,6 +94,17 @@ describe('a read-only install runs a submission to completion', {
   })
 
   it('from HTML and PDF, signed on the page, completed with its final PDF and audit trail', async () => {
+    try {
+      await wholePath()
+    } catch (error) {
+      // What the server printed is the only evidence of a failure in CI: it goes with the failure.
+      if (error instanceof Error)
+        error.message += `\n--- paraph printed (tail) ---\n${paraph.output.slice(-6000)}`
+      throw error
+    }
+  })
+
+  async function wholePath(): Promise<void> {
     const created = await api('POST', '/v1/submissions/from_html', {
       name: 'Read-only agreement',
       html: '<h1>Agreement</h1><p>Agreed.</p><p>{{Signature;role=Client}}</p>',
@@ -164,5 +175,5 @@ describe('a read-only install runs a submission to completion', {
     )
 
     assert.doesNotMatch(paraph.output, /EROFS|read-only file system/i)
-  })
+  }
 })
