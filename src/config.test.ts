@@ -229,4 +229,18 @@ describe('readConfig', () => {
     for (const bad of ['0', '33', '-2', 'many', '2.5'])
       failsOn({ WORKER_CONCURRENCY: bad }, 'WORKER_CONCURRENCY')
   })
+
+  it('JOB_LEASE_SECONDS: 60 by default, 5 to 3600, anything else one line naming it', () => {
+    assert.equal(readConfig({}).jobLeaseSeconds, 60)
+    assert.equal(readConfig({ JOB_LEASE_SECONDS: '5' }).jobLeaseSeconds, 5)
+    assert.equal(readConfig({ JOB_LEASE_SECONDS: ' 3600 ' }).jobLeaseSeconds, 3600)
+    for (const bad of ['0', '4', '3601', '-5', '1.5', '60s', 'long'])
+      failsOn({ JOB_LEASE_SECONDS: bad }, 'JOB_LEASE_SECONDS')
+    assert.throws(
+      () => readConfig({ JOB_LEASE_SECONDS: '4' }),
+      (error: Error) =>
+        error.message ===
+        'Invalid configuration: JOB_LEASE_SECONDS must be an integer from 5 to 3600 (got "4")',
+    )
+  })
 })

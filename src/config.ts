@@ -60,6 +60,8 @@ export const Config = Type.Object({
   reminderHourSeconds: Type.Integer(),
   /** WORKER_CONCURRENCY (docs/operations.md#worker-concurrency): jobs one worker runs at once. */
   workerConcurrency: Type.Integer(),
+  /** JOB_LEASE_SECONDS (docs/security.md#crash-safe-jobs): how long a claimed job is a worker's before another may claim it. */
+  jobLeaseSeconds: Type.Integer(),
 })
 export type Config = Static<typeof Config>
 
@@ -365,6 +367,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     reminders: reminders(env),
     reminderHourSeconds: integer(env, 'REMINDER_HOUR_SECONDS', 3600, 1, 86_400),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 32),
+    jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 60, 5, 3600),
   }
   return Object.freeze(config)
 }

@@ -84,10 +84,14 @@ export async function serve(options: { worker: boolean }): Promise<void> {
   const metrics = await serveMetrics(deps)
   const stopWorker = new AbortController()
   const worker = options.worker
-    ? runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stopWorker.signal, {
-        periodicTasks: periodicTasks(deps),
-        concurrency: deps.config.workerConcurrency,
-      })
+    ? runWorker(
+        { ...deps, catalogue: jobCatalogue(deps), leaseMs: deps.config.jobLeaseSeconds * 1000 },
+        stopWorker.signal,
+        {
+          periodicTasks: periodicTasks(deps),
+          concurrency: deps.config.workerConcurrency,
+        },
+      )
     : Promise.resolve()
   const dispatching = options.worker ? new WebhookDispatcher(deps).run(stopWorker.signal) : Promise.resolve()
 

@@ -26,10 +26,14 @@ export async function worker(): Promise<void> {
   process.once('SIGTERM', () => stop.abort())
   deps.logger.info({ engine: deps.engine }, 'paraph worker started')
   const dispatching = new WebhookDispatcher(deps).run(stop.signal)
-  await runWorker({ ...deps, catalogue: jobCatalogue(deps) }, stop.signal, {
-    periodicTasks: periodicTasks(deps),
-    concurrency: deps.config.workerConcurrency,
-  })
+  await runWorker(
+    { ...deps, catalogue: jobCatalogue(deps), leaseMs: deps.config.jobLeaseSeconds * 1000 },
+    stop.signal,
+    {
+      periodicTasks: periodicTasks(deps),
+      concurrency: deps.config.workerConcurrency,
+    },
+  )
   await dispatching
   await metrics?.close()
   closePdfFinalizer()

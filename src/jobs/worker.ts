@@ -20,6 +20,7 @@ export interface WorkerContext {
   clock: Clock
   logger: FastifyBaseLogger
   catalogue: JobCatalogue
+  /** How long a claim lasts before another worker may claim the job (JOB_LEASE_SECONDS); 60 s unless given. */
   leaseMs?: number
   /** Rung by this process's app after a write: the idle wait ends at once. */
   jobBell?: JobBell
