@@ -17,6 +17,7 @@ import type {
   SkippedRow,
   Target,
 } from './scenario.ts'
+import { bulkSendScenario } from './scenarios/bulk-send.ts'
 import { consoleScenario } from './scenarios/console.ts'
 import { createSubmissionScenario } from './scenarios/create-submission.ts'
 import { finalizationScenario } from './scenarios/finalization.ts'
@@ -66,6 +67,7 @@ const SCENARIOS: Scenario[] = [
   metricsScenario,
   volumeScenario,
   remindersScenario,
+  bulkSendScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */
