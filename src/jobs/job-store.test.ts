@@ -36,7 +36,14 @@ describe('jobs outbox', () => {
   it('claims a due job once, completes it, and claims nothing more', async () => {
     const id = await queue('once', { a: 1 })
     const job = await claimJob(t.deps.db, t.deps.engine, t.clock, 60_000)
-    assert.deepEqual(job, { id, kind: 'once', payload: { a: 1 }, attempt: 1, maxAttempts: 1 })
+    assert.deepEqual(job, {
+      id,
+      kind: 'once',
+      payload: { a: 1 },
+      attempt: 1,
+      maxAttempts: 1,
+      leaseMs: 60_000,
+    })
     assert.equal(await claimJob(t.deps.db, t.deps.engine, t.clock, 60_000), null, 'leased: not claimable')
     assert.equal(await completeJob(t.deps.db, t.clock, job!), true)
     assert.equal((await findJob(t.deps.db, id))?.state, 'done')
@@ -48,6 +55,8 @@ describe('jobs outbox', () => {
     const stale = (await claimJob(t.deps.db, t.deps.engine, t.clock, 1000))!
     t.clock.advance(1001)
     const fresh = (await claimJob(t.deps.db, t.deps.engine, t.clock, 60_000))!
+    assert.equal(stale.leaseMs, 1000, 'each claim says how long it holds the job')
+    assert.equal(fresh.leaseMs, 60_000)
     assert.equal(fresh.id, id)
     assert.equal(fresh.attempt, 2)
     assert.equal(await completeJob(t.deps.db, t.clock, stale), false)

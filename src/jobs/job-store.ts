@@ -18,6 +18,11 @@ export interface ClaimedJob {
   payload: unknown
   attempt: number
   maxAttempts: number
+  /**
+   * How long this claim holds the job (JOB_LEASE_SECONDS): past it another worker may claim it
+   * again, so a handler that works in slices (bulk_send.run) ends each well within it.
+   */
+  leaseMs: number
 }
 
 /**
@@ -101,7 +106,7 @@ export async function claimJob(
       .where('attempt', '=', due.attempt)
       .returning(['id', 'kind', 'payload', 'attempt', 'max_attempts'])
       .executeTakeFirst()
-    return row ? toClaimed(row) : null
+    return row ? toClaimed(row, leaseMs) : null
   })
 }
 
@@ -130,16 +135,20 @@ async function claimOnPostgres(db: Db, now: Date, leaseMs: number): Promise<Clai
     from picked where jobs.id = picked.id
     returning jobs.id, jobs.kind, jobs.payload, jobs.attempt, jobs.max_attempts`.execute(db)
   const row = rows[0]
-  return row ? toClaimed(row) : null
+  return row ? toClaimed(row, leaseMs) : null
 }
 
-function toClaimed(row: Pick<JobsTable, 'id' | 'kind' | 'payload' | 'attempt' | 'max_attempts'>): ClaimedJob {
+function toClaimed(
+  row: Pick<JobsTable, 'id' | 'kind' | 'payload' | 'attempt' | 'max_attempts'>,
+  leaseMs: number,
+): ClaimedJob {
   return {
     id: row.id,
     kind: row.kind,
     payload: parsePayload(row.payload),
     attempt: row.attempt,
     maxAttempts: row.max_attempts,
+    leaseMs,
   }
 }
 
