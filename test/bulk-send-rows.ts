@@ -5,7 +5,7 @@
 const area = (y: number, x = 0.1) => ({ page: 1, x, y, w: 0.3, h: 0.05 })
 
 /** The body of POST /v1/templates: roles Employee and Manager, fields Salary, Start date and Office. */
-export function bulkTemplateBody(pdfBase64: string): Record<string, unknown> {
+export function threeFieldTemplateBody(pdfBase64: string): Record<string, unknown> {
   return {
     name: 'Employment contract',
     documents: [
@@ -28,7 +28,7 @@ export function bulkTemplateBody(pdfBase64: string): Record<string, unknown> {
 const MANAGERS = 50
 
 /** Row `i` (from 1): one employee of its own, a manager among 50, values for the three fields. */
-export function bulkRow(i: number) {
+export function threeFieldRow(i: number) {
   return {
     submitters: [
       { role: 'Employee', email: `employee-${i}@example.eu`, name: `Employee ${i}` },
@@ -44,16 +44,16 @@ export function bulkRow(i: number) {
 }
 
 /** Rows 1 to `n`. */
-export function bulkRows(n: number) {
-  return Array.from({ length: n }, (_, k) => bulkRow(k + 1))
+export function threeFieldRows(n: number) {
+  return Array.from({ length: n }, (_, k) => threeFieldRow(k + 1))
 }
 
 /**
  * Row `i` as the body of POST /v1/submissions (docs/api.md#creating-a-submission): the same
  * submission created one by one, each role's values under its submitter's `fields`.
  */
-export function singleSubmissionBody(templateId: string, i: number, sendEmail: boolean) {
-  const { submitters, values } = bulkRow(i)
+export function threeFieldSubmissionBody(templateId: string, i: number, sendEmail: boolean) {
+  const { submitters, values } = threeFieldRow(i)
   const [employee, manager] = submitters
   return {
     template_id: templateId,

@@ -16,7 +16,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { bulkRows, bulkTemplateBody, singleSubmissionBody } from '../../test/bulk-send-rows.ts'
+import {
+  threeFieldRows,
+  threeFieldSubmissionBody,
+  threeFieldTemplateBody,
+} from '../../test/bulk-send-rows.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { createBenchSchema, isReachable } from '../postgres.ts'
 import type { ServerProcess } from '../processes.ts'
@@ -66,13 +70,24 @@ async function expect(server: RunningServer, status: number, method: string, pat
 
 async function createTemplate(server: RunningServer): Promise<string> {
   const pdf = Buffer.from(await a4()).toString('base64')
-  const template = await expect(server, 201, 'POST', '/v1/templates', JSON.stringify(bulkTemplateBody(pdf)))
+  const template = await expect(
+    server,
+    201,
+    'POST',
+    '/v1/templates',
+    JSON.stringify(threeFieldTemplateBody(pdf)),
+  )
   return String(template.id)
 }
 
 /** Row (a): the dry run of every row, DRY_RUNS times one after another; each must find no error. */
 async function dryRuns(server: RunningServer, templateId: string, n: number): Promise<number[]> {
-  const body = JSON.stringify({ template_id: templateId, rows: bulkRows(n), send_email: true, dry_run: true })
+  const body = JSON.stringify({
+    template_id: templateId,
+    rows: threeFieldRows(n),
+    send_email: true,
+    dry_run: true,
+  })
   const times: number[] = []
   for (let i = 0; i < DRY_RUNS; i++) {
     const started = performance.now()
@@ -108,7 +123,7 @@ async function bulkRun(
   n: number,
 ): Promise<BulkRun> {
   const dir = await mkdtemp(join(tmpdir(), 'paraph-bench-bulk-'))
-  const body = JSON.stringify({ template_id: templateId, rows: bulkRows(n), send_email: true })
+  const body = JSON.stringify({ template_id: templateId, rows: threeFieldRows(n), send_email: true })
   let ms = 0
   let peakKiB = 0
   let status = ''
@@ -157,7 +172,7 @@ async function floorRun(server: RunningServer, templateId: string, n: number): P
         201,
         'POST',
         '/v1/submissions',
-        JSON.stringify(singleSubmissionBody(templateId, i, true)),
+        JSON.stringify(threeFieldSubmissionBody(templateId, i, true)),
       )
     }
   }

@@ -5,7 +5,7 @@
 // the dead one's job once its lease lapses. At the end: completed, 2 000 submissions, each row once.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { bulkRows, bulkTemplateBody } from '../bulk-send-rows.ts'
+import { threeFieldRows, threeFieldTemplateBody } from '../bulk-send-rows.ts'
 import { base64, post } from '../documents.ts'
 import { a4 } from '../fixtures/pdfs.ts'
 import { startTestApp, type TestApp, whatHappened } from '../harness.ts'
@@ -63,11 +63,11 @@ describe('a bulk send survives its worker killed five times', () => {
   }
 
   it(`${ROWS} rows, the worker SIGKILLed at ${THRESHOLDS.join(', ')} created: completed, each row's submission made once`, async () => {
-    const template = await post(t, key, '/v1/templates', bulkTemplateBody(base64(await a4())))
+    const template = await post(t, key, '/v1/templates', threeFieldTemplateBody(base64(await a4())))
     assert.equal(template.statusCode, 201, whatHappened(t, template))
     const res = await post(t, key, '/v1/bulk_sends', {
       template_id: template.json().id,
-      rows: bulkRows(ROWS),
+      rows: threeFieldRows(ROWS),
       send_email: false,
     })
     assert.equal(res.statusCode, 202, whatHappened(t, res))
@@ -106,11 +106,12 @@ describe('a bulk send survives its worker killed five times', () => {
 
     // The rows: each number once, 1 to 2 000, each created with a submission of its own.
     const rows: BulkRow[] = []
-    for (let after = 0; ; ) {
-      const page = await get<Page<BulkRow>>(`/v1/bulk_sends/${id}/rows?limit=100&starting_after=${after}`)
+    for (let cursor: string | null | undefined = null; ; ) {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''
+      const page: Page<BulkRow> = await get(`/v1/bulk_sends/${id}/rows?limit=100${query}`)
       rows.push(...page.data)
       if (!page.has_more) break
-      after = page.data.at(-1)!.row
+      cursor = page.next_cursor
     }
     assert.deepEqual(
       rows.map((r) => r.row),
@@ -136,12 +137,18 @@ describe('a bulk send survives its worker killed five times', () => {
     assert.equal(listed.length, ROWS)
     assert.deepEqual(new Set(listed), rowSubmissions)
 
-    // And in the database, whatever the API shows: 2 000 submissions of this bulk send, no more.
+    // And in the database, whatever the API shows: 2 000 submissions of this bulk send, rows 1 to
+    // 2 000 each once.
     const stored = await t.deps.db
       .selectFrom('submissions')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .select((eb) => [
+        eb.fn.countAll().as('n'),
+        eb.fn.count('bulk_send_row').distinct().as('rows'),
+        eb.fn.min('bulk_send_row').as('first'),
+        eb.fn.max('bulk_send_row').as('last'),
+      ])
       .where('bulk_send_id', '=', id)
       .executeTakeFirstOrThrow()
-    assert.equal(Number(stored.n), ROWS)
+    assert.deepEqual([stored.n, stored.rows, stored.first, stored.last].map(Number), [ROWS, ROWS, 1, ROWS])
   })
 })
