@@ -561,4 +561,6 @@ export const EN = {
   bulk_started: 'Sending started: {n} rows.',
   bulk_submissions_of: 'Submissions of one send to many ({id}).',
   bulk_submissions_all: 'Show all submissions',
+  bulk_confirm_skipped_one: 'The row with errors is not sent: it is listed as failed.',
+  bulk_summary_ready_one: 'The row is ready.',
 }

@@ -578,4 +578,6 @@ export const FR: typeof EN = {
   bulk_started: 'Envoi lancé : {n} lignes.',
   bulk_submissions_of: 'Envois d’un envoi en nombre ({id}).',
   bulk_submissions_all: 'Afficher tous les envois',
+  bulk_confirm_skipped_one: 'La ligne avec des erreurs ne part pas : elle est notée en échec.',
+  bulk_summary_ready_one: 'La ligne est prête.',
 }

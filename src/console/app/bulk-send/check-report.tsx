@@ -73,7 +73,9 @@ export function CheckReport(props: {
       <p class="bulk-summary" role="status">
         {failedRows.size > 0
           ? fill(t.bulk_summary, { ready: n(ready.length), failed: n(failedRows.size) })
-          : fill(t.bulk_summary_ready, { ready: n(ready.length) })}
+          : ready.length === 1
+            ? t.bulk_summary_ready_one
+            : fill(t.bulk_summary_ready, { ready: n(ready.length) })}
       </p>
       {check.errors.length > 0 ? (
         <>
@@ -163,7 +165,8 @@ export function CheckReport(props: {
                       { n: n(mails) },
                     )}
               </p>
-              {failedRows.size > 0 ? <p>{fill(t.bulk_confirm_skipped, { n: n(failedRows.size) })}</p> : null}
+              {failedRows.size === 1 ? <p>{t.bulk_confirm_skipped_one}</p> : null}
+              {failedRows.size > 1 ? <p>{fill(t.bulk_confirm_skipped, { n: n(failedRows.size) })}</p> : null}
             </>
           }
           confirm={fill(t.bulk_confirm, { n: n(ready.length) })}

@@ -126,7 +126,8 @@ export function MappingStep(props: {
                   <td data-label={t.bulk_example} class="bulk-sample">
                     {first[i] || <span class="muted">—</span>}
                   </td>
-                  <td data-label={t.bulk_maps_to}>
+                  {/* No label of its own in a phone's card: the select takes the card's width (it has its own). */}
+                  <td class="bulk-target">
                     <ColumnSelect
                       id={`bulk-map-${i}`}
                       label={label}
