@@ -472,7 +472,7 @@ export const EN = {
   bulk_send: 'Send to many',
   bulk_send_quoted: '“{name}”',
   bulk_title: 'Send “{name}” to many',
-  bulk_intro: 'One submission per row of a CSV file: up to 10 000, checked before anything is sent.',
+  bulk_intro: 'One submission per row of a CSV file: up to 10,000, checked before anything is sent.',
   bulk_list_title: '1. The list',
   bulk_drop_hint: 'Drop a CSV file here, or choose one. Its first line names the columns.',
   bulk_choose_file: 'Choose a CSV file',
@@ -483,7 +483,7 @@ export const EN = {
   bulk_other_list: 'Use another list',
   bulk_csv_empty: 'The list is empty: its first line must name the columns.',
   bulk_csv_no_rows: 'The list has a header but no rows.',
-  bulk_csv_too_many: 'The list has {rows} rows: at most 10 000 go in one send. Split it in several files.',
+  bulk_csv_too_many: 'The list has {rows} rows: at most 10,000 go in one send. Split it in several files.',
   bulk_csv_columns: 'Line {line} has {cells} cells, but the header names {expected} columns.',
   bulk_csv_quote:
     'Line {line}: a quoted cell is not closed, or text follows its closing quote. A quote inside a quoted cell is written twice ("").',

@@ -485,7 +485,7 @@ export const FR: typeof EN = {
   bulk_send: 'Envoyer en nombre',
   bulk_send_quoted: '« {name} »',
   bulk_title: 'Envoyer « {name} » en nombre',
-  bulk_intro: 'Un envoi par ligne d’un fichier CSV : jusqu’à 10 000, vérifiés avant que rien ne parte.',
+  bulk_intro: 'Un envoi par ligne d’un fichier CSV : jusqu’à 10 000, vérifiés avant que rien ne parte.',
   bulk_list_title: '1. La liste',
   bulk_drop_hint: 'Déposez un fichier CSV ici, ou choisissez-le. Sa première ligne nomme les colonnes.',
   bulk_choose_file: 'Choisir un fichier CSV',
@@ -497,7 +497,7 @@ export const FR: typeof EN = {
   bulk_csv_empty: 'La liste est vide : sa première ligne doit nommer les colonnes.',
   bulk_csv_no_rows: 'La liste a un en-tête mais aucune ligne.',
   bulk_csv_too_many:
-    'La liste a {rows} lignes : 10 000 au plus partent en un envoi. Découpez-la en plusieurs fichiers.',
+    'La liste a {rows} lignes : 10 000 au plus partent en un envoi. Découpez-la en plusieurs fichiers.',
   bulk_csv_columns: 'La ligne {line} a {cells} cellules, mais l’en-tête nomme {expected} colonnes.',
   bulk_csv_quote:
     'Ligne {line} : une cellule entre guillemets n’est pas fermée, ou du texte suit son guillemet fermant. Un guillemet dans une cellule entre guillemets s’écrit deux fois ("").',

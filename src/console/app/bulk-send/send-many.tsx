@@ -3,7 +3,7 @@
 // fields (mapping-step.tsx), checked by a dry run of POST /v1/bulk_sends (check-report.tsx), then
 // sent; the job is followed on its own page (job-page.tsx). Loaded lazily: the CSV parser weighs
 // nothing on the console's first load.
-import { useRef, useState } from 'preact/hooks'
+import { useMemo, useRef, useState } from 'preact/hooks'
 import { call, newIdempotencyKey } from '../api.ts'
 import { formatNumber } from '../format.ts'
 import { navigate } from '../router.ts'
@@ -84,8 +84,11 @@ function BulkFlow({ template }: { template: Template }) {
   const [mapping, setMapping] = useState<Mapping>([])
   const [options, setOptions] = useState<SendOptions>({ sendEmail: true, order: 'preserved' })
   const [checked, setChecked] = useState<{ body: string; report: BulkSendCheck }>()
-  const request = list ? requestOf(template, list, mapping, options) : undefined
-  const body = request ? JSON.stringify(request) : ''
+  // 10 000 rows written again and serialized: once per change, not on every render.
+  const { request, body } = useMemo(() => {
+    const made = list ? requestOf(template, list, mapping, options) : undefined
+    return { request: made, body: made ? JSON.stringify(made) : '' }
+  }, [template, list, mapping, options])
   const check = useAction((req: object) =>
     call<BulkSendCheck>('POST', '/v1/bulk_sends', { ...req, dry_run: true }),
   )
