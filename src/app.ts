@@ -1,11 +1,17 @@
 // buildApp(deps): the whole HTTP service as one Fastify instance, every route registered from the
 // one list below. It never listens: the CLI does, tests use app.inject().
 
+import { isUtf8 } from 'node:buffer'
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { apiKeyAuth } from './accounts/api-key-auth.ts'
 import { getHealth } from './accounts/get-health.ts'
 import { routeName } from './accounts/key-activity.ts'
+import { cancelBulkSend } from './bulk-sends/cancel-bulk-send.ts'
+import { createBulkSend } from './bulk-sends/create-bulk-send.ts'
+import { getBulkSend } from './bulk-sends/get-bulk-send.ts'
+import { listBulkSendRows } from './bulk-sends/list-bulk-send-rows.ts'
+import { listBulkSends } from './bulk-sends/list-bulk-sends.ts'
 import { consoleSessionAuth } from './console/access/console-auth.ts'
 import { signInWithLink } from './console/access/sign-in-with-link.ts'
 import { CONSOLE_API_ROUTES } from './console/console-routes.ts'
@@ -15,6 +21,7 @@ import { CONSOLE_PAGE_ROUTES } from './console/shell/get-console-page.ts'
 import { redirectBrowserAtRoot } from './console/shell/root-for-browsers.ts'
 import type { Deps } from './deps.ts'
 import { getFile } from './documents/get-file.ts'
+import { ApiError } from './errors.ts'
 import { listEvents } from './events/list-events.ts'
 import { trustProxyOption } from './http/address-limit.ts'
 import { type AuthStrategies, authenticate } from './http/auth.ts'
@@ -99,6 +106,11 @@ export const API_ROUTES: AnyRoute[] = [
   retryWebhookDelivery,
   rotateWebhookSecret,
   listEvents,
+  listBulkSends,
+  createBulkSend,
+  getBulkSend,
+  cancelBulkSend,
+  listBulkSendRows,
   getUsage,
   listRequestLogs,
   getSigningForm,
@@ -187,6 +199,33 @@ function onlyOnRoutes(app: FastifyInstance, contentTypes: string[], urls: Set<st
 }
 
 /**
+ * Text bodies a route also takes (`textBody`: CSV on POST /v1/bulk_sends): UTF-8 text, turned into
+ * the JSON body the route validates; any other route answers them 415 as every non-JSON body.
+ */
+function textBodies(app: FastifyInstance, routes: AnyRoute[]): void {
+  const byUrl = new Map(routes.flatMap((r) => (r.textBody ? [[r.url, r.textBody] as const] : [])))
+  const types = [...new Set([...byUrl.values()].map((t) => t.type))]
+  if (types.length === 0) return
+  app.addContentTypeParser(types, { parseAs: 'buffer' }, (request, body, done) => {
+    const textBody = byUrl.get(request.routeOptions.url ?? '')
+    if (!textBody) {
+      const error = Object.assign(new Error(`Unsupported media type ${request.headers['content-type']}`), {
+        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      })
+      return done(error, undefined)
+    }
+    const bytes = body as Buffer
+    if (!isUtf8(bytes)) {
+      return done(
+        new ApiError('invalid_request', `body: a ${textBody.type} body must be UTF-8 text.`),
+        undefined,
+      )
+    }
+    done(null, textBody.toBody(bytes.toString('utf8'), (request.query ?? {}) as Record<string, unknown>))
+  })
+}
+
+/**
  * The ways to call, by the `auth` a route declares (http/auth.ts): an API route takes an API key or,
  * without an Authorization header, the console's session cookie; the console's own API the cookie only.
  */
@@ -238,6 +277,7 @@ export function buildApp(
   )
   onlyOnRoutes(app, ['application/x-www-form-urlencoded'], FORM_ROUTES)
   onlyOnRoutes(app, DRAFT_BODY_TYPES, DRAFT_ROUTES)
+  textBodies(app, apiRoutes)
   app.setErrorHandler(errorHandler)
   const auth = authStrategies(deps)
   app.setNotFoundHandler(unknownRoute(deps, auth))

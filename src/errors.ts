@@ -33,6 +33,7 @@ const CATALOGUE = {
   invalid_type: { status: 422, description: 'Unknown `type` filter on /v1/events.' },
   invalid_template_id: { status: 422, description: 'Malformed `template_id` filter.' },
   invalid_submission_id: { status: 422, description: 'Malformed `submission_id` filter.' },
+  invalid_bulk_send_id: { status: 422, description: 'Malformed `bulk_send_id` filter.' },
   invalid_email: { status: 422, description: '`email` filter longer than 320 characters.' },
   email_not_deliverable: {
     status: 422,
@@ -77,6 +78,10 @@ const CATALOGUE = {
   submission_already_finalized: {
     status: 409,
     description: 'Submission already completed, declined, expired or cancelled.',
+  },
+  bulk_send_already_finalized: {
+    status: 409,
+    description: 'The bulk send has ended (completed or cancelled): nothing is left to stop.',
   },
   submitter_already_finalized: {
     status: 409,

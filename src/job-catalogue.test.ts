@@ -39,6 +39,7 @@ describe('job catalogue', () => {
     const kinds = JOBS.map((job) => job.kind)
     assert.deepEqual(kinds, [...new Set(kinds)], 'a kind listed twice')
     assert.deepEqual([...kinds].sort(), [
+      'bulk_send.run',
       'events.publish',
       'mail.email_code',
       'mail.send',

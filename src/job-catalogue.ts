@@ -4,6 +4,7 @@
 // (webhooks/dispatcher.ts), which runs beside every worker, sends them.
 
 import { purgeRouteDaysTask } from './accounts/key-activity.ts'
+import { runBulkSendJob } from './bulk-sends/run-bulk-send.ts'
 import { purgeConsoleTask } from './console/purge-console.ts'
 import type { Deps } from './deps.ts'
 import { purgeIdempotencyKeysTask } from './http/idempotency.ts'
@@ -27,6 +28,8 @@ export const JOBS: AnyJobDefinition<Deps>[] = [
   finalizeSubmissionJob,
   // One per automatic reminder, queued for its due time (docs/api.md#reminders).
   reminderJob,
+  // A bulk send's rows, a slice per run, each run queuing the next (docs/api.md#bulk-send).
+  runBulkSendJob,
 ]
 
 /** The tasks every worker runs on their interval; each is safe to run on several workers at once. */

@@ -60,6 +60,19 @@ describe('scoping (BOLA)', () => {
     })
     assert.equal(res.statusCode, 201, res.body)
     const created = res.json()
+    const bulk = await post(t, key, '/v1/bulk_sends', {
+      template_id: tpl,
+      send_email: false,
+      rows: [
+        {
+          submitters: [
+            { role: 'first', email: 'cy@example.eu' },
+            { role: 'second', email: 'di@example.eu' },
+          ],
+        },
+      ],
+    })
+    assert.equal(bulk.statusCode, 202, bulk.body)
     // events.publish makes the endpoint's delivery of submission.created (no dispatcher runs).
     await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
     const whk = hook.json().id
@@ -68,7 +81,14 @@ describe('scoping (BOLA)', () => {
       .select('id')
       .where('endpoint_id', '=', whk)
       .executeTakeFirstOrThrow()
-    return { tpl, sub: created.id, sbm: created.submitters[1].id, whk, dlv: delivery.id }
+    return {
+      tpl,
+      sub: created.id,
+      sbm: created.submitters[1].id,
+      whk,
+      dlv: delivery.id,
+      bulk: bulk.json().id,
+    }
   }
 
   /** `other`: the resource of a second path parameter (`:delivery_id`), from the same holder. */

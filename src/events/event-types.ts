@@ -28,13 +28,21 @@ export const JOURNAL_ONLY_EVENT_TYPES = [
 
 export const SUBSCRIBABLE_SUBMITTER_EVENT_TYPES = ['submitter.reminded'] as const
 
+/** docs/api.md#bulk-send: a bulk send's last row is done; `data.object` is the `bulk_send`. */
+export const BULK_SEND_EVENT_TYPES = ['bulk_send.completed'] as const
+
 /** What a webhook endpoint may subscribe to (docs/api.md#events). */
-export const WEBHOOK_EVENT_TYPES = [...SUBMISSION_EVENT_TYPES, ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES] as const
+export const WEBHOOK_EVENT_TYPES = [
+  ...SUBMISSION_EVENT_TYPES,
+  ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES,
+  ...BULK_SEND_EVENT_TYPES,
+] as const
 
 export const EVENT_TYPES = [
   ...SUBMISSION_EVENT_TYPES,
   ...JOURNAL_ONLY_EVENT_TYPES,
   ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES,
+  ...BULK_SEND_EVENT_TYPES,
 ] as const
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

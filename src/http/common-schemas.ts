@@ -26,6 +26,7 @@ const ID_NAMES: Record<IdPrefix, string> = {
   csil: 'console sign-in link',
   tdr: 'template draft',
   grm: 'signer group member',
+  bulk: 'bulk send',
 }
 
 export function idName(prefix: IdPrefix): string {

@@ -106,6 +106,25 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
   /** Content type of a non-JSON success body (the handler then returns a string or Buffer). */
   produces?: string
   schema: S
+  /**
+   * A body of another type the route also takes (`text/csv` on POST /v1/bulk_sends), turned into the
+   * JSON body it stands for before validation; the query string gives what the text cannot carry.
+   */
+  textBody?: {
+    type: 'text/csv'
+    description: string
+    toBody(text: string, query: Record<string, unknown>): unknown
+  }
+  /**
+   * A second success answer, chosen by what the handler returns (POST /v1/bulk_sends answers its
+   * dry run 200 with a check, its job 202): `when` tells the two apart, `schema` serializes it.
+   */
+  alternative?: {
+    status: 200
+    schema: TSchema
+    description: string
+    when(result: unknown): boolean
+  }
   /** Every error code the handler itself can answer with; the framework's own are added by the layer. */
   errors: ErrorCode[]
   /** Which code a query-parameter violation gets instead of `invalid_request` (docs/api.md#lists-and-filters). */
@@ -124,6 +143,11 @@ export type AnyRoute = RouteDefinition<any>
 export function successStatus(route: AnyRoute): 200 | 201 | 202 {
   if (201 in route.schema.response) return 201
   return 202 in route.schema.response ? 202 : 200
+}
+
+/** The status of this answer: the alternative's when the handler's value is one (`alternative`). */
+export function answerStatus(route: AnyRoute, result: unknown): 200 | 201 | 202 {
+  return route.alternative?.when(result) ? route.alternative.status : successStatus(route)
 }
 
 export function successSchema(route: AnyRoute): TSchema {

@@ -195,11 +195,25 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
           requestBody: {
             required: true,
             description: `JSON (\`Content-Type: application/json\`, UTF-8) of at most ${route.bodyLimit ?? LIMITS.jsonBodyBytes} bytes: a larger body is 413 \`request_too_large\`, another content type 415 \`unsupported_content_type\`.`,
-            content: { 'application/json': { schema: named(route.schema.body, components) } },
+            content: {
+              'application/json': { schema: named(route.schema.body, components) },
+              ...(route.textBody && {
+                [route.textBody.type]: {
+                  schema: { type: 'string', description: route.textBody.description },
+                },
+              }),
+            },
           },
         }
       : {}),
     responses: {
+      ...(route.alternative && {
+        [String(route.alternative.status)]: {
+          description: route.alternative.description,
+          headers,
+          content: { 'application/json': { schema: named(route.alternative.schema, components) } },
+        },
+      }),
       [String(status)]: { description: route.summary, headers, content },
       ...errorResponses(route),
     },

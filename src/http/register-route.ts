@@ -6,7 +6,13 @@ import type { Deps } from '../deps.ts'
 import { limitByAddress } from './address-limit.ts'
 import { type AuthStrategies, authenticate } from './auth.ts'
 import type { AuthenticatedKey } from './caller.ts'
-import { type AnyRoute, type HandlerInput, successSchema, successStatus } from './define-route.ts'
+import {
+  type AnyRoute,
+  answerStatus,
+  type HandlerInput,
+  successSchema,
+  successStatus,
+} from './define-route.ts'
 import {
   type Claim,
   claimIdempotencyKey,
@@ -109,7 +115,7 @@ function handlerInput(
 
 function send(route: AnyRoute, reply: FastifyReply, result: unknown): FastifyReply {
   // A page-producing handler may have chosen its status (an error page); JSON routes never do.
-  if (!(route.produces && reply.statusCode !== 200)) reply.code(successStatus(route))
+  if (!(route.produces && reply.statusCode !== 200)) reply.code(answerStatus(route, result))
   // A route that produces files may name the type of the one it sends (a PNG among PDFs).
   if (route.produces && !reply.hasHeader('content-type')) reply.type(route.produces)
   return reply.send(result)
@@ -141,7 +147,6 @@ async function answerOnce(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const status = successStatus(route)
   let claim: Claim | undefined
   if (request.scope && request.idempotencyKey) {
     const outcome = await claimIdempotencyKey(deps.db, deps.clock, {
@@ -166,6 +171,7 @@ async function answerOnce(
     deps.db.transaction().execute(async (tx) => {
       const result = await work(tx)
       if (claim) {
+        const status = answerStatus(route, result)
         const body = String(reply.code(status).serialize(result))
         await completeIdempotencyKey(tx, claim, status, body)
         stored = body
@@ -174,6 +180,7 @@ async function answerOnce(
     })
   try {
     const result = await route.handler(handlerInput(request, reply, transaction, routes), deps)
+    const status = answerStatus(route, result)
     if (claim && stored === undefined) {
       const body = String(reply.code(status).serialize(result))
       await deps.db.transaction().execute((tx) => completeIdempotencyKey(tx, claim, status, body))
@@ -224,7 +231,12 @@ export function registerRoute(app: FastifyInstance, route: AnyRoute, deps: Deps,
       ...(route.schema.params && { params: route.schema.params }),
       ...(route.schema.querystring && { querystring: route.schema.querystring }),
       ...(route.schema.body && { body: route.schema.body }),
-      ...(!route.produces && { response: { [status]: successSchema(route) } }),
+      ...(!route.produces && {
+        response: {
+          [status]: successSchema(route),
+          ...(route.alternative && { [route.alternative.status]: route.alternative.schema }),
+        },
+      }),
     },
     onRequest: onRequestHook(route, deps, auth),
     preValidation: preValidation(route),

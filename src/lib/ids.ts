@@ -17,6 +17,7 @@ export const ID_PREFIXES = [
   'csil',
   'tdr',
   'grm',
+  'bulk',
 ] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 

@@ -1,5 +1,5 @@
-// GET /v1/submissions — docs/api.md#lists-and-filters: filters `status` and `template_id`, newest
-// first.
+// GET /v1/submissions — docs/api.md#lists-and-filters: filters `status`, `template_id` and
+// `bulk_send_id` (docs/api.md#bulk-send), newest first.
 import { Type } from 'typebox'
 import { Id, Page, PageQuery, StringEnum } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
@@ -13,6 +13,7 @@ const ListSubmissionsQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(StringEnum(SUBMISSION_STATUSES)),
     template_id: Type.Optional(Id('tpl')),
+    bulk_send_id: Type.Optional(Id('bulk', 'Only the submissions of this bulk send (docs/api.md#bulk-send)')),
   },
   { additionalProperties: false },
 )
@@ -30,6 +31,7 @@ export const listSubmissions = defineRoute({
     cursor: 'invalid_pagination',
     status: 'invalid_status',
     template_id: 'invalid_template_id',
+    bulk_send_id: 'invalid_bulk_send_id',
   },
   handler: async ({ query, scope }, deps) => {
     const { db, keys, config } = deps

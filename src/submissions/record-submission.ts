@@ -45,6 +45,8 @@ export interface NewSubmission {
   submitters: NewSubmitter[]
   /** The editor's preview as a signer (docs/console.md#preview-as-a-signer): sends nothing. */
   preview?: boolean
+  /** A row of a bulk send (docs/api.md#bulk-send): unique together, so a row is made once. */
+  bulkSend?: { id: string; row: number }
 }
 
 function submitterRows(
@@ -133,6 +135,8 @@ export async function recordNewSubmission(
     audit_json_key: null,
     finalize_error: null,
     preview: input.preview ? 1 : 0,
+    bulk_send_id: input.bulkSend?.id ?? null,
+    bulk_send_row: input.bulkSend?.row ?? null,
     // docs/api.md#reminders: the policy given, or the instance default (REMINDERS).
     ...policyColumns(options.reminders, deps.config.reminders),
   }

@@ -80,6 +80,9 @@ export const Submission = Type.Object(
     object: Type.Literal('submission'),
     status: StringEnum(SUBMISSION_STATUSES),
     template_id: Id('tpl'),
+    bulk_send_id: Nullable(
+      Id('bulk', 'The bulk send that made it (docs/api.md#bulk-send); null for a submission made alone'),
+    ),
     submitters: Type.Array(SubmitterSummary),
     send_email: Type.Boolean(),
     signing_order: StringEnum(['preserved', 'random'] as const),
@@ -159,6 +162,7 @@ export function toApiSubmission(
     object: 'submission',
     status: row.status,
     template_id: row.template_id,
+    bulk_send_id: row.bulk_send_id,
     submitters: submitters.map((s) => toApiSubmitter(s, urls.signingUrl, members.get(s.id))),
     send_email: row.send_email === 1,
     signing_order: row.signing_order,

@@ -145,6 +145,7 @@ export async function submittersOf(db: Executor, scope: Scope, submissionIds: st
 export interface SubmissionFilters {
   status?: SubmissionStatus
   template_id?: string
+  bulk_send_id?: string
 }
 
 export async function listSubmissions(
@@ -163,6 +164,7 @@ export async function listSubmissions(
     .where('preview', '=', 0)
   if (filters.status) query = query.where('status', '=', filters.status)
   if (filters.template_id) query = query.where('template_id', '=', filters.template_id)
+  if (filters.bulk_send_id) query = query.where('bulk_send_id', '=', filters.bulk_send_id)
   return page(query, after, limit).execute()
 }
 

@@ -36,6 +36,8 @@ const COUNTED = {
   template_drafts: true,
   signing_request_resends: true,
   group_members: true,
+  bulk_sends: true,
+  bulk_send_rows: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**

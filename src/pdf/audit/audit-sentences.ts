@@ -62,6 +62,7 @@ const SENTENCES: Record<string, Sentence> = {
     `Signed for ${who} by the sender when the submission was created (pre-signed).`,
   'submitter.updated': (who) => `Contact details of ${who} changed by the sender.`,
   'submitter.reminded': (who) => `Reminder to sign e-mailed to ${who}.`,
+  'bulk_send.completed': () => 'The bulk send that made this submission ended.',
   'submitter.email_2fa_verified': (who, from, how) =>
     `E-mailed code entered by ${who}${from}${how}, confirming access to the address.`,
 }
