@@ -1,5 +1,5 @@
-// A bulk send's failed rows (GET /v1/bulk_sends/{id}/rows?status=failed, in row order, paged by
-// row number) with their errors, read again as more fail, and "Download failed rows (CSV)" built
+// A bulk send's failed rows (GET /v1/bulk_sends/{id}/rows?status=failed, in row order, cursor
+// paged) with their errors, read again as more fail, and "Download failed rows (CSV)" built
 // in the browser (failed-rows.ts): the rows as sent plus an `errors` column.
 import { useEffect, useState } from 'preact/hooks'
 import type { ApiFailure } from '../api.ts'
@@ -13,17 +13,17 @@ import { sourceOf } from './job-sources.ts'
 
 const LIMIT = 100
 
-const rowsPage = (id: string, after?: number) =>
+const rowsPage = (id: string, cursor?: string | null) =>
   get<Page<BulkSendRow>>(
-    `/v1/bulk_sends/${encodeURIComponent(id)}/rows${query({ status: 'failed', limit: LIMIT, starting_after: after })}`,
+    `/v1/bulk_sends/${encodeURIComponent(id)}/rows${query({ status: 'failed', limit: LIMIT, cursor })}`,
   )
 
 /** Every failed row, page after page (at most 10 000). */
 async function allFailed(id: string): Promise<BulkSendRow[]> {
   const rows: BulkSendRow[] = []
-  for (let page = await rowsPage(id); ; page = await rowsPage(id, rows.at(-1)!.row)) {
+  for (let page = await rowsPage(id); ; page = await rowsPage(id, page.next_cursor)) {
     rows.push(...page.data)
-    if (!page.has_more || page.data.length === 0) return rows
+    if (!page.has_more || !page.next_cursor) return rows
   }
 }
 
@@ -41,7 +41,7 @@ function download(name: string, text: string): void {
 export function FailedRows(props: { id: string; failed: number; ended: boolean }) {
   const { t, language } = useTexts()
   const [rows, setRows] = useState<BulkSendRow[]>()
-  const [more, setMore] = useState(false)
+  const [next, setNext] = useState<string | null>(null)
   const [error, setError] = useState<ApiFailure>()
   const source = sourceOf(props.id)
   const header = (column: string) => source?.headers[column] ?? column
@@ -52,7 +52,7 @@ export function FailedRows(props: { id: string; failed: number; ended: boolean }
       (page) => {
         if (!current) return
         setRows(page.data)
-        setMore(page.has_more)
+        setNext(page.has_more ? page.next_cursor : null)
       },
       (failure: unknown) => current && setError(asFailure(failure)),
     )
@@ -61,9 +61,9 @@ export function FailedRows(props: { id: string; failed: number; ended: boolean }
     }
   }, [props.id, props.failed])
   const loadMore = useAction(async () => {
-    const page = await rowsPage(props.id, rows?.at(-1)?.row)
+    const page = await rowsPage(props.id, next)
     setRows((known) => [...(known ?? []), ...page.data])
-    setMore(page.has_more)
+    setNext(page.has_more ? page.next_cursor : null)
   })
   const save = useAction(async () => {
     const failed = await allFailed(props.id)
@@ -98,7 +98,7 @@ export function FailedRows(props: { id: string; failed: number; ended: boolean }
               </tbody>
             </table>
           </div>
-          {more ? (
+          {next ? (
             <div class="load-more">
               <button type="button" class="button" disabled={loadMore.busy} onClick={() => loadMore.run()}>
                 {loadMore.busy ? t.loading : t.load_more}

@@ -2,9 +2,9 @@
 // an `errors` column saying why — fixed, the file can be sent again as it is. Pure.
 import { type CsvTable, writeCsv } from './csv.ts'
 
+/** An error of a row, as the check and the job's rows give it. */
 export interface RowError {
-  row: number
-  column: string | null
+  column: string
   message: string
 }
 
