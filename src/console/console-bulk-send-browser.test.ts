@@ -220,6 +220,53 @@ describe('sending a template to many from the console, in a browser', () => {
     await page.context().close()
   })
 
+  it('says what is wrong with a pasted list by its line, then stops a job before its rows are created', async () => {
+    const page = await consolePage(`/templates/${templateId}/send-many`)
+    await page.getByRole('heading', { name: 'Send “Contract 2027” to many' }).waitFor()
+    const pasted = page.getByLabel('Or paste the CSV text')
+    await pasted.fill('Employee.email,Manager.email\na@example.eu,m@example.eu\nb@example.eu\n')
+    await page.getByRole('button', { name: 'Read the pasted text' }).click()
+    await page.getByRole('alert').getByText('Line 3 has 1 cells, but the header names 2 columns.').waitFor()
+
+    const rows = Array.from({ length: 30 }, (_, i) => `p${i}@example.eu,m@example.eu,ref-${i}`)
+    await pasted.fill(['Employee.email,Manager.email,external_id', ...rows].join('\n'))
+    await page.getByRole('button', { name: 'Read the pasted text' }).click()
+    await page.getByText('Pasted text: 30 rows, 3 columns.').waitFor()
+    await page.getByLabel('Send the signing requests by e-mail').uncheck()
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await page.getByText('All 30 rows are ready.').waitFor()
+    assert.equal(await page.locator('table.bulk-ready tbody tr').count(), 30)
+    await page.getByRole('button', { name: 'Send 30' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Send 30 submissions?' })
+    await dialog
+      .getByText('No e-mail goes out: share each signer’s link from the submission’s page.')
+      .waitFor()
+    await dialog.getByRole('button', { name: 'Send 30' }).click()
+    await page.waitForURL(/\/console\/bulk-sends\/bulk_/)
+    const jobId = page.url().split('/').pop()!.split('?')[0]!
+    await page.getByText('Waiting to start').waitFor()
+
+    // No worker has run: every row is still waiting when the job is stopped.
+    await page.getByRole('button', { name: 'Stop sending' }).click()
+    const stop = page.getByRole('dialog', { name: 'Stop this send?' })
+    await stop.getByText(/^The 30 rows not created yet are stopped\./).waitFor()
+    await stop.getByRole('button', { name: 'Stop sending' }).click()
+    await page.getByText('Send stopped.').waitFor()
+    await page.locator('.badge', { hasText: 'Stopped' }).waitFor()
+    assert.equal(await page.locator('.bulk-count-cancelled dd').innerText(), '30')
+    assert.equal(await page.getByRole('button', { name: 'Stop sending' }).count(), 0, 'nothing left to stop')
+    const job = (await m.t.request(m.key, { method: 'GET', url: `/v1/bulk_sends/${jobId}` })).json()
+    assert.equal(job.status, 'cancelled')
+    assert.equal(job.counts.cancelled, 30)
+    await m.work()
+    const submissions = await m.t.request(m.key, {
+      method: 'GET',
+      url: `/v1/submissions?bulk_send_id=${jobId}`,
+    })
+    assert.deepEqual(submissions.json().data, [], 'a stopped job creates nothing afterwards')
+    await page.context().close()
+  })
+
   it('shows the page in French', async () => {
     const page = await consolePage(`/templates/${templateId}/send-many`, { locale: 'fr-FR' })
     await page.getByRole('heading', { name: 'Envoyer « Contract 2027 » en nombre' }).waitFor()

@@ -558,7 +558,7 @@ export const EN = {
   bulk_download_failed: 'Download failed rows (CSV)',
   bulk_download_hint_unknown:
     'This tab did not send the file: the download lists each row’s number, reference and errors.',
-  bulk_started: 'Sending started: {n} rows.',
+  bulk_started: 'Sending started: {n} submissions to create.',
   bulk_submissions_of: 'Submissions of one send to many ({id}).',
   bulk_submissions_all: 'Show all submissions',
   bulk_confirm_skipped_one: 'The row with errors is not sent: it is listed as failed.',

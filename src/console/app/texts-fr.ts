@@ -575,7 +575,7 @@ export const FR: typeof EN = {
   bulk_download_failed: 'Télécharger les lignes en échec (CSV)',
   bulk_download_hint_unknown:
     'Cet onglet n’a pas envoyé le fichier : le téléchargement donne le numéro, la référence et les erreurs de chaque ligne.',
-  bulk_started: 'Envoi lancé : {n} lignes.',
+  bulk_started: 'Envoi lancé : {n} envois à créer.',
   bulk_submissions_of: 'Envois d’un envoi en nombre ({id}).',
   bulk_submissions_all: 'Afficher tous les envois',
   bulk_confirm_skipped_one: 'La ligne avec des erreurs ne part pas : elle est notée en échec.',

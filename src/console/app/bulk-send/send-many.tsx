@@ -73,7 +73,7 @@ function useSend(template: Template, list: ReadList | undefined, mapping: Mappin
     })
     attempt.current = undefined
     if (list) keepSource(job.id, { table: list.table, headers: headersOf(list, mapping) })
-    toast(fill(t.bulk_started, { n: formatNumber(language, job.counts.total) }))
+    toast(fill(t.bulk_started, { n: formatNumber(language, job.counts.pending) }))
     navigate(`/bulk-sends/${job.id}?template=${template.id}`)
   }
 }
