@@ -226,7 +226,10 @@ describe('sending a template to many from the console, in a browser', () => {
     const pasted = page.getByLabel('Or paste the CSV text')
     await pasted.fill('Employee.email,Manager.email\na@example.eu,m@example.eu\nb@example.eu\n')
     await page.getByRole('button', { name: 'Read the pasted text' }).click()
-    await page.getByRole('alert').getByText('Line 3 has 1 cells, but the header names 2 columns.').waitFor()
+    await page
+      .getByRole('alert')
+      .getByText('Line 3 does not have as many cells as the header has columns (1 for 2).')
+      .waitFor()
 
     const rows = Array.from({ length: 30 }, (_, i) => `p${i}@example.eu,m@example.eu,ref-${i}`)
     await pasted.fill(['Employee.email,Manager.email,external_id', ...rows].join('\n'))
@@ -274,7 +277,7 @@ describe('sending a template to many from the console, in a browser', () => {
       .getByLabel('Ou collez le texte CSV')
       .fill('Employee.email,Manager.email\r\na@example.eu,b@example.eu')
     await page.getByRole('button', { name: 'Lire le texte collé' }).click()
-    await page.getByText('Texte collé : 1 lignes, 2 colonnes.').waitFor()
+    await page.getByText('Texte collé : 1 ligne, 2 colonnes.').waitFor()
     await page.getByRole('button', { name: 'Vérifier les lignes' }).click()
     await page.getByText('La ligne est prête.').waitFor()
     await check(page, 'bulk-send-fr', [1280, 375])

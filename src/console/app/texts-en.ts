@@ -479,12 +479,14 @@ export const EN = {
   bulk_paste: 'Or paste the CSV text',
   bulk_read_pasted: 'Read the pasted text',
   bulk_file_read: '{source}: {rows} rows, {columns} columns.',
+  bulk_file_read_one: '{source}: 1 row, {columns} columns.',
   bulk_pasted_source: 'Pasted text',
   bulk_other_list: 'Use another list',
   bulk_csv_empty: 'The list is empty: its first line must name the columns.',
   bulk_csv_no_rows: 'The list has a header but no rows.',
   bulk_csv_too_many: 'The list has {rows} rows: at most 10,000 go in one send. Split it in several files.',
-  bulk_csv_columns: 'Line {line} has {cells} cells, but the header names {expected} columns.',
+  bulk_csv_columns:
+    'Line {line} does not have as many cells as the header has columns ({cells} for {expected}).',
   bulk_csv_quote:
     'Line {line}: a quoted cell is not closed, or text follows its closing quote. A quote inside a quoted cell is written twice ("").',
   bulk_csv_other: 'The file could not be read as CSV: {message}',

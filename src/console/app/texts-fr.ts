@@ -492,13 +492,15 @@ export const FR: typeof EN = {
   bulk_paste: 'Ou collez le texte CSV',
   bulk_read_pasted: 'Lire le texte collé',
   bulk_file_read: '{source} : {rows} lignes, {columns} colonnes.',
+  bulk_file_read_one: '{source} : 1 ligne, {columns} colonnes.',
   bulk_pasted_source: 'Texte collé',
   bulk_other_list: 'Prendre une autre liste',
   bulk_csv_empty: 'La liste est vide : sa première ligne doit nommer les colonnes.',
   bulk_csv_no_rows: 'La liste a un en-tête mais aucune ligne.',
   bulk_csv_too_many:
     'La liste a {rows} lignes : 10 000 au plus partent en un envoi. Découpez-la en plusieurs fichiers.',
-  bulk_csv_columns: 'La ligne {line} a {cells} cellules, mais l’en-tête nomme {expected} colonnes.',
+  bulk_csv_columns:
+    'La ligne {line} n’a pas autant de cellules que l’en-tête a de colonnes ({cells} pour {expected}).',
   bulk_csv_quote:
     'Ligne {line} : une cellule entre guillemets n’est pas fermée, ou du texte suit son guillemet fermant. Un guillemet dans une cellule entre guillemets s’écrit deux fois ("").',
   bulk_csv_other: 'Le fichier n’a pas pu être lu comme un CSV : {message}',

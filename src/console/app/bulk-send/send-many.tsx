@@ -101,7 +101,7 @@ function BulkFlow({ template }: { template: Template }) {
         <section class="panel bulk-input" aria-labelledby="bulk-list-title">
           <h2 id="bulk-list-title">{t.bulk_list_title}</h2>
           <p>
-            {fill(t.bulk_file_read, {
+            {fill(list.table.rows.length === 1 ? t.bulk_file_read_one : t.bulk_file_read, {
               source: list.source ?? t.bulk_pasted_source,
               rows: formatNumber(language, list.table.rows.length),
               columns: formatNumber(language, list.table.header.length),
