@@ -14,12 +14,12 @@ import { enqueue } from '../jobs/job-store.ts'
 import { toIso } from '../lib/clock.ts'
 import { publishEventDeclaration } from '../lifecycle/submission-jobs.ts'
 import type { CommonOptions } from '../submissions/creation-schemas.ts'
-import { type NewSubmitter, recordNewSubmission } from '../submissions/record-submission.ts'
+import { insertNewSubmission, type NewSubmitter } from '../submissions/record-submission.ts'
 import { toApiBulkSend } from './bulk-send-schemas.ts'
 import { addCounts, endJob, lockActiveJob, pendingRows, settleRow } from './bulk-send-store.ts'
 
 /** Rows per transaction: few enough to hold locks briefly, enough to share a commit's cost. */
-const BATCH_ROWS = 25
+const BATCH_ROWS = 50
 /** One run stops after this long and queues the next: well inside the job's lease. */
 const SLICE_MS = 10_000
 
@@ -101,7 +101,7 @@ async function runBatch(deps: Deps, id: string, last: { more: boolean }): Promis
       // Taken first: a second writer's UPDATE finds it no longer pending (or waits for this commit).
       if (!(await settleRow(tx, id, row.row, { status: 'created' }, at))) continue
       const input = JSON.parse(row.input) as StoredRowInput
-      const submission = await recordNewSubmission(tx, deps, scope, {
+      const submission = await insertNewSubmission(tx, deps, scope, {
         templateId: job.template_id,
         options: { ...options, metadata: input.metadata },
         submitters: input.submitters,
