@@ -76,8 +76,13 @@ async function refusalNow(tx: Tx, deps: Deps, job: BulkSendsTable, options: Comm
   return null
 }
 
-/** One batch in one transaction; false when the job has nothing left (ended, or just finished). */
-async function runBatch(deps: Deps, id: string, last: { more: boolean }): Promise<boolean> {
+/**
+ * One batch in one transaction; false when the job has nothing left (ended, or just finished).
+ * `slice.startedAt`: the next run is queued as due then, keeping the job's place in the queue —
+ * ahead of the mails and events its own rows queued meanwhile, which a worker's other lanes send
+ * (a run queued as due now would wait behind all of them, and the rows behind the mails).
+ */
+async function runBatch(deps: Deps, id: string, slice: { more: boolean; startedAt: Date }): Promise<boolean> {
   return deps.db.transaction().execute(async (tx) => {
     const at = toIso(deps.clock.now())
     const job = await lockActiveJob(tx, id, at)
@@ -116,16 +121,16 @@ async function runBatch(deps: Deps, id: string, last: { more: boolean }): Promis
       created++
     }
     await addCounts(tx, id, { created, failed })
-    if (last.more) return true
+    if (slice.more) return true
     // The slice is over: the next run is queued with this batch, so a crash loses neither.
-    await enqueue(tx, deps, runBulkSendDeclaration, { bulk_send_id: id })
+    await enqueue(tx, deps, runBulkSendDeclaration, { bulk_send_id: id }, { runAt: slice.startedAt })
     return false
   })
 }
 
 export async function runBulkSend(deps: Deps, id: string): Promise<void> {
   const started = Date.now()
-  const slice = { more: true }
+  const slice = { more: true, startedAt: deps.clock.now() }
   while (true) {
     slice.more = Date.now() - started < SLICE_MS
     if (!(await runBatch(deps, id, slice))) return
