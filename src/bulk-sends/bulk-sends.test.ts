@@ -308,6 +308,18 @@ describe('bulk send (docs/api.md#bulk-send)', () => {
       assert.equal(failed.data[0].errors[0].code, 'template_archived')
     })
 
+    it("counts once against the key's per-minute quota, whatever its rows", async () => {
+      const remaining = async () =>
+        Number((await t.request(key, { method: 'GET', url: '/v1/health' })).headers['x-ratelimit-remaining'])
+      const rows = Array.from({ length: 50 }, (_, i) => bulkRow(i + 500))
+      const before = await remaining()
+      const res = await post(t, key, '/v1/bulk_sends', { template_id: templateId, send_email: false, rows })
+      assert.equal(res.statusCode, 202)
+      assert.equal(Number(res.headers['x-ratelimit-remaining']), before - 1)
+      await runJobs(t)
+      assert.equal(await remaining(), before - 2)
+    })
+
     it('the same Idempotency-Key replays the job instead of making a second', async () => {
       const body = { template_id: templateId, send_email: false, rows: [bulkRow(401)] }
       const first = await post(t, key, '/v1/bulk_sends', body, 'bulk-replay-key-1')

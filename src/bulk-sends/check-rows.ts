@@ -5,7 +5,7 @@
 // POST /v1/submissions (submissions/creation-rules.ts), applied without stopping at the first.
 import { rolesOf, type StoredField } from '../documents/document-model.ts'
 import { dateRangeProblem, type FieldValue, valueProblem } from '../documents/field-values.ts'
-import { parseEmailAddress, storedEmail } from '../lib/email-address.ts'
+import { parseEmailAddress } from '../lib/email-address.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import type { NewSubmitter } from '../submissions/record-submission.ts'
 import type { BulkSendError } from './bulk-send-schemas.ts'
@@ -216,7 +216,7 @@ async function checkAddresses(
       )
       continue
     }
-    const key = storedEmail(member.email).email_key
+    const key = parsed.address.normalized
     if (keys.has(key)) {
       problem(
         column,

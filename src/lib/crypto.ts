@@ -97,10 +97,22 @@ const LONG_STRING = 1024
  */
 export function canonicalDigest(value: unknown): string {
   const hash = createHash('sha256')
-  const write = (piece: string) => hash.update(piece)
+  // Short pieces are gathered before they reach the hash: one update per piece was a native call
+  // per key and comma (400 000 for a 10 000-row bulk send). The digest is the same either way.
+  let pending = ''
+  const write = (piece: string) => {
+    pending += piece
+    if (pending.length >= 16_384) {
+      hash.update(pending)
+      pending = ''
+    }
+  }
   writeCanonical(value, write, (text) => {
     if (text.length < LONG_STRING || !text.isWellFormed()) write(JSON.stringify(text))
-    else hash.update(`\u0000${text.length}:`).update(text, 'utf8')
+    else {
+      hash.update(pending).update(`\u0000${text.length}:`).update(text, 'utf8')
+      pending = ''
+    }
   })
-  return hash.digest('hex')
+  return hash.update(pending).digest('hex')
 }

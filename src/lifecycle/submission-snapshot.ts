@@ -6,6 +6,8 @@ export interface SubmissionSnapshot {
   id: string
   status: string
   template_id: string
+  /** docs/api.md#bulk-send: the bulk send that made it, or null. */
+  bulk_send_id: string | null
   metadata: Record<string, unknown>
   /** docs/api.md#reminders: the effective policy, null when off. */
   reminders: { first_after_hours: number; every_hours: number; max_count: number } | null
@@ -89,6 +91,7 @@ export async function snapshotSubmission(
     id: submission.id,
     status: submission.status,
     template_id: submission.template_id,
+    bulk_send_id: submission.bulk_send_id,
     metadata: JSON.parse(submission.metadata) as Record<string, unknown>,
     reminders: reminderPolicyOf(submission),
     submitters,

@@ -98,12 +98,39 @@ function submitterRows(
   }))
 }
 
+/** A new submission and what it answers: its rows written, then its links and tokens made. */
 export async function recordNewSubmission(
   tx: Tx,
   deps: Deps,
   scope: Scope,
   input: NewSubmission,
 ): Promise<CreatedSubmission> {
+  const { id, at, submission, submitters, members } = await insertNewSubmission(tx, deps, scope, input)
+  return {
+    id,
+    status: (
+      await tx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow()
+    ).status,
+    submitters: await Promise.all(
+      submitters.map((s) =>
+        createdSubmitter(
+          deps,
+          s,
+          members.filter((m) => m.submitter_id === s.id),
+          submission.expires_at,
+        ),
+      ),
+    ),
+    audit_log_url: auditLogUrl(deps.config.publicUrl, id),
+    created_at: at,
+  }
+}
+
+/**
+ * Every write of a new submission, in the caller's transaction; no answer is built (a bulk send's
+ * row needs none: its links are read later like any submission's).
+ */
+export async function insertNewSubmission(tx: Tx, deps: Deps, scope: Scope, input: NewSubmission) {
   const now = deps.clock.now()
   const at = toIso(now)
   const id = deps.ids.next('sub')
@@ -187,24 +214,7 @@ export async function recordNewSubmission(
     // The signers who can act now (everyone in random order, the first in preserved order).
     await startReminderClocks(tx, deps, submission, submitters)
   }
-  return {
-    id,
-    status: (
-      await tx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow()
-    ).status,
-    submitters: await Promise.all(
-      submitters.map((s) =>
-        createdSubmitter(
-          deps,
-          s,
-          members.filter((m) => m.submitter_id === s.id),
-          submission.expires_at,
-        ),
-      ),
-    ),
-    audit_log_url: auditLogUrl(deps.config.publicUrl, id),
-    created_at: at,
-  }
+  return { id, at, submission, submitters, members }
 }
 
 /** A submitter of the creation response: its links, or a group's members with theirs. */

@@ -33,6 +33,7 @@ describe('webhook deliveries', () => {
       const object = body.data.object
       assert.deepEqual(Object.keys(object).sort(), [
         'audit_log_url',
+        'bulk_send_id',
         'completed_at',
         'id',
         'metadata',

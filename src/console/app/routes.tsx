@@ -1,5 +1,6 @@
 // The console's route table: path → page. The template editor (editor/) is `/templates/new`,
-// loaded lazily so its weight never counts in the first load.
+// loaded lazily so its weight never counts in the first load; so are "Send to many" and its job
+// page (bulk-send/), which carry the CSV parser.
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiKeys } from './pages/api-keys.tsx'
@@ -37,6 +38,16 @@ const ROUTES: {
     lazy: true,
   },
   { pattern: '/templates/:id/send', page: SendTemplate },
+  {
+    pattern: '/templates/:id/send-many',
+    page: () => import('./bulk-send/send-many.tsx').then((m) => m.SendMany),
+    lazy: true,
+  },
+  {
+    pattern: '/bulk-sends/:id',
+    page: () => import('./bulk-send/job-page.tsx').then((m) => m.BulkSendPage),
+    lazy: true,
+  },
   { pattern: '/submissions', page: Submissions },
   { pattern: '/submissions/:id', page: SubmissionDetail },
   { pattern: '/developers/keys', page: ApiKeys, adminOnly: true },

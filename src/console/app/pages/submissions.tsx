@@ -1,5 +1,6 @@
 // Submissions: filter by status, search by a signer's e-mail (GET /v1/submitters?email= gives their
-// submissions), each row named after its template (template-names.ts) with its id beside, and its
+// submissions), those of one bulk send (`?bulk_send_id=` in the address, passed to
+// GET /v1/submissions: the link of a "Send to many" job page), each row named after its template (template-names.ts) with its id beside, and its
 // signers' progress; cursor paging.
 import { useEffect, useState } from 'preact/hooks'
 import { get, type Page, query } from '../api.ts'
@@ -37,12 +38,20 @@ function useByEmail(email: string, status: string) {
   return state
 }
 
+/** The bulk send whose submissions the page lists (`/submissions?bulk_send_id=bulk_…`), or null. */
+function bulkSendFilter(): string | null {
+  return new URLSearchParams(location.search).get('bulk_send_id')
+}
+
 export function Submissions(_props: PageProps) {
   const { t, language } = useTexts()
+  const bulkSendId = bulkSendFilter()
   const [status, setStatus] = useState('')
   const [typed, setTyped] = useState('')
   const [email, setEmail] = useState('')
-  const list = usePaged<Submission>(`/v1/submissions${query({ status, limit: 25 })}`)
+  const list = usePaged<Submission>(
+    `/v1/submissions${query({ status, bulk_send_id: email ? null : bulkSendId, limit: 25 })}`,
+  )
   const byEmail = useByEmail(email, status)
   const rows = email ? byEmail.data : list.data
   const error = email ? byEmail.error : list.error
@@ -50,6 +59,12 @@ export function Submissions(_props: PageProps) {
   return (
     <>
       <PageHeader title={t.nav_submissions} />
+      {bulkSendId && !email ? (
+        <p class="page-note">
+          {fill(t.bulk_submissions_of, { id: bulkSendId })}{' '}
+          <Link to="/submissions">{t.bulk_submissions_all}</Link>
+        </p>
+      ) : null}
       <form
         class="filters"
         onSubmit={(e) => {

@@ -1,5 +1,6 @@
 // Templates: the list with its status filter, archiving (DELETE /v1/templates/:id), sending one
-// (/templates/:id/send), duplicating one into the editor, and the way to the editor (/templates/new).
+// (/templates/:id/send) or sending it to many (/templates/:id/send-many), duplicating one into the
+// editor, and the way to the editor (/templates/new).
 // A template never changes once saved (docs/console.md#what-the-pages-say-issue-33s-usability-run): the list says so, and its name
 // is named for what it does — "Send Lease agreement".
 import { useState } from 'preact/hooks'
@@ -125,6 +126,15 @@ export function Templates(_props: PageProps) {
                       <Link to={`/templates/${template.id}/send`} class="button small primary">
                         {t.send}
                         <span class="visually-hidden"> {fill(t.send_quoted, { name: template.name })}</span>
+                      </Link>
+                    ) : null}{' '}
+                    {template.status === 'active' ? (
+                      <Link to={`/templates/${template.id}/send-many`} class="button small">
+                        {t.bulk_send}
+                        <span class="visually-hidden">
+                          {' '}
+                          {fill(t.bulk_send_quoted, { name: template.name })}
+                        </span>
                       </Link>
                     ) : null}
                     {template.status === 'active' ? (
