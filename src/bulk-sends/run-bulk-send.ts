@@ -20,7 +20,7 @@ import { addCounts, endJob, lockActiveJob, pendingRows, settleRow } from './bulk
 
 /** Rows per transaction: few enough to hold locks briefly, enough to share a commit's cost. */
 const BATCH_ROWS = 50
-/** One run stops after this long and queues the next: well inside the job's lease. */
+/** One run stops after this long (or half its lease, if shorter) and queues the next. */
 const SLICE_MS = 10_000
 
 export const runBulkSendDeclaration = declareJob({
@@ -128,18 +128,20 @@ async function runBatch(deps: Deps, id: string, slice: { more: boolean; startedA
   })
 }
 
-export async function runBulkSend(deps: Deps, id: string): Promise<void> {
+/** `leaseMs`: the claim's lease (JOB_LEASE_SECONDS); a slice ends well within it. */
+export async function runBulkSend(deps: Deps, id: string, leaseMs = 60_000): Promise<void> {
   const started = Date.now()
+  const sliceMs = Math.min(SLICE_MS, leaseMs / 2)
   const slice = { more: true, startedAt: deps.clock.now() }
   while (true) {
-    slice.more = Date.now() - started < SLICE_MS
+    slice.more = Date.now() - started < sliceMs
     if (!(await runBatch(deps, id, slice))) return
   }
 }
 
 export const runBulkSendJob = defineJob({
   ...runBulkSendDeclaration,
-  handle: async (payload, _job, deps: Deps) => {
-    await runBulkSend(deps, payload.bulk_send_id)
+  handle: async (payload, job, deps: Deps) => {
+    await runBulkSend(deps, payload.bulk_send_id, job.leaseMs)
   },
 })

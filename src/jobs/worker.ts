@@ -120,10 +120,26 @@ export async function drainJobs(ctx: WorkerContext): Promise<number> {
 /** Jobs each lane runs before the loop looks at its periodic tasks again. */
 export const LANE_BATCH = 25
 
+/** How often a lane with nothing due looks again while another lane runs a job. */
+const BUSY_SIBLING_POLL_MS = 200
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
 /**
  * docs/operations.md#worker-concurrency: one lane claims; as soon as it has a job, `concurrency − 1`
- * more lanes start, and each claims and runs jobs until none is due or it has run LANE_BATCH; true
- * when any ran. A job spends most of its time waiting (its database round trips, SMTP, a webhook
+ * more lanes start, and each claims and runs jobs until it has run LANE_BATCH, or none is due and no
+ * other lane is running one (while one is, an idle lane looks again every 200 ms: a long job — a
+ * bulk send's slice — queues work the others should send meanwhile); true when any ran. A job spends most of its time waiting (its database round trips, SMTP, a webhook
  * receiver), so lanes overlap the waits; each claim is the same fenced claim as between worker
  * processes. An idle worker polls with one claim, as with one lane. A lane's error is thrown once
  * every lane has stopped, so no lane outlives the round.
@@ -131,10 +147,30 @@ export const LANE_BATCH = 25
 async function runLanes(ctx: WorkerContext, concurrency: number, signal: AbortSignal): Promise<boolean> {
   // Each lane's outcome is held as a value from its start: a lane failing while the first still
   // runs must not be an unhandled rejection (it would end the process).
+  let running = 0
   const lane = async (onClaimed?: () => void): Promise<{ ran: number } | { error: unknown }> => {
     let ran = 0
     try {
-      while (ran < LANE_BATCH && !signal.aborted && (await runOneJob(ctx, onClaimed))) ran++
+      while (ran < LANE_BATCH && !signal.aborted) {
+        let claimed = false
+        try {
+          const did = await runOneJob(ctx, () => {
+            claimed = true
+            running++
+            onClaimed?.()
+          })
+          if (did) {
+            ran++
+            continue
+          }
+        } finally {
+          if (claimed) running--
+        }
+        // Nothing due. While another lane still runs a job, what it queues (a bulk send's mails,
+        // the events of its rows) is sent beside it: look again shortly rather than end the round.
+        if (running === 0) break
+        await pause(BUSY_SIBLING_POLL_MS, signal)
+      }
       return { ran }
     } catch (error) {
       return { error }
