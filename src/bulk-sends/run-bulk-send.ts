@@ -78,11 +78,12 @@ async function refusalNow(tx: Tx, deps: Deps, job: BulkSendsTable, options: Comm
 
 /**
  * One batch in one transaction; false when the job has nothing left (ended, or just finished).
- * `slice.startedAt`: the next run is queued as due then, keeping the job's place in the queue —
- * ahead of the mails and events its own rows queued meanwhile, which a worker's other lanes send
- * (a run queued as due now would wait behind all of them, and the rows behind the mails).
+ * The next run is queued as due when the bulk send was asked for, keeping the job's place in the
+ * queue: ahead of the mails and events its own rows queued, which a worker's other lanes send beside
+ * it (a run queued as due now would wait behind every one of them still unsent, and the rows behind
+ * the mails).
  */
-async function runBatch(deps: Deps, id: string, slice: { more: boolean; startedAt: Date }): Promise<boolean> {
+async function runBatch(deps: Deps, id: string, slice: { more: boolean }): Promise<boolean> {
   return deps.db.transaction().execute(async (tx) => {
     const at = toIso(deps.clock.now())
     const job = await lockActiveJob(tx, id, at)
@@ -123,7 +124,7 @@ async function runBatch(deps: Deps, id: string, slice: { more: boolean; startedA
     await addCounts(tx, id, { created, failed })
     if (slice.more) return true
     // The slice is over: the next run is queued with this batch, so a crash loses neither.
-    await enqueue(tx, deps, runBulkSendDeclaration, { bulk_send_id: id }, { runAt: slice.startedAt })
+    await enqueue(tx, deps, runBulkSendDeclaration, { bulk_send_id: id }, { runAt: new Date(job.created_at) })
     return false
   })
 }
@@ -132,7 +133,7 @@ async function runBatch(deps: Deps, id: string, slice: { more: boolean; startedA
 export async function runBulkSend(deps: Deps, id: string, leaseMs = 60_000): Promise<void> {
   const started = Date.now()
   const sliceMs = Math.min(SLICE_MS, leaseMs / 2)
-  const slice = { more: true, startedAt: deps.clock.now() }
+  const slice = { more: true }
   while (true) {
     slice.more = Date.now() - started < sliceMs
     if (!(await runBatch(deps, id, slice))) return
