@@ -1,5 +1,6 @@
 // Row types of every table. Timestamps are ISO 8601 UTC text (see lib/clock.ts toIso), JSON is text.
 import type { Kysely, Transaction } from 'kysely'
+import type { BulkSendRowsTable, BulkSendsTable } from './bulk-send-tables.ts'
 import type {
   ConsoleSessionsTable,
   ConsoleSignInLinksTable,
@@ -10,6 +11,7 @@ import type {
 } from './console-tables.ts'
 import type { Email2faCodesTable, GroupMembersTable, SigningProgressTable } from './signer-tables.ts'
 
+export type * from './bulk-send-tables.ts'
 export type * from './console-tables.ts'
 export type * from './signer-tables.ts'
 
@@ -161,43 +163,6 @@ export interface SubmissionsTable {
   /** The bulk send that made it and its row there (docs/api.md#bulk-send); unique together. */
   bulk_send_id: string | null
   bulk_send_row: number | null
-}
-
-export type BulkSendStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'cancelled'
-
-/** docs/api.md#bulk-send: one job; `options` is the request's options as JSON, for every row. */
-export interface BulkSendsTable {
-  id: string
-  account_id: string
-  environment: Environment
-  template_id: string
-  status: BulkSendStatus
-  options: string
-  total: number
-  created_count: number
-  failed_count: number
-  cancelled_count: number
-  request_id: string | null
-  created_at: string
-  updated_at: string
-  completed_at: string | null
-  cancelled_at: string | null
-}
-
-export type BulkSendRowStatus = 'pending' | 'created' | 'failed' | 'cancelled'
-
-/** One row of a bulk send: its input as checked, and what became of it. */
-export interface BulkSendRowsTable {
-  bulk_send_id: string
-  row: number
-  status: BulkSendRowStatus
-  /** The row read into a submission's submitters (JSON), or '{}' for a row failed by the check. */
-  input: string
-  external_id: string | null
-  submission_id: string | null
-  /** JSON array of {column, code, message}; '[]' unless failed. */
-  errors: string
-  updated_at: string
 }
 
 export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
