@@ -1,6 +1,6 @@
 // The editor's side panel: the type to draw, the roles (add, rename, move, remove), and the selected field's
 // properties. Every change goes through the editor's history (one undo step each).
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { FIELD_TYPES, type FieldType } from '../../../lib/field-types.ts'
 import { fill, useTexts } from '../texts.ts'
 import { Confirm } from '../ui.tsx'
@@ -131,6 +131,31 @@ function RoleName(props: { role: string; index: number; taken: string[]; onRenam
   )
 }
 
+/**
+ * The field's name as typed, kept here until it is committed (Enter, or leaving the box): the
+ * editor re-renders while one types (its draft is saved 0.7 s after each change), and a box
+ * bound to the saved name would put the old name back under the cursor.
+ */
+function FieldName(props: { field: EditorField; onRename: (name: string) => void }) {
+  const { field } = props
+  const [text, setText] = useState(field.name)
+  useEffect(() => setText(field.name), [field.key, field.name])
+  return (
+    <input
+      id="field-name"
+      type="text"
+      maxLength={100}
+      value={text}
+      onInput={(event) => setText((event.currentTarget as HTMLInputElement).value)}
+      onChange={(event) => {
+        const to = (event.currentTarget as HTMLInputElement).value.trim()
+        if (to && to !== field.name) props.onRename(to)
+        else setText(field.name)
+      }}
+    />
+  )
+}
+
 export function Properties(props: {
   field: EditorField
   roles: string[]
@@ -146,13 +171,7 @@ export function Properties(props: {
     <section class="editor-properties" aria-labelledby="properties-title">
       <h2 id="properties-title">{t.editor_properties}</h2>
       <label for="field-name">{t.editor_field_name}</label>
-      <input
-        id="field-name"
-        type="text"
-        maxLength={100}
-        value={field.name}
-        onChange={(event) => value(event).trim() && props.onChange({ name: value(event).trim() })}
-      />
+      <FieldName field={field} onRename={(name) => props.onChange({ name })} />
       <label for="field-type">{t.editor_field_type}</label>
       <select
         id="field-type"
