@@ -119,6 +119,8 @@ export interface Deps {
     emailCodeSeed: Buffer
     signerSession: Buffer
     webhookSecret: Buffer
+    /** Keys an erasure's address (docs/privacy.md#erasure): the report never holds it in clear. */
+    erasure: Buffer
   }
   close(): Promise<void>
 }
@@ -286,6 +288,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
       emailCodeSeed: deriveKey(secret, 'email-2fa-code-seed-v1'),
       signerSession: deriveKey(secret, 'signer-session-v1'),
       webhookSecret: deriveKey(secret, 'webhook-secret-v1'),
+      erasure: deriveKey(secret, 'erasure-address-v1'),
     },
     close: async () => {
       await keyActivity.flush()

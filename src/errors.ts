@@ -139,6 +139,21 @@ const CATALOGUE = {
     description: 'The signer must verify the code sent by e-mail before this act.',
   },
   submission_not_active: { status: 410, description: 'Submission expired, cancelled or declined.' },
+  // personal data (docs/privacy.md)
+  submission_purged: {
+    status: 410,
+    description:
+      'The submission was purged (its retention policy, a purge request or an erasure): its documents and personal data are deleted.',
+  },
+  submission_not_finalized: {
+    status: 409,
+    description: 'Only an ended submission (completed, declined, expired or cancelled) can be purged.',
+  },
+  legal_hold_active: {
+    status: 409,
+    description: 'A legal hold keeps this submission: release the hold before purging it.',
+  },
+  legal_hold_already_released: { status: 409, description: 'The legal hold was released already.' },
   invalid_signing_token: { status: 401, description: 'Embed token forged or expired.' },
   invalid_file_url: { status: 403, description: 'A signed file URL that was edited or has expired.' },
   // the console (docs/console.md)

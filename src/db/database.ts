@@ -33,6 +33,7 @@ import * as emailKeys from './migrations/0023-email-keys.ts'
 import * as listSkipsPreviews from './migrations/0024-list-skips-previews.ts'
 import * as signerGroups from './migrations/0025-signer-groups.ts'
 import * as bulkSends from './migrations/0026-bulk-sends.ts'
+import * as personalData from './migrations/0027-personal-data.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-list-skips-previews': listSkipsPreviews,
   '0025-signer-groups': signerGroups,
   '0026-bulk-sends': bulkSends,
+  '0027-personal-data': personalData,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

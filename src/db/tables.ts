@@ -9,10 +9,17 @@ import type {
   SigningRequestResendsTable,
   TemplateDraftsTable,
 } from './console-tables.ts'
+import type {
+  ErasuresTable,
+  LegalHoldSubmissionsTable,
+  LegalHoldsTable,
+  RetentionPoliciesTable,
+} from './privacy-tables.ts'
 import type { Email2faCodesTable, GroupMembersTable, SigningProgressTable } from './signer-tables.ts'
 
 export type * from './bulk-send-tables.ts'
 export type * from './console-tables.ts'
+export type * from './privacy-tables.ts'
 export type * from './signer-tables.ts'
 
 export type Environment = 'test' | 'live'
@@ -87,6 +94,8 @@ export interface JobsTable {
   last_error: string | null
   created_at: string
   updated_at: string
+  /** The submission the job is about (its payload's `submission_id`): a purge finds its mails by it. */
+  submission_id: string | null
 }
 
 export type TemplateStatus = 'active' | 'archived'
@@ -163,6 +172,12 @@ export interface SubmissionsTable {
   /** The bulk send that made it and its row there (docs/api.md#bulk-send); unique together. */
   bulk_send_id: string | null
   bulk_send_row: number | null
+  /** When it reached a final status: a retention policy counts from it (docs/privacy.md). */
+  ended_at: string | null
+  /** Set by the purge (docs/privacy.md#purge); the personal columns are empty from then on. */
+  purged_at: string | null
+  /** The sealed audit trail's SHA-256, looked up by POST /v1/verify as `final_pdf_sha256` is. */
+  audit_pdf_sha256: string | null
 }
 
 export type SubmitterStatus = 'pending' | 'opened' | 'signed' | 'declined' | 'pre_signed'
@@ -392,6 +407,10 @@ export interface Tables {
   console_sessions: ConsoleSessionsTable
   console_sign_in_requests: ConsoleSignInRequestsTable
   template_drafts: TemplateDraftsTable
+  retention_policies: RetentionPoliciesTable
+  legal_holds: LegalHoldsTable
+  legal_hold_submissions: LegalHoldSubmissionsTable
+  erasures: ErasuresTable
   signing_request_resends: SigningRequestResendsTable
 }
 

@@ -27,6 +27,8 @@ const ID_NAMES: Record<IdPrefix, string> = {
   tdr: 'template draft',
   grm: 'signer group member',
   bulk: 'bulk send',
+  hold: 'legal hold',
+  era: 'erasure',
 }
 
 export function idName(prefix: IdPrefix): string {

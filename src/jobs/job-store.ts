@@ -56,9 +56,16 @@ export async function enqueue<Payload extends TSchema>(
       last_error: null,
       created_at: now,
       updated_at: now,
+      submission_id: submissionIdOf(payload),
     })
     .execute()
   return id
+}
+
+/** The submission a job is about, kept in its own column: a purge finds the job through an index. */
+function submissionIdOf(payload: unknown): string | null {
+  const id = (payload as { submission_id?: unknown } | null)?.submission_id
+  return typeof id === 'string' ? id : null
 }
 
 /**

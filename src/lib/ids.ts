@@ -18,6 +18,8 @@ export const ID_PREFIXES = [
   'tdr',
   'grm',
   'bulk',
+  'hold',
+  'era',
 ] as const
 export type IdPrefix = (typeof ID_PREFIXES)[number]
 

@@ -75,7 +75,7 @@ const STAMPS: Partial<Record<SubmissionStatus, 'completed_at' | 'cancelled_at' |
 /** What completion records with the move: the sealed final PDF and the audit trail (never one without the other). */
 export type CompletionRecord = Pick<
   SubmissionsTable,
-  'final_pdf_key' | 'final_pdf_sha256' | 'audit_pdf_key' | 'audit_json_key'
+  'final_pdf_key' | 'final_pdf_sha256' | 'audit_pdf_key' | 'audit_pdf_sha256' | 'audit_json_key'
 > & {
   /** The seal's time, which the audit trail states as the completion time. */
   completed_at: string
@@ -115,7 +115,9 @@ export async function applySubmissionMove(
       status: move.to,
       updated_at: at,
       ...(stamp ? { [stamp]: at } : {}),
-      ...(options.completion ?? {}),
+      // docs/privacy.md#retention-policy: a policy counts from the end, whichever end it was.
+      ...(FINAL_STATUSES.includes(move.to) ? { ended_at: at } : {}),
+      ...(options.completion ? { ...options.completion, ended_at: options.completion.completed_at } : {}),
       ...(completing ? { finalize_error: null } : {}),
     })
     .where('id', '=', submission.id)

@@ -83,7 +83,7 @@ async function makeFiles(deps: Deps, submission: SubmissionsTable, attempt: numb
       },
       'final PDF and audit trail sealed and stored',
     )
-    return { ...keys, final_pdf_sha256: made.final.sha256 }
+    return { ...keys, final_pdf_sha256: made.final.sha256, audit_pdf_sha256: made.audit.sha256 }
   })
 }
 

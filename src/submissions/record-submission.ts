@@ -164,6 +164,9 @@ export async function insertNewSubmission(tx: Tx, deps: Deps, scope: Scope, inpu
     preview: input.preview ? 1 : 0,
     bulk_send_id: input.bulkSend?.id ?? null,
     bulk_send_row: input.bulkSend?.row ?? null,
+    ended_at: null,
+    purged_at: null,
+    audit_pdf_sha256: null,
     // docs/api.md#reminders: the policy given, or the instance default (REMINDERS).
     ...policyColumns(options.reminders, deps.config.reminders),
   }

@@ -38,6 +38,10 @@ const COUNTED = {
   group_members: true,
   bulk_sends: true,
   bulk_send_rows: true,
+  retention_policies: true,
+  legal_holds: true,
+  legal_hold_submissions: true,
+  erasures: true,
 } as const satisfies Record<keyof Tables, true>
 
 /**
