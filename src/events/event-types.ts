@@ -16,6 +16,7 @@ export const SUBMISSION_EVENT_TYPES = [
   'submission.declined',
   'submission.expired',
   'submission.cancelled',
+  'submission.purged',
 ] as const
 
 export const JOURNAL_ONLY_EVENT_TYPES = [
@@ -31,6 +32,17 @@ export const SUBSCRIBABLE_SUBMITTER_EVENT_TYPES = ['submitter.reminded'] as cons
 /** docs/api.md#bulk-send: a bulk send's last row is done; `data.object` is the `bulk_send`. */
 export const BULK_SEND_EVENT_TYPES = ['bulk_send.completed'] as const
 
+/**
+ * docs/privacy.md: the account's own acts on personal data, journaled without a submission
+ * (`data.object` is the policy, the hold or the erasure); never delivered to webhooks.
+ */
+export const PRIVACY_EVENT_TYPES = [
+  'retention_policy.updated',
+  'legal_hold.created',
+  'legal_hold.released',
+  'erasure.completed',
+] as const
+
 /** What a webhook endpoint may subscribe to (docs/api.md#events). */
 export const WEBHOOK_EVENT_TYPES = [
   ...SUBMISSION_EVENT_TYPES,
@@ -43,6 +55,7 @@ export const EVENT_TYPES = [
   ...JOURNAL_ONLY_EVENT_TYPES,
   ...SUBSCRIBABLE_SUBMITTER_EVENT_TYPES,
   ...BULK_SEND_EVENT_TYPES,
+  ...PRIVACY_EVENT_TYPES,
 ] as const
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

@@ -148,6 +148,7 @@ export const EN = {
   event_submission_declined: 'Declined',
   event_submission_expired: 'Expired',
   event_submission_cancelled: 'Cancelled',
+  event_submission_purged: 'Purged: documents and personal data deleted',
   event_submitter_opened: 'A signer opened the document',
   event_submitter_signed: 'A signer signed',
   event_submitter_declined: 'A signer declined',

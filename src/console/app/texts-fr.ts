@@ -152,6 +152,7 @@ export const FR: typeof EN = {
   event_submission_declined: 'Refusé',
   event_submission_expired: 'Expiré',
   event_submission_cancelled: 'Annulé',
+  event_submission_purged: 'Purgé : documents et données personnelles supprimés',
   event_submitter_opened: 'Un signataire a ouvert le document',
   event_submitter_signed: 'Un signataire a signé',
   event_submitter_declined: 'Un signataire a refusé',

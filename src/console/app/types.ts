@@ -46,9 +46,10 @@ export const SUBMISSION_STATUSES = [
   'cancelled',
 ] as const satisfies readonly Submission['status'][]
 
-export const WEBHOOK_EVENTS = SUBMISSION_STATUSES.map(
-  (s) => `submission.${s}` as const,
-) satisfies SubmissionEventType[]
+export const WEBHOOK_EVENTS = [
+  ...SUBMISSION_STATUSES.map((s) => `submission.${s}` as const),
+  'submission.purged' as const,
+] satisfies SubmissionEventType[]
 
 /** A compile error when a list above misses one of the server's values. */
 type SameValues<Local, Server> = [Server] extends [Local] ? true : false
