@@ -34,6 +34,7 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { purgeSubmission } from './privacy/purge-submission.ts'
 import { listRequestLogs } from './request-logs/list-request-logs.ts'
 import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
@@ -111,6 +112,7 @@ export const API_ROUTES: AnyRoute[] = [
   getBulkSend,
   cancelBulkSend,
   listBulkSendRows,
+  purgeSubmission,
   getUsage,
   listRequestLogs,
   getSigningForm,

@@ -11,6 +11,8 @@ import { purgeIdempotencyKeysTask } from './http/idempotency.ts'
 import { type AnyJobDefinition, bindJobs, type JobCatalogue } from './jobs/define-job.ts'
 import { type BoundPeriodicTask, bindPeriodicTasks, type PeriodicTask } from './jobs/define-periodic-task.ts'
 import { mailJob } from './mail/mail-job.ts'
+import { applyRetentionTask } from './privacy/apply-retention.ts'
+import { purgeFilesJob } from './privacy/purge.ts'
 import { purgeRequestLogsTask } from './request-logs/request-log-store.ts'
 import { emailCodeJob } from './signing-page/email-code-job.ts'
 import { expireSubmissionsTask } from './submissions/expire-submissions.ts'
@@ -30,6 +32,8 @@ export const JOBS: AnyJobDefinition<Deps>[] = [
   reminderJob,
   // A bulk send's rows, a slice per run, each run queuing the next (docs/api.md#bulk-send).
   runBulkSendJob,
+  // The files of a purged submission, deleted again whatever crashed (docs/privacy.md#purge).
+  purgeFilesJob,
 ]
 
 /** The tasks every worker runs on their interval; each is safe to run on several workers at once. */
@@ -40,6 +44,8 @@ export const PERIODIC_TASKS: PeriodicTask<Deps>[] = [
   purgeRequestLogsTask,
   purgeRouteDaysTask,
   purgeConsoleTask,
+  // The retention policies (docs/privacy.md#retention-policy).
+  applyRetentionTask,
 ]
 
 /** The job kinds bound to one process's deps, as runWorker runs them. */

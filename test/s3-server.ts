@@ -30,6 +30,8 @@ export interface TestS3Server {
   url: string
   endpoint: string
   bucket: string
+  /** Where s3rver keeps the objects on disk: a test may read every byte the bucket holds. */
+  directory: string
   close(): Promise<void>
 }
 
@@ -48,6 +50,7 @@ export async function startS3Server(bucket = 'paraph-test'): Promise<TestS3Serve
     url: `s3://${bucket}?endpoint=${endpoint}&region=us-east-1&force_path_style=true`,
     endpoint,
     bucket,
+    directory,
     close: async () => {
       await server.close()
       await rm(directory, { recursive: true, force: true })

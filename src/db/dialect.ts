@@ -105,6 +105,9 @@ function sqliteDialect(path: string): EngineDialect {
       db.pragma('synchronous = NORMAL')
       db.pragma('busy_timeout = 5000')
       db.pragma('foreign_keys = ON')
+      // docs/privacy.md#purge: what a purge deletes or overwrites is zeroed in the file, not left in
+      // free pages where a copy of the database file would still hold it.
+      db.pragma('secure_delete = ON')
       connection = { db, cached: withStatementCache(db) }
       return connection.cached
     },

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
 import { readFileToken } from './file-urls.ts'
+import { isPurgedFile } from './purged-files.ts'
 
 export const getFile = defineRoute({
   operationId: 'getFile',
@@ -24,11 +25,16 @@ export const getFile = defineRoute({
     ),
     response: { 200: Type.Unsafe<Readable>({ type: 'string', contentMediaType: 'application/pdf' }) },
   },
-  errors: ['invalid_file_url', 'resource_not_found'],
-  handler: async ({ params, reply }, { keys, clock, blobs }) => {
+  errors: ['invalid_file_url', 'resource_not_found', 'submission_purged'],
+  handler: async ({ params, reply }, { keys, clock, blobs, db }) => {
     const { blobKey, name } = readFileToken(keys.files, params.token, clock.now())
     const stream = await blobs.stream(blobKey)
-    if (!stream) throw new ApiError('resource_not_found', 'This file no longer exists.')
+    if (!stream) {
+      if (await isPurgedFile(db, blobKey)) {
+        throw new ApiError('submission_purged', 'This file was deleted with its submission (purged).')
+      }
+      throw new ApiError('resource_not_found', 'This file no longer exists.')
+    }
     reply.header('content-type', name.toLowerCase().endsWith('.png') ? 'image/png' : 'application/pdf')
     reply.header('content-disposition', attachmentDisposition(name))
     reply.header('cache-control', 'private, max-age=300')

@@ -36,7 +36,7 @@ export interface Actor {
 
 /** A signer's event carried with the submission (`submitter.reminded`): whom, and what it adds. */
 export interface About {
-  submitterId: string
+  submitterId: string | null
   data: Record<string, unknown>
 }
 

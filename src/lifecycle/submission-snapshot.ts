@@ -8,7 +8,7 @@ export interface SubmissionSnapshot {
   template_id: string
   /** docs/api.md#bulk-send: the bulk send that made it, or null. */
   bulk_send_id: string | null
-  metadata: Record<string, unknown>
+  metadata: Record<string, unknown> | null
   /** docs/api.md#reminders: the effective policy, null when off. */
   reminders: { first_after_hours: number; every_hours: number; max_count: number } | null
   submitters: Array<{
@@ -25,6 +25,8 @@ export interface SubmissionSnapshot {
   }>
   audit_log_url: string
   completed_at: string | null
+  /** docs/privacy.md#purge: set once purged; the personal values are null from then on. */
+  purged_at: string | null
 }
 
 /** The policy a submission row keeps (migration 0022), as the API answers it; null when off. */
@@ -78,15 +80,15 @@ export async function snapshotSubmission(
     tx,
     rows.filter((s) => s.grouped === 1).map((s) => s.id),
   )
-  const submitters = rows.map(({ grouped, ...s }) =>
-    grouped === 1
-      ? {
-          ...s,
-          email: s.email || null,
-          members: members.filter((m) => m.submitter_id === s.id).map(({ submitter_id: _, ...m }) => m),
-        }
-      : s,
-  )
+  const submitters = rows.map(({ grouped, ...s }) => {
+    // '' is a signer group's address until a member acts, and a purged signer's for good.
+    const signer = { ...s, email: s.email || null }
+    if (grouped !== 1) return signer
+    return {
+      ...signer,
+      members: members.filter((m) => m.submitter_id === s.id).map(({ submitter_id: _, ...m }) => m),
+    }
+  })
   return {
     id: submission.id,
     status: submission.status,
@@ -97,6 +99,7 @@ export async function snapshotSubmission(
     submitters,
     audit_log_url: auditLogUrl(publicUrl, submission.id),
     completed_at: submission.completed_at,
+    purged_at: submission.purged_at,
   }
 }
 

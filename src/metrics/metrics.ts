@@ -11,6 +11,8 @@ export type WebhookOutcome = 'delivered' | 'failed_attempt' | 'gave_up' | 'dropp
 export type FinalizationOutcome = 'completed' | 'retried' | 'failed'
 /** How one attempt of a mail job ended (mail/mail-job.ts). */
 export type MailOutcome = 'sent' | 'outboxed' | 'failed'
+/** Why a submission was purged (privacy/purge.ts): a request, its retention policy, an erasure. */
+export type PurgeCause = 'request' | 'policy' | 'erasure'
 
 export interface Metrics {
   /** The registry GET /metrics serves; null when metrics are off. */
@@ -20,6 +22,8 @@ export interface Metrics {
   webhookDelivery(outcome: WebhookOutcome): void
   finalization(outcome: FinalizationOutcome, seconds: number): void
   mail(outcome: MailOutcome): void
+  /** One submission purged (docs/privacy.md#purge), with the blobs it deleted. */
+  purge(cause: PurgeCause, blobs: number): void
 }
 
 const noop = () => {}
@@ -31,6 +35,7 @@ export const NO_METRICS: Metrics = {
   webhookDelivery: noop,
   finalization: noop,
   mail: noop,
+  purge: noop,
 }
 
 /** A finalization seals every document in a child process: a fraction of a second to minutes. */
@@ -66,6 +71,17 @@ export function createMetrics(): Metrics & { registry: Registry } {
     labelNames: ['outcome'] as const,
     registers: [registry],
   })
+  const purges = new Counter({
+    name: 'paraph_purges_total',
+    help: 'Submissions purged (documents and personal data deleted) by cause: request (POST …/purge), policy (the retention policy), erasure (a data subject’s request)',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  })
+  const purgedBlobs = new Counter({
+    name: 'paraph_purged_blobs_total',
+    help: 'Stored files deleted by purges (documents, final PDFs, audit trails, page images, signature images)',
+    registers: [registry],
+  })
   return {
     registry,
     httpRequest: (method, route, status, seconds) => requests.record(method, route, status, seconds),
@@ -75,5 +91,9 @@ export function createMetrics(): Metrics & { registry: Registry } {
       finalizationDurations.observe({ outcome }, seconds)
     },
     mail: (outcome) => mails.inc({ outcome }),
+    purge(cause, blobs) {
+      purges.inc({ cause })
+      purgedBlobs.inc(blobs)
+    },
   }
 }

@@ -48,6 +48,20 @@ export function blobStoreContract(makeStore: () => Promise<BlobStore> | BlobStor
     assert.equal(await store.exists('gone/soon'), false)
   })
 
+  it('deletes a folder of keys whole, at any depth, and nothing beside it', async () => {
+    const store = await makeStore()
+    const keys = ['acct/test/submissions/sub_1/final-1.pdf', 'acct/test/submissions/sub_1/values/sbm_1/a.png']
+    for (const key of keys) await store.put(key, Buffer.from(key), 'application/octet-stream')
+    await store.put('acct/test/submissions/sub_10/final-1.pdf', Buffer.from('kept'), 'application/pdf')
+    await store.put('acct/test/submissions/sub_1.pdf', Buffer.from('kept too'), 'application/pdf')
+    assert.equal(await store.deleteFolder('acct/test/submissions/sub_1'), 2)
+    for (const key of keys) assert.equal(await store.exists(key), false, key)
+    assert.equal(await store.exists('acct/test/submissions/sub_10/final-1.pdf'), true)
+    assert.equal(await store.exists('acct/test/submissions/sub_1.pdf'), true)
+    assert.equal(await store.deleteFolder('acct/test/submissions/sub_1'), 0, 'a second run finds nothing')
+    assert.equal(await store.deleteFolder('no/such/folder'), 0)
+  })
+
   it('replaces a blob whole on a second put', async () => {
     const store = await makeStore()
     await store.put('same/key', Buffer.from('first version, longer'), 'text/plain')

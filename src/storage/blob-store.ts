@@ -27,6 +27,12 @@ export interface BlobStore {
   /** Removes the blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>
   /**
+   * Removes every blob whose key starts with `prefix` + '/' (a folder of keys), every version of
+   * each on a versioned S3 bucket; answers how many keys it found. Nothing found is not an error,
+   * so a purge retried after a crash finishes what the first run began (docs/privacy.md#purge).
+   */
+  deleteFolder(prefix: string): Promise<number>
+  /**
    * A URL the store itself serves for a GET of the blob until `expiresAt` (S3: a presigned URL),
    * or null when the store cannot (the filesystem store: Paraph then serves the bytes behind a URL
    * it signs itself).

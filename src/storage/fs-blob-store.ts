@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { link, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -104,5 +104,18 @@ export class FsBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.#path(key), { force: true })
+  }
+
+  async deleteFolder(prefix: string): Promise<number> {
+    const dir = this.#path(prefix)
+    let found: number
+    try {
+      found = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length
+    } catch (error) {
+      if (isMissing(error)) return 0
+      throw error
+    }
+    await rm(dir, { recursive: true, force: true })
+    return found
   }
 }

@@ -42,6 +42,15 @@ function isMissing(sdk: Sdk, error: unknown): boolean {
   )
 }
 
+/** A server that does not implement ListObjectVersions (s3rver: 405 MethodNotAllowed). */
+function isUnsupported(sdk: Sdk, error: unknown): boolean {
+  if (!(error instanceof sdk.s3.S3ServiceException)) return false
+  const status = error.$metadata?.httpStatusCode
+  return (
+    error.name === 'NotImplemented' || error.name === 'MethodNotAllowed' || status === 405 || status === 501
+  )
+}
+
 /** Blobs as objects in one S3 bucket (AWS or compatible); a PutObject replaces an object atomically. */
 export class S3BlobStore implements BlobStore {
   readonly #options: S3BlobStoreOptions
@@ -49,6 +58,8 @@ export class S3BlobStore implements BlobStore {
   readonly #bucket: string
   readonly #prefix: string
   readonly #clock: Clock
+  /** Whether the server lists object versions; unknown until the first folder deletion. */
+  #versioned: boolean | undefined
 
   constructor(options: S3BlobStoreOptions) {
     this.#options = options
@@ -147,6 +158,60 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     const sdk = await this.#load()
     await sdk.client.send(new sdk.s3.DeleteObjectCommand(this.#object(key)))
+  }
+
+  /**
+   * Every version of every key under the folder (ListObjectVersions), deleted 1 000 per request;
+   * delete markers included, so a versioned bucket keeps nothing Paraph wrote there. A server
+   * without versioning support (MinIO unversioned, s3rver of the tests) answers the listing
+   * with NotImplemented or 405: its objects have one version each, listed by ListObjectsV2.
+   * A bucket's object lock or a lifecycle rule outside Paraph is the operator's (docs/privacy.md).
+   */
+  async deleteFolder(prefix: string): Promise<number> {
+    assertBlobKey(prefix)
+    const sdk = await this.#load()
+    const folder = `${this.#prefix}${prefix}/`
+    let found = 0
+    for (;;) {
+      const batch = await this.#listVersions(sdk, folder)
+      if (batch.length === 0) return found
+      found += batch.length
+      const result = await sdk.client.send(
+        new sdk.s3.DeleteObjectsCommand({ Bucket: this.#bucket, Delete: { Objects: batch, Quiet: true } }),
+      )
+      const failed = result.Errors ?? []
+      if (failed.length > 0) {
+        throw new Error(
+          `S3 refused to delete ${failed.length} object(s) under ${folder}: ${failed[0]?.Code} ${failed[0]?.Message}`,
+        )
+      }
+    }
+  }
+
+  /** Up to 1 000 objects (with their version ids when the server has versions) left under `folder`. */
+  async #listVersions(sdk: Sdk, folder: string): Promise<Array<{ Key: string; VersionId?: string }>> {
+    if (this.#versioned !== false) {
+      try {
+        const listed = await sdk.client.send(
+          new sdk.s3.ListObjectVersionsCommand({ Bucket: this.#bucket, Prefix: folder, MaxKeys: 1000 }),
+        )
+        this.#versioned = true
+        return [...(listed.Versions ?? []), ...(listed.DeleteMarkers ?? [])]
+          .filter((v) => v.Key !== undefined)
+          .slice(0, 1000)
+          .map((v) => ({
+            Key: v.Key!,
+            ...(v.VersionId && v.VersionId !== 'null' ? { VersionId: v.VersionId } : {}),
+          }))
+      } catch (error) {
+        if (this.#versioned === true || !isUnsupported(sdk, error)) throw error
+        this.#versioned = false
+      }
+    }
+    const listed = await sdk.client.send(
+      new sdk.s3.ListObjectsV2Command({ Bucket: this.#bucket, Prefix: folder, MaxKeys: 1000 }),
+    )
+    return (listed.Contents ?? []).filter((o) => o.Key !== undefined).map((o) => ({ Key: o.Key! }))
   }
 
   /**

@@ -11,6 +11,7 @@ import { IdParams } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { attachmentDisposition } from '../lib/content-disposition.ts'
 import { AuditRecord } from '../pdf/audit/audit-record.ts'
+import { refusePurged } from './purged-refusal.ts'
 import { findSubmission } from './submission-store.ts'
 
 async function storedAuditTrail(
@@ -20,6 +21,7 @@ async function storedAuditTrail(
   which: 'audit_pdf_key' | 'audit_json_key',
 ) {
   const submission = orNotFound(await findSubmission(deps.db, scope, id), `submission ${id}`)
+  refusePurged(submission)
   const key = submission[which]
   if (submission.status !== 'completed' || !key) {
     throw new ApiError(
@@ -49,7 +51,7 @@ export const getAuditLog = defineRoute({
     params: IdParams('sub'),
     response: { 200: Type.Unsafe<Readable>({ type: 'string', contentMediaType: 'application/pdf' }) },
   },
-  errors: ['resource_not_found', 'submission_not_completed', 'internal_inconsistency'],
+  errors: ['resource_not_found', 'submission_not_completed', 'submission_purged', 'internal_inconsistency'],
   handler: async ({ params, scope, reply }, deps) => {
     const stream = await storedAuditTrail(deps, scope, params.id, 'audit_pdf_key')
     reply.header('content-disposition', attachmentDisposition(`audit-trail-${params.id}.pdf`))
@@ -66,7 +68,7 @@ export const getAuditLogJson = defineRoute({
     'The same record the audit PDF shows, stored at completion; `final_pdf.sha256` equals the SHA-256 of the file `signed_pdf_url` serves.',
   tag: 'Submissions',
   schema: { params: IdParams('sub'), response: { 200: AuditRecord } },
-  errors: ['resource_not_found', 'submission_not_completed', 'internal_inconsistency'],
+  errors: ['resource_not_found', 'submission_not_completed', 'submission_purged', 'internal_inconsistency'],
   handler: async ({ params, scope }, deps) => {
     const stream = await storedAuditTrail(deps, scope, params.id, 'audit_json_key')
     const chunks: Buffer[] = []

@@ -6,6 +6,7 @@ import { Id, IdParams, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { toIso } from '../lib/clock.ts'
 import { findTemplate } from '../templates/template-store.ts'
+import { refusePurged } from './purged-refusal.ts'
 import { SUBMISSION_STATUSES } from './submission-schemas.ts'
 import { findSubmission } from './submission-store.ts'
 
@@ -35,9 +36,10 @@ export const getSubmissionDocuments = defineRoute({
   summary: 'Get signed URLs of the original and signed PDFs',
   tag: 'Submissions',
   schema: { params: IdParams('sub'), response: { 200: SubmissionDocuments } },
-  errors: ['resource_not_found'],
+  errors: ['resource_not_found', 'submission_purged'],
   handler: async ({ params, scope }, deps) => {
     const submission = orNotFound(await findSubmission(deps.db, scope, params.id), `submission ${params.id}`)
+    refusePurged(submission)
     const template = orNotFound(
       await findTemplate(deps.db, scope, submission.template_id),
       `submission ${params.id}`,

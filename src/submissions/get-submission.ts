@@ -58,9 +58,12 @@ export async function readSubmission(
   const members = await apiMembersOf(deps, db, scope, found.submitters)
   return {
     ...toApiSubmission(found.submission, found.submitters, config, members),
-    fields: await templateReport(db, scope, found.submission.template_id),
+    // docs/privacy.md#purge: a purged submission's field report goes with its documents.
+    fields: found.submission.purged_at ? [] : await templateReport(db, scope, found.submission.template_id),
   }
 }
+
+export { SubmissionWithFields }
 
 export const getSubmission = defineRoute({
   operationId: 'getSubmission',

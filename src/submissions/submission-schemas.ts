@@ -12,6 +12,9 @@ import type { SubmitterSummaryRow } from './submission-store.ts'
 
 export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
 
+/** Metadata as given; null once the submission is purged (docs/privacy.md#purge). */
+const PurgedMetadata = Nullable(Metadata)
+
 export const SubmitterSummary = Type.Object(
   {
     id: Id('sbm'),
@@ -29,7 +32,7 @@ export const SubmitterSummary = Type.Object(
     ),
     phone: Nullable(Type.String()),
     external_id: Nullable(Type.String()),
-    metadata: Metadata,
+    metadata: PurgedMetadata,
     status: StringEnum(SUBMITTER_STATUSES),
     send_email: Type.Boolean(),
     require_email_2fa: Type.Boolean(),
@@ -91,7 +94,7 @@ export const Submission = Type.Object(
     bcc_email: Nullable(Type.String()),
     reply_to: Nullable(Type.String()),
     message: Type.Object({ subject: Nullable(Type.String()), body: Nullable(Type.String()) }),
-    metadata: Metadata,
+    metadata: PurgedMetadata,
     // Untitled: the titled ReminderPolicy is the request's, which null does not fit.
     reminders: Nullable(
       Type.Object(ReminderPolicy.properties, {
@@ -112,6 +115,11 @@ export const Submission = Type.Object(
           'Why the final PDF could not be made yet, once every signer has signed; it is retried. Null otherwise',
       }),
     ),
+    purged_at: Nullable({
+      ...Timestamp,
+      description:
+        'When its documents and personal data were deleted (docs/privacy.md#purge): the personal values are null from then on; null while kept',
+    }),
   },
   { title: 'Submission' },
 )
@@ -129,8 +137,9 @@ export function toApiSubmitter(
     object: 'submitter',
     submission_id: row.submission_id,
     role: row.role,
-    // A group's own address is '' until a member signs or declines (docs/api.md#signer-groups).
-    email: row.email === '' && grouped ? null : row.email,
+    // A group's own address is '' until a member signs or declines (docs/api.md#signer-groups);
+    // a purged signer's is '' for good (docs/privacy.md#purge).
+    email: row.email === '' ? null : row.email,
     name: row.name,
     phone: row.phone,
     external_id: row.external_id,
@@ -182,6 +191,7 @@ export function toApiSubmission(
     cancelled_at: row.cancelled_at,
     declined_at: row.declined_at,
     finalization_error: row.status === 'completed' ? null : row.finalize_error,
+    purged_at: row.purged_at,
   }
 }
 

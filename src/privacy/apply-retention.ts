@@ -1,0 +1,116 @@
+// docs/privacy.md#retention-policy: every worker applies the retention policies once a minute. For
+// each policy in force it reads, through the index `submissions_retention`, the ended submissions
+// of its scope whose end lies more than `delete_after_days` ago, in end order, whose status the
+// policy names and that no legal hold in force keeps, and purges them one by one (each its own
+// transaction: purge.ts). Several workers at once purge each submission once: the second finds
+// `purged_at` set under the lock and does nothing.
+
+import { sql } from 'kysely'
+import type { Executor, Scope } from '../db/tables.ts'
+import type { Deps } from '../deps.ts'
+import { ApiError } from '../errors.ts'
+import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
+import { toIso } from '../lib/clock.ts'
+import { purgeSubmission } from './purge.ts'
+import { type EndedStatus, policiesInForce } from './retention-policy-store.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** Submissions read per query; a run goes on until nothing is due or its time is up. */
+const BATCH = 200
+/** A run stops starting purges after this long; the next run goes on where it stopped. */
+const RUN_BUDGET_MS = 50_000
+
+export interface DueSubmission {
+  id: string
+  status: string
+  ended_at: string
+}
+
+/** Up to `limit` submissions of the scope the policy deletes now, oldest end first. */
+export async function dueForPurge(
+  db: Executor,
+  scope: Scope,
+  policy: { delete_after_days: number; applies_to: EndedStatus[] },
+  now: Date,
+  limit: number,
+): Promise<DueSubmission[]> {
+  const cutoff = toIso(new Date(now.getTime() - policy.delete_after_days * DAY_MS))
+  return db
+    .selectFrom('submissions')
+    .select(['id', 'status', 'ended_at'])
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .where('purged_at', 'is', null)
+    .where('ended_at', '<=', cutoff)
+    .where('status', 'in', policy.applies_to)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('legal_hold_submissions')
+            .innerJoin('legal_holds', 'legal_holds.id', 'legal_hold_submissions.hold_id')
+            .select(sql<number>`1`.as('held'))
+            .whereRef('legal_hold_submissions.submission_id', '=', 'submissions.id')
+            .where('legal_holds.released_at', 'is', null),
+        ),
+      ),
+    )
+    .orderBy('ended_at')
+    .orderBy('id')
+    .limit(limit)
+    .$castTo<DueSubmission>()
+    .execute()
+}
+
+export interface RetentionPlan {
+  scope: Scope
+  delete_after_days: number
+  applies_to: EndedStatus[]
+  due: DueSubmission[]
+}
+
+/** What the policies would purge now (`paraph purge --dry-run`): every due submission, per scope. */
+export async function retentionPlan(deps: Pick<Deps, 'db' | 'clock'>): Promise<RetentionPlan[]> {
+  const plans: RetentionPlan[] = []
+  for (const policy of await policiesInForce(deps.db)) {
+    const due = await dueForPurge(deps.db, policy.scope, policy, deps.clock.now(), Number.MAX_SAFE_INTEGER)
+    plans.push({ ...policy, due })
+  }
+  return plans
+}
+
+/**
+ * Purges what the policies delete now, until nothing is due or `budgetMs` has passed; answers how
+ * many it purged. A submission that cannot be purged any more (a hold placed meanwhile) is skipped.
+ */
+export async function applyRetention(deps: Deps, budgetMs = RUN_BUDGET_MS): Promise<number> {
+  const started = performance.now()
+  let purged = 0
+  for (const policy of await policiesInForce(deps.db)) {
+    const skipped = new Set<string>()
+    for (;;) {
+      const due = (
+        await dueForPurge(deps.db, policy.scope, policy, deps.clock.now(), BATCH + skipped.size)
+      ).filter((s) => !skipped.has(s.id))
+      if (due.length === 0) break
+      for (const submission of due) {
+        try {
+          if ((await purgeSubmission(deps, policy.scope, submission.id, 'policy')).purged) purged++
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error
+          skipped.add(submission.id)
+        }
+        if (performance.now() - started > budgetMs) return purged
+      }
+    }
+  }
+  return purged
+}
+
+export const applyRetentionTask = definePeriodicTask({
+  name: 'privacy.retention',
+  everyMs: 60_000,
+  run: async (deps: Deps) => {
+    const purged = await applyRetention(deps)
+    if (purged > 0) deps.logger.info({ purged }, 'submissions purged by their retention policy')
+  },
+})
