@@ -34,7 +34,13 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { createErasure } from './privacy/create-erasure.ts'
+import { createLegalHold } from './privacy/create-legal-hold.ts'
+import { getErasure } from './privacy/get-erasure.ts'
+import { getLegalHold } from './privacy/get-legal-hold.ts'
+import { listLegalHolds } from './privacy/list-legal-holds.ts'
 import { purgeSubmission } from './privacy/purge-submission.ts'
+import { releaseLegalHold } from './privacy/release-legal-hold.ts'
 import { listRequestLogs } from './request-logs/list-request-logs.ts'
 import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
@@ -113,6 +119,12 @@ export const API_ROUTES: AnyRoute[] = [
   cancelBulkSend,
   listBulkSendRows,
   purgeSubmission,
+  listLegalHolds,
+  createLegalHold,
+  getLegalHold,
+  releaseLegalHold,
+  createErasure,
+  getErasure,
   getUsage,
   listRequestLogs,
   getSigningForm,

@@ -13,6 +13,7 @@ import { type BoundPeriodicTask, bindPeriodicTasks, type PeriodicTask } from './
 import { mailJob } from './mail/mail-job.ts'
 import { applyRetentionTask } from './privacy/apply-retention.ts'
 import { purgeFilesJob } from './privacy/purge.ts'
+import { erasureJob } from './privacy/run-erasure.ts'
 import { purgeRequestLogsTask } from './request-logs/request-log-store.ts'
 import { emailCodeJob } from './signing-page/email-code-job.ts'
 import { expireSubmissionsTask } from './submissions/expire-submissions.ts'
@@ -34,6 +35,8 @@ export const JOBS: AnyJobDefinition<Deps>[] = [
   runBulkSendJob,
   // The files of a purged submission, deleted again whatever crashed (docs/privacy.md#purge).
   purgeFilesJob,
+  // A data subject's erasure request, one run over the submissions it found.
+  erasureJob,
 ]
 
 /** The tasks every worker runs on their interval; each is safe to run on several workers at once. */

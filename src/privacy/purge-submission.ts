@@ -16,6 +16,7 @@ export const purgeSubmission = defineRoute({
   description:
     'Deletes the documents, page images, signature images, field values, names, e-mail addresses, IP addresses, user agents and metadata of an ended submission, in the database and the file store (docs/privacy.md#purge). It keeps its id, statuses, times, template id, event types and the SHA-256 of its original and final documents, so `POST /v1/verify` still recognises its final PDF. Answers the submission as `GET` does, `purged_at` set and the personal values null; its document routes answer 410 `submission_purged` from now on. Event `submission.purged`. A purged submission answers the same again (no Idempotency-Key needed). Only an ended submission: else 409 `submission_not_finalized`; a legal hold: 409 `legal_hold_active`.',
   tag: 'Privacy',
+  consoleRole: 'admin',
   schema: { params: IdParams('sub'), response: { 200: SubmissionWithFields } },
   errors: ['resource_not_found', 'submission_not_finalized', 'legal_hold_active'],
   handler: async ({ params, scope }, deps) => {
