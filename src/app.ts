@@ -34,6 +34,8 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { getRetentionPolicy } from './privacy/get-retention-policy.ts'
+import { updateRetentionPolicy } from './privacy/update-retention-policy.ts'
 import { listRequestLogs } from './request-logs/list-request-logs.ts'
 import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
@@ -113,6 +115,9 @@ export const API_ROUTES: AnyRoute[] = [
   listBulkSendRows,
   getUsage,
   listRequestLogs,
+  // Personal data (docs/api.md#retention-policy)
+  getRetentionPolicy,
+  updateRetentionPolicy,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,
