@@ -90,18 +90,28 @@ describe('GET and PUT /v1/retention_policy', () => {
   })
 
   describe('errors', () => {
-    const refused: Array<[string, unknown, string]> = [
-      ['0 days', { delete_after_days: 0 }, 'delete_after_days'],
-      ['3651 days', { delete_after_days: 3651 }, 'delete_after_days'],
-      ['1.5 days', { delete_after_days: 1.5 }, 'delete_after_days'],
-      ['"30" as a string', { delete_after_days: '30' }, 'delete_after_days'],
-      ['no delete_after_days', { applies_to: ['completed'] }, 'delete_after_days'],
-      ['an empty applies_to', { delete_after_days: 30, applies_to: [] }, 'applies_to'],
-      ['a status twice', { delete_after_days: 30, applies_to: ['completed', 'completed'] }, 'applies_to'],
-      ['a status not ended', { delete_after_days: 30, applies_to: ['completed', 'pending'] }, 'applies_to'],
-      ['an unknown key', { delete_after_days: 30, keep: true }, 'keep'],
+    const refused: Array<[string, unknown, string, RegExp]> = [
+      ['0 days', { delete_after_days: 0 }, 'delete_after_days', />= 1/],
+      ['3651 days', { delete_after_days: 3651 }, 'delete_after_days', /<= 3650/],
+      ['1.5 days', { delete_after_days: 1.5 }, 'delete_after_days', /integer or null/],
+      ['"30" as a string', { delete_after_days: '30' }, 'delete_after_days', /integer or null/],
+      ['no delete_after_days', { applies_to: ['completed'] }, 'delete_after_days', /required/],
+      ['an empty applies_to', { delete_after_days: 30, applies_to: [] }, 'applies_to', /at least 1/],
+      [
+        'a status twice',
+        { delete_after_days: 30, applies_to: ['completed', 'completed'] },
+        'applies_to',
+        /duplicate/,
+      ],
+      [
+        'a status not ended',
+        { delete_after_days: 30, applies_to: ['completed', 'pending'] },
+        'applies_to',
+        /one of/,
+      ],
+      ['an unknown key', { delete_after_days: 30, keep: true }, 'keep', /keep/],
     ]
-    for (const [what, body, param] of refused) {
+    for (const [what, body, param, message] of refused) {
       it(`422 invalid_request naming ${param} for ${what}; the policy is unchanged`, async () => {
         const before = (await get(b.testKey)).json()
         const res = await put(b.testKey, body)
@@ -109,6 +119,7 @@ describe('GET and PUT /v1/retention_policy', () => {
         const error = errorOf(res)
         assert.equal(error.code, 'invalid_request')
         assert.match(error.param ?? '', new RegExp(`^${param}`), error.message)
+        assert.match(error.message, message)
         assert.deepEqual((await get(b.testKey)).json(), before)
       })
     }

@@ -6,12 +6,14 @@ import { ENDED_STATUSES, type RetentionPolicy as StoredPolicy } from './retentio
 
 export const MAX_RETENTION_DAYS = 3650
 
-export const DeleteAfterDays = Type.Union(
-  [Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }), Type.Null()],
-  {
-    description: `Days after a submission ends (completed, declined, expired or cancelled) before it is purged, 1–${MAX_RETENTION_DAYS}; null keeps ended submissions forever`,
-  },
-)
+// One schema with both types (not anyOf): a refusal then says what is wrong ("must be >= 1") instead
+// of "does not match any of the accepted forms".
+export const DeleteAfterDays = Type.Unsafe<number | null>({
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: MAX_RETENTION_DAYS,
+  description: `Days after a submission ends (completed, declined, expired or cancelled) before it is purged, 1–${MAX_RETENTION_DAYS}; null keeps ended submissions forever`,
+})
 
 export const AppliesTo = Type.Array(StringEnum(ENDED_STATUSES), {
   minItems: 1,
