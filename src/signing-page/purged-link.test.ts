@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
+import { markPurged } from '../../test/purged.ts'
 import {
   type Created,
   createSubmission,
@@ -15,25 +16,6 @@ import {
   signerPath,
 } from '../../test/signing.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
-
-/**
- * Marks the submission purged as a purge leaves it (purged_at set, the personal columns emptied,
- * the keys null). A direct UPDATE until the lead's POST /v1/submissions/{id}/purge lands: then this
- * becomes that route.
- */
-async function markPurged(t: TestApp, id: string): Promise<void> {
-  const at = t.clock.now().toISOString()
-  await t.deps.db
-    .updateTable('submissions')
-    .set({ purged_at: at, final_pdf_key: null, audit_pdf_key: null, metadata: '{}' })
-    .where('id', '=', id)
-    .execute()
-  await t.deps.db
-    .updateTable('submitters')
-    .set({ email: '', name: null, values: '{}' })
-    .where('submission_id', '=', id)
-    .execute()
-}
 
 const ACTIONS: Array<[SignerAction, unknown]> = [
   ['form', undefined],
@@ -61,6 +43,7 @@ describe('the link of a purged submission', () => {
     assert.equal((await signer(t, first, 'sign', { values: FIRST_VALUES })).statusCode, 200)
     const cancelled = await t.request(key, { method: 'DELETE', url: `/v1/submissions/${created.id}` })
     assert.equal(cancelled.statusCode, 200, cancelled.body)
+    // Marked purged by a direct UPDATE (test/purged.ts) until the purge route lands.
     await markPurged(t, created.id)
   })
   after(async () => {
