@@ -38,9 +38,11 @@ import { createErasure } from './privacy/create-erasure.ts'
 import { createLegalHold } from './privacy/create-legal-hold.ts'
 import { getErasure } from './privacy/get-erasure.ts'
 import { getLegalHold } from './privacy/get-legal-hold.ts'
+import { getRetentionPolicy } from './privacy/get-retention-policy.ts'
 import { listLegalHolds } from './privacy/list-legal-holds.ts'
 import { purgeSubmission } from './privacy/purge-submission.ts'
 import { releaseLegalHold } from './privacy/release-legal-hold.ts'
+import { updateRetentionPolicy } from './privacy/update-retention-policy.ts'
 import { listRequestLogs } from './request-logs/list-request-logs.ts'
 import { requestLogHook } from './request-logs/request-log-hook.ts'
 import { declineEmbedSigning, declineSigning } from './signing-page/decline-signing.ts'
@@ -118,6 +120,11 @@ export const API_ROUTES: AnyRoute[] = [
   getBulkSend,
   cancelBulkSend,
   listBulkSendRows,
+  getUsage,
+  listRequestLogs,
+  // Personal data (docs/privacy.md)
+  getRetentionPolicy,
+  updateRetentionPolicy,
   purgeSubmission,
   listLegalHolds,
   createLegalHold,
@@ -125,8 +132,6 @@ export const API_ROUTES: AnyRoute[] = [
   releaseLegalHold,
   createErasure,
   getErasure,
-  getUsage,
-  listRequestLogs,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,

@@ -52,7 +52,7 @@ export interface HandlerInput<S extends RouteSchemas> {
   routes: readonly RegisteredRoute[]
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** An optional header or cookie a handler reads (never validated by the framework). */
 export interface ExtraParameter {

@@ -14,6 +14,7 @@ import { actingAs } from '../submissions/signer-groups.ts'
 import { findSubmitterById } from '../submissions/submission-store.ts'
 import { ensureCurrentPdf } from './current-pdf.ts'
 import { grantUnlocks, parseCurrentPdfGrant } from './current-pdf-grant.ts'
+import { refuseIfPurged } from './purged-link.ts'
 import { endedError, hasEnded } from './signer-state.ts'
 import { signerView } from './signer-view.ts'
 import { visibleValues } from './visible-values.ts'
@@ -32,6 +33,8 @@ async function grantedSigner(deps: Deps, text: string) {
     submitter && grant.memberId ? await findMemberOfSubmitter(deps.db, submitter, grant.memberId) : null
   if (!submitter || (grant.memberId !== null && !member)) throw invalidLink('is not valid')
   const holder = { ...actingAs(submitter, member ?? null), member_id: member?.id ?? null }
+  // Before the grant's check: that check covers the signer's address, which the purge emptied.
+  await refuseIfPurged(deps.db, submitter)
   if (!grantUnlocks(deps.keys.signerSession, grant, holder, now)) throw invalidLink('is not valid')
   return { submitter, member: member ?? null }
 }
@@ -42,7 +45,7 @@ export const getCurrentPdf = defineRoute({
   url: '/files/current/:grant',
   summary: "A signer's document as it stands",
   description:
-    "The URL is the signing form's `current_pdf_url`, valid 1 hour: every document of the submission with the values this signer sees drawn on it, not sealed. Made on the first download of each version of the values, then kept. 410 `submission_not_active` once the submission is cancelled, expired or declined.",
+    "The URL is the signing form's `current_pdf_url`, valid 1 hour: every document of the submission with the values this signer sees drawn on it, not sealed. Made on the first download of each version of the values, then kept. 410 `submission_not_active` once the submission is cancelled, expired or declined; 410 `submission_purged` once it is purged.",
   tag: 'Signing page',
   auth: 'none',
   // RATE_LIMIT_SIGNER: the costliest of the signer's downloads (a PDF made on first request).
@@ -58,6 +61,7 @@ export const getCurrentPdf = defineRoute({
   errors: [
     'invalid_file_url',
     'submission_not_active',
+    'submission_purged',
     'resource_not_found',
     'current_pdf_failed',
     'current_pdf_busy',

@@ -103,6 +103,7 @@ function imageRoute(via: Signer['via']) {
       'resource_not_found',
       'email_2fa_required',
       'submission_not_active',
+      'submission_purged',
       'page_render_failed',
       ...(link ? [] : (['invalid_signing_token'] as const)),
     ],

@@ -10,10 +10,23 @@ import { verifyEmbedToken } from '../submissions/signing-credentials.ts'
 import { embedOriginOf } from './embed-origin.ts'
 import { pickLanguage } from './page/texts.ts'
 import { pageAssets } from './page-assets.ts'
-import { linkErrorHtml, type PageConfig, setPageHeaders, signingPageHtml } from './page-html.ts'
+import {
+  type LinkError,
+  linkErrorHtml,
+  type PageConfig,
+  setPageHeaders,
+  signingPageHtml,
+} from './page-html.ts'
 import { bySlug, byToken, type Signer, SlugParams, TokenParams } from './signer-routes.ts'
 
 const wantsHtml = (accept: string | undefined) => /\btext\/html\b/i.test(accept ?? '')
+
+/** The page a person sees for a dead link, by the refusal's code (any other: the unknown link's). */
+const LINK_ERRORS: Partial<Record<string, LinkError>> = {
+  invalid_signing_token: 'invalid',
+  // docs/api.md#the-signing-page: a purged submission's link says why, and nothing else.
+  submission_purged: 'purged',
+}
 
 async function answerPage(
   input: Pick<HandlerInput<never>, 'headers' | 'reply'>,
@@ -29,9 +42,9 @@ async function answerPage(
   } catch (error) {
     if (!(error instanceof ApiError) || !wantsHtml(input.headers.accept)) throw error
     setPageHeaders(input.reply, mode)
-    const status = error.code === 'invalid_signing_token' ? 401 : 404
-    input.reply.code(status)
-    return linkErrorHtml(assets, lang, status === 401 ? 'invalid' : 'unknown')
+    const kind = LINK_ERRORS[error.code] ?? 'unknown'
+    input.reply.code(kind === 'invalid' ? 401 : kind === 'purged' ? 410 : 404)
+    return linkErrorHtml(assets, lang, kind)
   }
   // Other signers' images come from PUBLIC_URL's /files/… (form-values.ts), maybe another origin.
   setPageHeaders(input.reply, mode, new URL(deps.config.publicUrl).origin)
@@ -40,7 +53,7 @@ async function answerPage(
 
 const HtmlPage = Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/html' })
 const description =
-  'The page a signer opens: HTML that loads the page script, which reads `…/form` and shows the document. Changes nothing (opening is `POST …/open`). Strict Content-Security-Policy; `/s/` pages may not be framed, `/embed/` pages may. For `Accept: text/html`, a dead link answers an HTML page with the same status.'
+  'The page a signer opens: HTML that loads the page script, which reads `…/form` and shows the document. Changes nothing (opening is `POST …/open`). Strict Content-Security-Policy; `/s/` pages may not be framed, `/embed/` pages may. For `Accept: text/html`, a dead link answers an HTML page with the same status (410 for a purged submission, saying only that it was deleted).'
 
 export const getSigningPage = defineRoute({
   operationId: 'getSigningPage',
@@ -53,7 +66,7 @@ export const getSigningPage = defineRoute({
   perIpLimit: true,
   produces: 'text/html',
   schema: { params: SlugParams, response: { 200: HtmlPage } },
-  errors: ['resource_not_found'],
+  errors: ['resource_not_found', 'submission_purged'],
   handler: (input, deps: Deps) =>
     answerPage(input, deps, 'link', async () => {
       await bySlug(deps, input.params.slug)
@@ -72,7 +85,7 @@ export const getEmbedSigningPage = defineRoute({
   perIpLimit: true,
   produces: 'text/html',
   schema: { params: TokenParams, response: { 200: HtmlPage } },
-  errors: ['invalid_signing_token', 'resource_not_found'],
+  errors: ['invalid_signing_token', 'resource_not_found', 'submission_purged'],
   handler: (input, deps: Deps) =>
     answerPage(input, deps, 'embed', async () => {
       const { token } = input.params

@@ -4,7 +4,7 @@
 // Paraph, no inline script), no referrer (the URL is the signer's credential), no caching, and
 // framing allowed only in embed mode.
 
-import { fill, type Language, TEXTS } from './page/texts.ts'
+import { fill, type Language, TEXTS, type TextKey } from './page/texts.ts'
 import type { Signer } from './signer-routes.ts'
 
 export interface PageHeaders {
@@ -96,14 +96,19 @@ export function signingPageHtml(assets: { script: string; stylesheet: string }, 
 }
 
 /** A dead link, for a person: what happened and what to do, in their language. */
-export function linkErrorHtml(
-  assets: { stylesheet: string },
-  lang: Language,
-  kind: 'unknown' | 'invalid',
-): string {
+export type LinkError = 'unknown' | 'invalid' | 'purged'
+
+const LINK_ERROR_TEXTS = {
+  unknown: ['link_unknown_title', 'link_unknown_body'],
+  invalid: ['link_invalid_title', 'link_invalid_body'],
+  purged: ['link_purged_title', 'link_purged_body'],
+} as const satisfies Record<LinkError, [TextKey, TextKey]>
+
+export function linkErrorHtml(assets: { stylesheet: string }, lang: Language, kind: LinkError): string {
   const texts = TEXTS[lang]
-  const title = kind === 'unknown' ? texts.link_unknown_title : texts.link_invalid_title
-  const body = kind === 'unknown' ? texts.link_unknown_body : texts.link_invalid_body
+  const [titleKey, bodyKey] = LINK_ERROR_TEXTS[kind]
+  const title = texts[titleKey]
+  const body = texts[bodyKey]
   return page({
     lang,
     title,

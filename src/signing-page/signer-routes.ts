@@ -17,6 +17,7 @@ import { actingAs } from '../submissions/signer-groups.ts'
 import { verifyEmbedToken } from '../submissions/signing-credentials.ts'
 import { findSubmitterById, findSubmitterBySlug } from '../submissions/submission-store.ts'
 import { presentedSessions, SESSION_COOKIE, SESSION_HEADER } from './email-code-session.ts'
+import { refuseIfPurged } from './purged-link.ts'
 
 export interface Signer {
   /** The submitter, as the member acts for it when the link is a group member's (signer-groups.ts actingAs). */
@@ -48,9 +49,16 @@ type Resolved = Omit<Signer, 'sessions'>
 
 /**
  * A slug names a signer, or a member of a signer group (docs/api.md#signer-groups). A group's own
- * slug names no one: only its members' links sign for it.
+ * slug names no one: only its members' links sign for it. The link of a purged submission is 410
+ * `submission_purged` (purged-link.ts), for every route that resolves a signer.
  */
 export async function bySlug(deps: Deps, slug: string): Promise<Resolved> {
+  const resolved = await slugSigner(deps, slug)
+  await refuseIfPurged(deps.db, resolved.submitter)
+  return resolved
+}
+
+async function slugSigner(deps: Deps, slug: string): Promise<Resolved> {
   if (!SLUG_SHAPE.test(slug)) throw unknownLink()
   const path = `/s/${slug}`
   const submitter = await findSubmitterBySlug(deps.db, slug)
@@ -66,6 +74,12 @@ export async function bySlug(deps: Deps, slug: string): Promise<Resolved> {
 
 /** A token names a signer, or (claim `mbr`) a member of a signer group; never a group itself. */
 export async function byToken(deps: Deps, token: string): Promise<Resolved> {
+  const resolved = await tokenSigner(deps, token)
+  await refuseIfPurged(deps.db, resolved.submitter)
+  return resolved
+}
+
+async function tokenSigner(deps: Deps, token: string): Promise<Resolved> {
   const claims = await verifyEmbedToken(deps.keys.embed, token, deps.clock.now())
   const submitter = await findSubmitterById(deps.db, claims.sub, claims.sid)
   const path = `/embed/${token}`
@@ -144,7 +158,7 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
       url: `/s/:slug/${spec.action}`,
       summary: `${spec.summary}, by signing-URL slug`,
       schema: schema(SlugParams),
-      errors: ['resource_not_found', ...spec.errors],
+      errors: ['resource_not_found', 'submission_purged', ...spec.errors],
       handler: run((deps, input) => bySlug(deps, input.params.slug)),
     }),
     defineRoute({
@@ -153,7 +167,7 @@ export function defineSignerRoutes<B extends TSchema | undefined, R extends TSch
       url: `/embed/:token/${spec.action}`,
       summary: `${spec.summary}, by embed token`,
       schema: schema(TokenParams),
-      errors: ['invalid_signing_token', 'resource_not_found', ...spec.errors],
+      errors: ['invalid_signing_token', 'resource_not_found', 'submission_purged', ...spec.errors],
       handler: run((deps, input) => byToken(deps, input.params.token)),
     }),
   ]

@@ -52,7 +52,7 @@ export function newIdempotencyKey(): string {
 }
 
 export async function call<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
   options: { idempotencyKey?: string; contentType?: string } = {},

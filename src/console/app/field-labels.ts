@@ -17,6 +17,8 @@ function leafLabel(name: string, t: Texts): string {
     expires_at: t.expires,
     key_id: t.caller,
     request_id: t.request_id,
+    delete_after_days: t.retention_days,
+    applies_to: t.retention_applies_to,
   }
   return known[name] ?? name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase())
 }

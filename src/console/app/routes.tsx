@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiKeys } from './pages/api-keys.tsx'
 import { Members } from './pages/members.tsx'
 import { RequestLogs } from './pages/request-logs.tsx'
+import { Retention } from './pages/retention.tsx'
 import { SendTemplate } from './pages/send.tsx'
 import { SubmissionDetail } from './pages/submission-detail.tsx'
 import { Submissions } from './pages/submissions.tsx'
@@ -56,6 +57,8 @@ const ROUTES: {
   { pattern: '/developers/logs', page: RequestLogs },
   { pattern: '/usage', page: UsagePage },
   { pattern: '/members', page: Members, adminOnly: true },
+  // Personal data (#36): every member reads the policy, an admin changes it.
+  { pattern: '/retention', page: Retention },
 ]
 
 function Lazy(props: PageProps & { load: Loader }) {

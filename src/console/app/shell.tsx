@@ -35,6 +35,7 @@ const NAV: { group?: (t: Texts) => string; items: NavItem[] }[] = [
     items: [
       { to: '/usage', label: (t) => t.nav_usage },
       { to: '/members', label: (t) => t.nav_members, adminOnly: true },
+      { to: '/retention', label: (t) => t.nav_retention },
     ],
   },
 ]

@@ -5,6 +5,8 @@ import type { Static } from 'typebox'
 import type { SubmissionEventType } from '../../events/event-types.ts'
 import type { Event } from '../../events/list-events.ts'
 import type { Environment as EnvironmentSchema } from '../../http/common-schemas.ts'
+import type { RetentionPolicy as RetentionPolicySchema } from '../../privacy/retention-policy-schemas.ts'
+import type { EndedStatus } from '../../privacy/retention-policy-store.ts'
 import type { RequestLog as RequestLogSchema } from '../../request-logs/list-request-logs.ts'
 import type { SubmissionDocuments as SubmissionDocumentsSchema } from '../../submissions/get-submission-documents.ts'
 import type { Submission, SubmitterSummary } from '../../submissions/submission-schemas.ts'
@@ -28,6 +30,8 @@ export type JournalEvent = Omit<Event, 'data'> & { data: Record<string, unknown>
 export type SubmissionDocuments = Static<typeof SubmissionDocumentsSchema>
 export type RequestLog = Static<typeof RequestLogSchema>
 export type Usage = Static<typeof UsageSchema>
+export type RetentionPolicy = Static<typeof RetentionPolicySchema>
+export type { EndedStatus }
 export type SigningRequestResent = Static<typeof SigningRequestResentSchema>
 export type ApiKey = ConsoleApiKey
 export type CreatedApiKey = Static<typeof CreatedConsoleApiKey>

@@ -16,7 +16,13 @@ const RETRY_MS = 10_000
 const KEEPALIVE_MAX = 60_000
 const BATCH_MAX = 1024 * 1024
 /** The link can no longer be filled in (signed, declined, ended, not the turn): saving stops. */
-const FINAL = ['submitter_already_finalized', 'submission_not_active', 'not_your_turn', 'email_2fa_required']
+const FINAL = [
+  'submitter_already_finalized',
+  'submission_not_active',
+  'not_your_turn',
+  'email_2fa_required',
+  'submission_purged',
+]
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed'
 

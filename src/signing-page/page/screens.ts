@@ -102,6 +102,11 @@ export function errorScreen(
   retry: () => void,
   picker: HTMLElement,
 ): void {
+  // docs/api.md#the-signing-page: purged while the page was open; nothing to retry, nothing to show.
+  if (failure instanceof ApiFailure && failure.code === 'submission_purged') {
+    show(app, picker, heading(t.link_purged_title), h('p', {}, t.link_purged_body))
+    return
+  }
   const network = failure instanceof ApiFailure && failure.code === 'network'
   show(
     app,

@@ -11,6 +11,8 @@ export const DE: Texts = {
     'Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail geöffnet haben, oder bitten Sie den Absender um einen neuen.',
   link_invalid_title: 'Dieser Unterschriftslink ist ungültig',
   link_invalid_body: 'Er ist vielleicht abgelaufen. Bitten Sie den Absender um einen neuen.',
+  link_purged_title: 'Dieses Dokument ist nicht mehr verfügbar',
+  link_purged_body: 'Der Absender hat es gemäß seiner Richtlinie zur Aufbewahrung von Daten gelöscht.',
   error_generic: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   error_network: 'Paraph ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   retry: 'Erneut versuchen',

@@ -11,6 +11,8 @@ export const EN = {
     'Check that you opened the whole link from your e-mail, or ask the sender for a new one.',
   link_invalid_title: 'This signing link is not valid',
   link_invalid_body: 'It may have expired. Ask the sender for a new one.',
+  link_purged_title: 'This document is no longer available',
+  link_purged_body: 'It was deleted by its sender under their data retention policy.',
   error_generic: 'Something went wrong. Please try again.',
   error_network: 'Paraph could not be reached. Check your connection and try again.',
   retry: 'Try again',

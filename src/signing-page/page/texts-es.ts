@@ -11,6 +11,8 @@ export const ES: Texts = {
     'Compruebe que ha abierto el enlace completo de su correo, o pida uno nuevo al remitente.',
   link_invalid_title: 'Este enlace de firma no es válido',
   link_invalid_body: 'Puede que haya caducado. Pida uno nuevo al remitente.',
+  link_purged_title: 'Este documento ya no está disponible',
+  link_purged_body: 'Su remitente lo eliminó conforme a su política de conservación de datos.',
   error_generic: 'Algo ha fallado. Inténtelo de nuevo.',
   error_network: 'No se puede contactar con Paraph. Compruebe su conexión e inténtelo de nuevo.',
   retry: 'Reintentar',

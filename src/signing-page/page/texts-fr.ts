@@ -11,6 +11,8 @@ export const FR: Texts = {
     "Vérifiez que vous avez ouvert le lien complet de votre e-mail, ou demandez-en un nouveau à l'expéditeur.",
   link_invalid_title: "Ce lien de signature n'est pas valide",
   link_invalid_body: "Il a peut-être expiré. Demandez-en un nouveau à l'expéditeur.",
+  link_purged_title: "Ce document n'est plus disponible",
+  link_purged_body: "Son expéditeur l'a supprimé en application de sa politique de conservation des données.",
   error_generic: 'Une erreur est survenue. Veuillez réessayer.',
   error_network: 'Paraph est injoignable. Vérifiez votre connexion et réessayez.',
   retry: 'Réessayer',

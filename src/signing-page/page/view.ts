@@ -37,7 +37,13 @@ export interface ViewInput {
 
 type ImageField = Field & { type: 'signature' | 'initials' }
 
-const STALE = ['not_your_turn', 'submitter_already_finalized', 'submission_not_active', 'email_2fa_required']
+const STALE = [
+  'not_your_turn',
+  'submitter_already_finalized',
+  'submission_not_active',
+  'email_2fa_required',
+  'submission_purged',
+]
 
 function initialsOf(name: string | null): string {
   return (name ?? '')
