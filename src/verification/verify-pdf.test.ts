@@ -10,51 +10,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
-import { base64, fromPdfBody, post } from '../../test/documents.ts'
+import { base64, post } from '../../test/documents.ts'
 import { certifiedPdf } from '../../test/fixtures/certified-pdf.ts'
 import { garbagePdf, notAPdf, truncatedPdf } from '../../test/fixtures/hostile-pdfs.ts'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import { errorOf, startTestApp, type TestApp, whatHappened } from '../../test/harness.ts'
-import { SIGNATURE } from '../../test/signing.ts'
-import { jobCatalogue } from '../job-catalogue.ts'
-import { drainJobs } from '../jobs/worker.ts'
+import { type Sealed, sealedSubmission } from '../../test/sealed-submission.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 const execFileAsync = promisify(execFile)
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
-
-interface Sealed {
-  id: string
-  completedAt: string
-  final: Buffer
-  audit: Buffer
-}
-
-/** A submission whose only signer is pre-signed, finalized by the worker; its files as downloaded. */
-async function sealedSubmission(t: TestApp, key: string): Promise<Sealed> {
-  const body = await fromPdfBody({
-    submitters: [
-      {
-        role: 'signer',
-        email: 'ann@example.eu',
-        completed: true,
-        fields: [{ name: 'Signature', readonly: true, default_value: SIGNATURE }],
-      },
-    ],
-  })
-  const created = await post(t, key, '/v1/submissions/from_pdf', body)
-  assert.equal(created.statusCode, 201, whatHappened(t, created))
-  const id = created.json().id as string
-  await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
-  const submission = (await t.request(key, { method: 'GET', url: `/v1/submissions/${id}` })).json()
-  assert.equal(submission.status, 'completed', JSON.stringify(submission))
-  const documents = (await t.request(key, { method: 'GET', url: `/v1/submissions/${id}/documents` })).json()
-  const final = await t.app.inject({ method: 'GET', url: new URL(documents.signed_pdf_url).pathname })
-  assert.equal(final.statusCode, 200, final.body)
-  const audit = await t.request(key, { method: 'GET', url: `/v1/submissions/${id}/audit_log` })
-  assert.equal(audit.statusCode, 200, audit.body)
-  return { id, completedAt: submission.completed_at, final: final.rawPayload, audit: audit.rawPayload }
-}
 
 /** The file as qpdf writes it back: same content, other bytes. */
 async function resavedByQpdf(pdf: Buffer): Promise<Buffer> {
