@@ -36,6 +36,7 @@ import { signingPageScenario } from './scenarios/signing-page.ts'
 import { soakScenario } from './scenarios/soak.ts'
 import { urlMemoryScenario } from './scenarios/url-memory.ts'
 import { usageScenario } from './scenarios/usage.ts'
+import { verifyScenario } from './scenarios/verify.ts'
 import { volumeScenario } from './scenarios/volume.ts'
 import { webhooksScenario } from './scenarios/webhooks.ts'
 import { webhooksDeadEndpointScenario } from './scenarios/webhooks-dead-endpoint.ts'
@@ -68,6 +69,7 @@ const SCENARIOS: Scenario[] = [
   volumeScenario,
   remindersScenario,
   bulkSendScenario,
+  verifyScenario,
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

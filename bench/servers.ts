@@ -132,3 +132,14 @@ export async function startSignFloor(databaseUrl: string): Promise<RunningServer
   )
   return { process: server, bearer: null, stop }
 }
+
+/** verify-floor-server.ts: bare Fastify taking a PDF body and hashing it (the verify row's floor). */
+export async function startVerifyFloor(): Promise<RunningServer> {
+  const { server, stop } = await started(
+    'verify-floor',
+    ['--import', 'tsx', 'bench/verify-floor-server.ts'],
+    () => ({}),
+    '/healthz',
+  )
+  return { process: server, bearer: null, stop }
+}

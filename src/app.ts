@@ -75,6 +75,7 @@ import { createTemplate } from './templates/create-template.ts'
 import { getTemplate } from './templates/get-template.ts'
 import { listTemplates } from './templates/list-templates.ts'
 import { getUsage } from './usage/get-usage.ts'
+import { verifyPdf } from './verification/verify-pdf.ts'
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts'
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts'
 import { getWebhookEndpoint } from './webhooks/get-webhook-endpoint.ts'
@@ -132,6 +133,8 @@ export const API_ROUTES: AnyRoute[] = [
   releaseLegalHold,
   createErasure,
   getErasure,
+  // Is this PDF a file this instance sealed (docs/privacy.md#verification)
+  verifyPdf,
   getSigningForm,
   getEmbedSigningForm,
   sendEmailCode,
@@ -206,10 +209,26 @@ const FORM_ROUTES = new Set([signInWithLink.url])
 /** The console's template editor uploads the file itself (PDF, HTML or DOCX), as the raw body. */
 const DRAFT_ROUTES = new Set([createTemplateDraft.url])
 
-/** Body types that only the given routes accept (their handlers read the raw bytes, or nothing). */
-function onlyOnRoutes(app: FastifyInstance, contentTypes: string[], urls: Set<string>): void {
+/**
+ * Body types that only the given routes accept (their handlers read the raw bytes, or nothing), and
+ * the routes that declare one as their `binaryBody` (the PDF of POST /v1/verify), turned into the
+ * JSON body it stands for before validation.
+ */
+function onlyOnRoutes(
+  app: FastifyInstance,
+  contentTypes: string[],
+  urls: Set<string>,
+  routes: AnyRoute[] = [],
+): void {
+  const binary = new Map(routes.flatMap((r) => (r.binaryBody ? [[r.url, r.binaryBody] as const] : [])))
   app.addContentTypeParser(contentTypes, { parseAs: 'buffer' }, (request, body, done) => {
     if (urls.has(request.routeOptions.url ?? '')) return done(null, body)
+    const binaryBody = binary.get(request.routeOptions.url ?? '')
+    if (
+      binaryBody &&
+      request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === binaryBody.type
+    )
+      return done(null, binaryBody.toBody(body as Buffer))
     const error = Object.assign(new Error(`Unsupported media type ${request.headers['content-type']}`), {
       code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
     })
@@ -295,7 +314,7 @@ export function buildApp(
     done(null, parseJsonBody(body as Buffer)),
   )
   onlyOnRoutes(app, ['application/x-www-form-urlencoded'], FORM_ROUTES)
-  onlyOnRoutes(app, DRAFT_BODY_TYPES, DRAFT_ROUTES)
+  onlyOnRoutes(app, DRAFT_BODY_TYPES, DRAFT_ROUTES, apiRoutes)
   textBodies(app, apiRoutes)
   app.setErrorHandler(errorHandler)
   const auth = authStrategies(deps)

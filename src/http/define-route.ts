@@ -116,6 +116,15 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
     toBody(text: string, query: Record<string, unknown>): unknown
   }
   /**
+   * A binary body the route also takes (`application/pdf` on POST /v1/verify), turned into the JSON
+   * body it stands for before validation (app.ts: only the route that declares it accepts it).
+   */
+  binaryBody?: {
+    type: 'application/pdf'
+    description: string
+    toBody(bytes: Buffer): unknown
+  }
+  /**
    * A second success answer, chosen by what the handler returns (POST /v1/bulk_sends answers its
    * dry run 200 with a check, its job 202): `when` tells the two apart, `schema` serializes it.
    */

@@ -194,12 +194,21 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
       ? {
           requestBody: {
             required: true,
-            description: `JSON (\`Content-Type: application/json\`, UTF-8) of at most ${route.bodyLimit ?? LIMITS.jsonBodyBytes} bytes: a larger body is 413 \`request_too_large\`, another content type 415 \`unsupported_content_type\`.`,
+            description: `JSON (\`Content-Type: application/json\`, UTF-8)${route.binaryBody ? `, or the file itself (\`Content-Type: ${route.binaryBody.type}\`),` : ''} of at most ${route.bodyLimit ?? LIMITS.jsonBodyBytes} bytes: a larger body is 413 \`request_too_large\`, another content type 415 \`unsupported_content_type\`.`,
             content: {
               'application/json': { schema: named(route.schema.body, components) },
               ...(route.textBody && {
                 [route.textBody.type]: {
                   schema: { type: 'string', description: route.textBody.description },
+                },
+              }),
+              ...(route.binaryBody && {
+                [route.binaryBody.type]: {
+                  schema: {
+                    type: 'string',
+                    contentMediaType: route.binaryBody.type,
+                    description: route.binaryBody.description,
+                  },
                 },
               }),
             },

@@ -12,6 +12,7 @@ import { SubmissionDetail } from './pages/submission-detail.tsx'
 import { Submissions } from './pages/submissions.tsx'
 import { Templates } from './pages/templates.tsx'
 import { UsagePage } from './pages/usage.tsx'
+import { VerifyPdf } from './pages/verify.tsx'
 import { WebhookDetail } from './pages/webhook-detail.tsx'
 import { Webhooks } from './pages/webhooks.tsx'
 import { match } from './router.ts'
@@ -51,6 +52,8 @@ const ROUTES: {
   },
   { pattern: '/submissions', page: Submissions },
   { pattern: '/submissions/:id', page: SubmissionDetail },
+  // Verification (#36)
+  { pattern: '/verify', page: VerifyPdf },
   { pattern: '/developers/keys', page: ApiKeys, adminOnly: true },
   { pattern: '/developers/webhooks', page: Webhooks },
   { pattern: '/developers/webhooks/:id', page: WebhookDetail },

@@ -21,6 +21,8 @@ const NAV: { group?: (t: Texts) => string; items: NavItem[] }[] = [
     items: [
       { to: '/templates', label: (t) => t.nav_templates },
       { to: '/submissions', label: (t) => t.nav_submissions },
+      // Verification (#36)
+      { to: '/verify', label: (t) => t.nav_verify },
     ],
   },
   {

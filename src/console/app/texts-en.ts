@@ -594,4 +594,30 @@ export const EN = {
   retention_saved: 'Retention policy saved.',
   retention_leave_title: 'Leave without saving?',
   retention_leave_body: 'Your changes to the retention policy are not saved and will be lost.',
+  // Verification (#36): the "Verify a PDF" page
+  nav_verify: 'Verify a PDF',
+  verify_title: 'Verify a PDF',
+  verify_intro:
+    'Check whether a PDF is, byte for byte, a final document or an audit trail sealed by this service for this account. The file is only read to answer; nothing is kept.',
+  verify_drop_hint: 'Drop a PDF here, or choose one.',
+  verify_choose_file: 'Choose a PDF',
+  verify_checking: 'Checking…',
+  verify_valid: 'Valid: this file is unchanged since it was sealed',
+  verify_invalid: 'Not valid',
+  verify_document: 'Document',
+  verify_final: 'Final signed document',
+  verify_audit_trail: 'Audit trail',
+  verify_submission: 'Submission',
+  verify_sealed_at: 'Sealed at',
+  verify_level: 'Signature level',
+  verify_level_ses: 'Simple electronic signature (eIDAS)',
+  verify_sha256: 'SHA-256 of the file: {sha256}',
+  verify_not_a_pdf: 'This file is not a PDF.',
+  verify_not_sealed:
+    'This PDF carries no electronic seal or signature: it is not a document sealed by this service.',
+  verify_sealed_elsewhere:
+    'This PDF is signed, but not with this service’s seal: it was sealed by another installation or another tool.',
+  verify_altered:
+    'This PDF carries this service’s seal but is not a file it sealed for this account: it was changed or saved again by another program after sealing, or belongs to another account.',
+  // End of verification
 }

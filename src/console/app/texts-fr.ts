@@ -613,4 +613,30 @@ export const FR: typeof EN = {
   retention_leave_title: 'Quitter sans enregistrer ?',
   retention_leave_body:
     'Vos modifications de la règle de conservation ne sont pas enregistrées et seront perdues.',
+  // Vérification (#36) : la page « Vérifier un PDF »
+  nav_verify: 'Vérifier un PDF',
+  verify_title: 'Vérifier un PDF',
+  verify_intro:
+    'Vérifiez qu’un PDF est, octet pour octet, un document final ou un journal d’audit scellé par ce service pour ce compte. Le fichier n’est lu que pour répondre ; rien n’est conservé.',
+  verify_drop_hint: 'Déposez un PDF ici, ou choisissez-le.',
+  verify_choose_file: 'Choisir un PDF',
+  verify_checking: 'Vérification…',
+  verify_valid: 'Valide : ce fichier n’a pas changé depuis son scellement',
+  verify_invalid: 'Non valide',
+  verify_document: 'Document',
+  verify_final: 'Document final signé',
+  verify_audit_trail: 'Journal d’audit',
+  verify_submission: 'Envoi',
+  verify_sealed_at: 'Scellé le',
+  verify_level: 'Niveau de signature',
+  verify_level_ses: 'Signature électronique simple (eIDAS)',
+  verify_sha256: 'SHA-256 du fichier : {sha256}',
+  verify_not_a_pdf: 'Ce fichier n’est pas un PDF.',
+  verify_not_sealed:
+    'Ce PDF ne porte ni cachet ni signature électronique : ce n’est pas un document scellé par ce service.',
+  verify_sealed_elsewhere:
+    'Ce PDF est signé, mais pas avec le cachet de ce service : il a été scellé par une autre installation ou un autre outil.',
+  verify_altered:
+    'Ce PDF porte le cachet de ce service mais n’est pas un fichier qu’il a scellé pour ce compte : il a été modifié ou réenregistré par un autre programme après son scellement, ou appartient à un autre compte.',
+  // Fin de la vérification
 }

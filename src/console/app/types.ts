@@ -12,6 +12,7 @@ import type { SubmissionDocuments as SubmissionDocumentsSchema } from '../../sub
 import type { Submission, SubmitterSummary } from '../../submissions/submission-schemas.ts'
 import type { Template } from '../../templates/template-schemas.ts'
 import type { Usage as UsageSchema } from '../../usage/get-usage.ts'
+import type { Verification as VerificationSchema } from '../../verification/verify-pdf.ts'
 import type { WebhookDelivery } from '../../webhooks/delivery-schemas.ts'
 import type { WebhookTestResult } from '../../webhooks/test-webhook-endpoint.ts'
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../webhooks/webhook-schemas.ts'
@@ -64,3 +65,6 @@ export type ListsCoverServer = [
   ? true
   : never
 export const listsCoverServer: ListsCoverServer = true
+
+// Verification (#36): POST /v1/verify's answer.
+export type Verification = Static<typeof VerificationSchema>

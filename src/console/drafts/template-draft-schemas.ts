@@ -102,7 +102,7 @@ export function toDeclarations(fields: StoredField[]): FieldDeclaration[] {
 
 /** The content type of a Word document, one of the editor's uploads. */
 export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
-/** What the draft upload takes as its raw body (and no other route does: app.ts). */
+/** What the draft upload takes as its raw body (POST /v1/verify takes application/pdf too: app.ts). */
 export const DRAFT_BODY_TYPES = ['application/pdf', 'text/html', DOCX_TYPE]
 
 export const DraftParams = Type.Object({ id: Id('tdr') }, { additionalProperties: false })
