@@ -12,6 +12,7 @@ import { backupCommand, restoreCommand } from './backup.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
 import { consoleLink, membersAdd, membersList } from './members.ts'
+import { purgeCommand } from './purge.ts'
 import { serve } from './serve.ts'
 import { usageCommand } from './usage.ts'
 import { worker } from './worker.ts'
@@ -129,6 +130,16 @@ program
   .option('--limit <n>', 'how many', '20')
   .option('--json', 'print JSON')
   .action((options) => mailList(options))
+
+program
+  .command('purge')
+  .description(
+    'apply the retention policies (docs/privacy.md): --dry-run lists what they delete today, --now purges it now',
+  )
+  .option('--dry-run', 'list the submissions the policies would purge today; change nothing')
+  .option('--now', 'purge them now, rather than within the minute the workers take')
+  .option('--json', 'print JSON')
+  .action((options: { dryRun?: boolean; now?: boolean; json?: boolean }) => purgeCommand(options))
 
 program
   .command('usage')
