@@ -43,7 +43,9 @@ describe('job catalogue', () => {
       'events.publish',
       'mail.email_code',
       'mail.send',
+      'privacy.erasure',
       'submission.finalize',
+      'submission.purge_files',
       'submitter.remind',
     ])
   })
@@ -51,7 +53,7 @@ describe('job catalogue', () => {
   it('lists every periodic task once', () => {
     const names = PERIODIC_TASKS.map((task) => task.name)
     assert.deepEqual(names, [...new Set(names)], 'a task listed twice')
-    assert.equal(names.length, 6)
+    assert.equal(names.length, 7)
   })
 
   it('lists every job and periodic task defined in src/', async () => {

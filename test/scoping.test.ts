@@ -73,6 +73,14 @@ describe('scoping (BOLA)', () => {
       ],
     })
     assert.equal(bulk.statusCode, 202, bulk.body)
+    const hold = await t.request(key, {
+      method: 'POST',
+      url: '/v1/legal_holds',
+      payload: { submission_ids: [created.id], reason: 'Scoping fixture' },
+    })
+    assert.equal(hold.statusCode, 201, hold.body)
+    const erasure = await post(t, key, '/v1/privacy/erasures', { email: 'ann@example.eu' })
+    assert.equal(erasure.statusCode, 202, erasure.body)
     // events.publish makes the endpoint's delivery of submission.created (no dispatcher runs).
     await drainJobs({ ...t.deps, catalogue: jobCatalogue(t.deps) })
     const whk = hook.json().id
@@ -88,6 +96,8 @@ describe('scoping (BOLA)', () => {
       whk,
       dlv: delivery.id,
       bulk: bulk.json().id,
+      hold: hold.json().id,
+      era: erasure.json().id,
     }
   }
 

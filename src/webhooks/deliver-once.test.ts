@@ -37,6 +37,7 @@ describe('webhook deliveries', () => {
         'completed_at',
         'id',
         'metadata',
+        'purged_at',
         'reminders',
         'status',
         'submitters',

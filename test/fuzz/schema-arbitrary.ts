@@ -26,6 +26,7 @@ export interface JsonSchema {
   items?: JsonSchema
   minItems?: number
   maxItems?: number
+  uniqueItems?: boolean
 }
 
 export interface GenContext {
@@ -129,7 +130,10 @@ function arrayFor(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<unknown> {
   const minLength = schema.minItems ?? 0
   // Small arrays keep a run fast; the off-by-one mutations test the bounds themselves.
   const maxLength = Math.min(schema.maxItems ?? 3, Math.max(minLength, 3))
-  return fc.array(arbitraryFor(schema.items ?? {}, ctx), { minLength, maxLength })
+  const items = arbitraryFor(schema.items ?? {}, ctx)
+  return schema.uniqueItems
+    ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+    : fc.array(items, { minLength, maxLength })
 }
 
 const ABSENT = Symbol('absent')
