@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it, type TestContext } from 'node:test'
 import { sql } from 'kysely'
 import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
+import { dueForPurge } from '../src/privacy/apply-retention.ts'
 import { fromPdfBody, post } from './documents.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
 import { type CapturedStatement, record } from './query-capture.ts'
@@ -21,6 +22,7 @@ const MAX_ROWS_READ = 150
 describe('query plans at volume', () => {
   let t: TestApp
   let key: string
+  let accountId: string
 
   const get = (url: string) => t.request(key, { method: 'GET', url })
   const ok = async (url: string) => {
@@ -52,6 +54,7 @@ describe('query plans at volume', () => {
     t = await startTestApp({ clockStart: new Date('2026-11-22T10:00:00.000Z') })
     const account = await t.account()
     key = account.testKey
+    accountId = account.accountId
     await seedVolume(t.deps.db, ENGINE, {
       accountId: account.accountId,
       submissions: SUBMISSIONS,
@@ -123,6 +126,44 @@ describe('query plans at volume', () => {
       await twoPages('/v1/submitters?email=signer42@example.eu')
       // docs/api.md#signer-groups: a member of thousands of groups, found through the members' index.
       await twoPages(`/v1/submitters?email=${DIRECTOR}`)
+    })
+    const verdicts = await check(statements)
+    assertBounded(c, verdicts)
+  })
+  it('the retention policy, a purge, an erasure, a legal hold and a verification stay bounded (docs/privacy.md)', async (c) => {
+    // The seed predates ended_at: the ended submissions end an hour after they began, as migration
+    // 0027's backfill would say.
+    await sql`update submissions set ended_at = coalesce(completed_at, declined_at, cancelled_at, updated_at)
+      where status in ('completed', 'declined', 'expired', 'cancelled')`.execute(t.deps.db)
+    await sql`analyze submissions`.execute(t.deps.db)
+    const scope = { accountId, environment: 'test' as const }
+    const statements = await record(async () => {
+      const due = await dueForPurge(
+        t.deps.db,
+        scope,
+        { delete_after_days: 1, applies_to: ['cancelled', 'declined'] },
+        t.clock.now(),
+        50,
+      )
+      assert.equal(due.length, 50)
+      const purged = await t.request(key, { method: 'POST', url: `/v1/submissions/${due[0]!.id}/purge` })
+      assert.equal(purged.statusCode, 200, purged.body)
+      const hold = await t.request(key, {
+        method: 'POST',
+        url: '/v1/legal_holds',
+        payload: { submission_ids: [due[1]!.id], reason: 'Plans' },
+      })
+      assert.equal(hold.statusCode, 201, hold.body)
+      await twoPages(`/v1/legal_holds?submission_id=${due[1]!.id}`)
+      const erasure = await post(t, key, '/v1/privacy/erasures', { email: 'signer42@example.eu' })
+      assert.equal(erasure.statusCode, 202, erasure.body)
+      const verified = await t.request(key, {
+        method: 'POST',
+        url: '/v1/verify',
+        headers: { 'content-type': 'application/pdf' },
+        payload: Buffer.from('%PDF-1.7\n% not sealed\n%%EOF\n'),
+      })
+      assert.equal(verified.statusCode, 200, verified.body)
     })
     const verdicts = await check(statements)
     assertBounded(c, verdicts)

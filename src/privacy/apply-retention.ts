@@ -26,7 +26,10 @@ export interface DueSubmission {
   ended_at: string
 }
 
-/** Up to `limit` submissions of the scope the policy deletes now, oldest end first. */
+/**
+ * Up to `limit` submissions of the scope the policy deletes now, oldest end first: one range of
+ * the index per status the policy names (each read in end order and stopped at `limit`), merged.
+ */
 export async function dueForPurge(
   db: Executor,
   scope: Scope,
@@ -35,30 +38,40 @@ export async function dueForPurge(
   limit: number,
 ): Promise<DueSubmission[]> {
   const cutoff = toIso(new Date(now.getTime() - policy.delete_after_days * DAY_MS))
-  return db
-    .selectFrom('submissions')
-    .select(['id', 'status', 'ended_at'])
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .where('purged_at', 'is', null)
-    .where('ended_at', '<=', cutoff)
-    .where('status', 'in', policy.applies_to)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('legal_hold_submissions')
-            .innerJoin('legal_holds', 'legal_holds.id', 'legal_hold_submissions.hold_id')
-            .select(sql<number>`1`.as('held'))
-            .whereRef('legal_hold_submissions.submission_id', '=', 'submissions.id')
-            .where('legal_holds.released_at', 'is', null),
-        ),
-      ),
+  const perStatus = await Promise.all(
+    policy.applies_to.map((status) =>
+      db
+        .selectFrom('submissions')
+        .select(['id', 'status', 'ended_at'])
+        .where('account_id', '=', scope.accountId)
+        .where('environment', '=', scope.environment)
+        .where('status', '=', status)
+        .where('purged_at', 'is', null)
+        .where('ended_at', '<=', cutoff)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('legal_hold_submissions')
+                .innerJoin('legal_holds', 'legal_holds.id', 'legal_hold_submissions.hold_id')
+                .select(sql<number>`1`.as('held'))
+                .whereRef('legal_hold_submissions.submission_id', '=', 'submissions.id')
+                .where('legal_holds.released_at', 'is', null),
+            ),
+          ),
+        )
+        .orderBy('ended_at')
+        .orderBy('id')
+        .limit(limit)
+        .$castTo<DueSubmission>()
+        .execute(),
+    ),
+  )
+  return perStatus
+    .flat()
+    .sort((a, b) =>
+      a.ended_at === b.ended_at ? a.id.localeCompare(b.id) : a.ended_at.localeCompare(b.ended_at),
     )
-    .orderBy('ended_at')
-    .orderBy('id')
-    .limit(limit)
-    .$castTo<DueSubmission>()
-    .execute()
+    .slice(0, limit)
 }
 
 export interface RetentionPlan {

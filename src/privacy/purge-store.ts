@@ -36,16 +36,24 @@ export async function scrubSubmissionRow(tx: Tx, target: Target, at: string): Pr
 export async function addressesOf(tx: Tx, target: Target): Promise<string[]> {
   const signers = await tx
     .selectFrom('submitters')
-    .select('email')
+    .select(['id', 'email'])
     .where('account_id', '=', target.account_id)
     .where('environment', '=', target.environment)
     .where('submission_id', '=', target.id)
     .execute()
-  const members = await tx
-    .selectFrom('group_members')
-    .select('email')
-    .where('submission_id', '=', target.id)
-    .execute()
+  // Through the signers' ids: group_members is indexed by the signer, not by the submission.
+  const members =
+    signers.length === 0
+      ? []
+      : await tx
+          .selectFrom('group_members')
+          .select('email')
+          .where(
+            'submitter_id',
+            'in',
+            signers.map((s) => s.id),
+          )
+          .execute()
   return [...new Set([...signers, ...members].map((r) => r.email).filter((e) => e !== ''))]
 }
 
@@ -100,10 +108,12 @@ export async function scrubSigners(tx: Tx, target: Target): Promise<string[]> {
     .returning('id')
     .execute()
   const ids = signers.map((s) => s.id)
-  await tx.deleteFrom('group_members').where('submission_id', '=', target.id).execute()
   await tx.deleteFrom('signing_progress').where('submission_id', '=', target.id).execute()
-  await tx.deleteFrom('signing_request_resends').where('submission_id', '=', target.id).execute()
-  if (ids.length > 0) await tx.deleteFrom('email_2fa_codes').where('submitter_id', 'in', ids).execute()
+  if (ids.length === 0) return ids
+  // Through the signer's id: these tables are indexed by it, not by the submission.
+  await tx.deleteFrom('group_members').where('submitter_id', 'in', ids).execute()
+  await tx.deleteFrom('signing_request_resends').where('submitter_id', 'in', ids).execute()
+  await tx.deleteFrom('email_2fa_codes').where('submitter_id', 'in', ids).execute()
   return ids
 }
 

@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely'
 // Issue #36, personal data (docs/privacy.md): retention policies, purge, legal holds, erasures and
 // verification of sealed PDFs.
 // - `submissions.ended_at`: when it reached a final status (the policy counts from it), backfilled
-//   from the stamps; `submissions_retention` finds the ended, unpurged submissions of a scope in
-//   end order. `purged_at`: set once, by the purge, in the transaction that scrubs the rows.
+//   from the stamps; `submissions_retention` finds the ended, unpurged submissions of a scope and
+//   status in end order (one range per status a policy names). `purged_at`: set once, by the purge, in the transaction that scrubs the rows.
 // - `submissions.audit_pdf_sha256` beside `final_pdf_sha256`, both indexed: POST /v1/verify is a
 //   lookup by hash (audit trails sealed before this migration are recognised through their final).
 // - `jobs.submission_id`: the submission a job is about (a mail, a reminder, a finalization), so a
@@ -20,18 +20,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('submissions_retention')
     .on('submissions')
-    .columns(['account_id', 'environment', 'ended_at', 'id'])
+    .columns(['account_id', 'environment', 'status', 'ended_at', 'id'])
     .where(sql.ref('purged_at'), 'is', null)
     .execute()
   await db.schema
     .createIndex('submissions_final_sha256')
     .on('submissions')
-    .column('final_pdf_sha256')
+    .columns(['final_pdf_sha256', 'account_id', 'environment'])
     .execute()
   await db.schema
     .createIndex('submissions_audit_sha256')
     .on('submissions')
-    .column('audit_pdf_sha256')
+    .columns(['audit_pdf_sha256', 'account_id', 'environment'])
     .execute()
 
   await db.schema.alterTable('jobs').addColumn('submission_id', 'text').execute()
@@ -39,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('jobs_submission')
     .on('jobs')
-    .column('submission_id')
+    .columns(['submission_id', 'state'])
     .where(sql.ref('submission_id'), 'is not', null)
     .execute()
 
