@@ -62,6 +62,16 @@ try {
 }
 const summary = summarize(results)
 console.log(`\n${summary.lines.join('\n')}`)
+const privacy = results.filter((r) => r.privacy).map((r) => r.privacy)
+if (privacy.length > 0) {
+  const count = (test) => privacy.filter(test).length
+  const reasons = Object.entries(Object.groupBy(privacy, (p) => p.original)).map(
+    ([k, v]) => `${k} ${v.length}`,
+  )
+  console.log(
+    `privacy (issue #36), ${privacy.length} completed files: final and audit verified ${count((p) => p.finalValid && p.auditValid)}, purged with documents 410 ${count((p) => p.purged && p.documentsGone)}, final verified after purge ${count((p) => p.validAfterPurge)}; originals: ${reasons.join(', ')}`,
+  )
+}
 if (options.json)
   writeFileSync(options.json, `${JSON.stringify({ summary: summary.figures, results }, null, 2)}\n`)
 
@@ -132,11 +142,52 @@ async function runOne(server, path) {
     const audit = await api(server, 'GET', `/v1/submissions/${submission.id}/audit_log`, undefined, 'bytes')
     if (options['keep-finals']) keepFinals(file, final, audit.bytes)
     result.final = await judgeFinal(original, result.original, final, audit.bytes, TYPED)
+    result.privacy = await verifyAndPurge(server, submission.id, original, final, audit.bytes)
     return result
   } catch (error) {
     return { ...result, outcome: 'script error', error: String(error?.stack ?? error) }
   } finally {
     result.seconds = (performance.now() - started) / 1000
+  }
+}
+
+/**
+ * Issue #36 on real files (docs/privacy.md): the original is no file Paraph sealed, the final and
+ * the audit trail are; after a purge the documents answer 410 and the final still verifies.
+ */
+async function verifyAndPurge(server, id, original, final, audit) {
+  const verify = async (bytes) => {
+    const started = performance.now()
+    const response = await fetch(`${server.base}/v1/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/pdf' },
+      body: bytes,
+    })
+    const body = await response.json()
+    return {
+      status: response.status,
+      valid: body.valid,
+      reason: body.reason,
+      ms: performance.now() - started,
+    }
+  }
+  const originalVerdict = await verify(original)
+  const finalVerdict = await verify(final)
+  const auditVerdict = await verify(audit)
+  const purge = await api(server, 'POST', `/v1/submissions/${id}/purge`)
+  const documents = await api(server, 'GET', `/v1/submissions/${id}/documents`)
+  const afterPurge = await verify(final)
+  return {
+    original:
+      originalVerdict.status === 200 && originalVerdict.valid === false
+        ? originalVerdict.reason
+        : `WRONG ${JSON.stringify(originalVerdict)}`,
+    finalValid: finalVerdict.valid === true,
+    auditValid: auditVerdict.valid === true,
+    purged: purge.status === 200 && purge.body?.purged_at !== null,
+    documentsGone: documents.status === 410,
+    validAfterPurge: afterPurge.valid === true,
+    verifyMs: finalVerdict.ms,
   }
 }
 
@@ -233,8 +284,18 @@ function lineOf(r) {
     ...['outlines', 'acroform', 'tags', 'earlierSignatures']
       .filter((k) => f.kept[k] !== null)
       .map((k) => `${k} ${f.kept[k] ? 'kept' : 'LOST'}`),
+    ...(r.privacy ? privacyFlags(r.privacy) : []),
   ]
   return `${r.file}: completed ${r.seconds.toFixed(2)} s; ${flags.join(', ')}`
+}
+
+function privacyFlags(p) {
+  return [
+    `original ${p.original}`,
+    p.finalValid && p.auditValid ? 'final and audit verify' : 'FINAL OR AUDIT NOT VERIFIED',
+    p.purged && p.documentsGone ? 'purged, 410' : 'PURGE FAILED',
+    p.validAfterPurge ? 'verifies after purge' : 'NOT VERIFIED AFTER PURGE',
+  ]
 }
 
 /** Writes the generated feature fixtures (test/fixtures/pdf-features.ts) as files, to run them too. */
