@@ -17,7 +17,8 @@
 //
 // Row (a): a retention policy of 30 days on every ended status (PUT /v1/retention_policy), then a
 // process of its own (bench/purge-process.ts, as the worker would) runs `applyRetention(deps,
-// Infinity)` until all 10 000 are purged; target < 60 s. Its floor, measured after it on the same
+// Infinity)` until all 10 000 are purged (stopped at a 600 s deadline, the row then says how many);
+// target < 60 s. Its floor, measured after it on the same
 // database: the same number of single-row UPDATEs of `submissions.purged_at`, each in its own
 // transaction, through the raw driver (better-sqlite3 with the app's pragmas / pg), plus the same
 // number of deletions of a folder of the same 3 files — the least work any purge can do.
@@ -46,6 +47,8 @@ import { openBenchDatabase, timedRun } from '../worker-runs.ts'
 
 const NAME = 'purge, 10 000 ended submissions by the retention policy'
 const PURGED_MS = 60_000
+/** The purge process stops starting purges after this long; the row then says how many it purged. */
+const DEADLINE_MS = 600_000
 const MAX_SLOWDOWN = 20
 const LIVE = 100
 const QUIET_SECONDS = 10
@@ -353,7 +356,7 @@ async function purgeRun<T>(
     dir,
     'paraph-purge',
     ['--import', 'tsx', 'bench/purge-process.ts'],
-    { ...server.env!, LOG_LEVEL: 'info' },
+    { ...server.env!, LOG_LEVEL: 'info', PARAPH_PURGE_BUDGET_MS: String(DEADLINE_MS) },
     async (child) => {
       const exited =
         child.child.exitCode === null
@@ -452,10 +455,11 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
     const run = await purgeRun(paraph, dir, (exited) => getLoop(paraph, seeded.liveIds, exited))
     const during = run.meanwhile
     const after = await purgedCount(paraph.databaseUrl!, seeded)
-    if (after.purged !== n || after.live !== LIVE)
+    if (after.purged !== run.purged || after.live !== LIVE)
       throw new Error(
-        `after the purge: ${after.purged} of ${n} purged, ${after.live} of ${LIVE} live ones intact`,
+        `after the purge: ${after.purged} of ${n} purged (${run.purged} said), ${after.live} of ${LIVE} live ones intact`,
       )
+    const partial = run.purged < n ? ` — stopped at the ${DEADLINE_MS / 1000} s deadline` : ''
     const pdf = await a4()
     const json = ''.padEnd(6_000, ' ')
     const floorDb = await floorUpdates(paraph.databaseUrl!, seeded.endedIds)
@@ -477,12 +481,12 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
           p50Ms: run.ms,
           p99Ms: run.ms,
           maxMs: run.ms,
-          cpuMicrosPerRequest: run.cpuMicros / n,
+          cpuMicrosPerRequest: run.cpuMicros / run.purged,
           childCpuMicrosPerRequest: null,
         },
         reference: floor,
         notes: [
-          `${engine}: ${count(run.purged)} purged in ${seconds(run.ms)} (${rate(run.ms)}, ${(run.ms / n).toFixed(2)} ms each), ${(run.ms / floorMs).toFixed(1)}× the floor; purge process CPU ${(run.cpuMicros / n / 1000).toFixed(2)} ms per submission; ${floor}`,
+          `${engine}: ${count(run.purged)} of ${count(n)} purged in ${seconds(run.ms)}${partial} (${((run.purged * 1000) / run.ms).toFixed(0)} submissions/s, ${(run.ms / run.purged).toFixed(2)} ms each), ${(run.ms / floorMs).toFixed(1)}× the floor; purge process CPU ${(run.cpuMicros / run.purged / 1000).toFixed(2)} ms per submission; ${floor}`,
         ],
         judged: { label: 'all purged', value: run.ms, max: PURGED_MS, unit: 'ms' },
       },
