@@ -486,7 +486,7 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
         },
         reference: floor,
         notes: [
-          `${engine}: ${count(run.purged)} of ${count(n)} purged in ${seconds(run.ms)}${partial} (${((run.purged * 1000) / run.ms).toFixed(0)} submissions/s, ${(run.ms / run.purged).toFixed(2)} ms each), ${(run.ms / floorMs).toFixed(1)}× the floor; purge process CPU ${(run.cpuMicros / run.purged / 1000).toFixed(2)} ms per submission; ${floor}`,
+          `${engine}: ${count(run.purged)} of ${count(n)} purged in ${seconds(run.ms)}${partial} (${((run.purged * 1000) / run.ms).toFixed(0)} submissions/s, ${(run.ms / run.purged).toFixed(2)} ms each), ${(run.ms / run.purged / (floorMs / n)).toFixed(1)}× the floor per submission; purge process CPU ${(run.cpuMicros / run.purged / 1000).toFixed(2)} ms per submission; ${floor}`,
         ],
         judged: { label: 'all purged', value: run.ms, max: PURGED_MS, unit: 'ms' },
       },
