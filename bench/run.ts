@@ -29,6 +29,7 @@ import { getSubmissionFloorScenario } from './scenarios/get-submission-floor.ts'
 import { healthScenario } from './scenarios/health.ts'
 import { mailScenario } from './scenarios/mail.ts'
 import { metricsScenario } from './scenarios/metrics.ts'
+import { purgeScenario } from './scenarios/purge.ts'
 import { remindersScenario } from './scenarios/reminders.ts'
 import { requestLogsScenario } from './scenarios/request-logs.ts'
 import { signGroupScenario, signScenario } from './scenarios/sign.ts'
@@ -69,7 +70,11 @@ const SCENARIOS: Scenario[] = [
   volumeScenario,
   remindersScenario,
   bulkSendScenario,
+<<<<<<< HEAD
   verifyScenario,
+=======
+  purgeScenario,
+>>>>>>> purgebench
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

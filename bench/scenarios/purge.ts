@@ -1,0 +1,560 @@
+// Issue #36, the purge at volume (docs/privacy.md#retention-policy): an account with 10 000 ended
+// submissions older than its retention policy, purged by the policy, on SQLite and PostgreSQL.
+//
+// What is seeded, per engine, on `paraph serve --no-worker`: through the API, a template of two
+// roles with three prefilled fields (test/bulk-send-rows.ts, the bulk-send bench's), a webhook
+// endpoint, 100 live submissions (the GET loop's targets, never purged: they are not ended) and
+// one model submission, created (send_email true, so its signing request is a mail job in the
+// outbox) and cancelled. The model's rows as the app wrote them — the submission, its 2 signers
+// with their values, its journal events, its jobs (the mail and the events' publication) — are
+// then cloned 10 000 times straight into the database (fresh ids, slugs and addresses; statuses
+// spread over completed, declined, expired and cancelled, ended 40 days ago; jobs done), each clone
+// with a webhook delivery of its first event and that delivery's attempt, and 3 files in its
+// folder `acct/env/submissions/sub_…/` (final-1.pdf, audit-1.pdf, audit-1.json, as the finalizer
+// names them). So each purge meets what a real one does: 2 signers, ~3 events, a delivery and an
+// attempt, 2-3 jobs, 3 files, the scope's recent idempotency keys (the 101 creations) and request
+// logs (the GET loops'). Seeding is not timed.
+//
+// Row (a): a retention policy of 30 days on every ended status (PUT /v1/retention_policy), then a
+// process of its own (bench/purge-process.ts, as the worker would) runs `applyRetention(deps,
+// Infinity)` until all 10 000 are purged (stopped at a 600 s deadline, the row then says how many);
+// target < 60 s. Its floor, measured after it on the same
+// database: the same number of single-row UPDATEs of `submissions.purged_at`, each in its own
+// transaction, through the raw driver (better-sqlite3 with the app's pragmas / pg), plus the same
+// number of deletions of a folder of the same 3 files — the least work any purge can do.
+// Row (b): a closed loop (10 connections) of GET /v1/submissions/{id} over the 100 live ones, for
+// 10 s before the policy (quiet) and then for the whole purge; target: p50 and p99 during the
+// purge within 20 % of the quiet run's.
+// PARAPH_PURGE_SUBMISSIONS shrinks the run while developing (the targets are for 10 000).
+import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import BetterSqlite3 from 'better-sqlite3'
+import pg from 'pg'
+import { readConfig } from '../../src/config.ts'
+import type { Tables } from '../../src/db/tables.ts'
+import { pendingDelivery } from '../../src/webhooks/delivery-store.ts'
+import { threeFieldSubmissionBody, threeFieldTemplateBody } from '../../test/bulk-send-rows.ts'
+import { a4 } from '../../test/fixtures/pdfs.ts'
+import type { LoadSummary } from '../load.ts'
+import { createBenchSchema, isReachable } from '../postgres.ts'
+import { freePort } from '../processes.ts'
+import type { BenchContext, LimitRow, LimitScenario, SkippedRow } from '../scenario.ts'
+import { type RunningServer, startParaph } from '../servers.ts'
+import { jsonHeaders } from '../submissions.ts'
+import { openBenchDatabase, timedRun } from '../worker-runs.ts'
+
+const NAME = 'purge, 10 000 ended submissions by the retention policy'
+const PURGED_MS = 60_000
+/** The purge process stops starting purges after this long; the row then says how many it purged. */
+const DEADLINE_MS = 600_000
+const MAX_SLOWDOWN = 20
+const LIVE = 100
+const QUIET_SECONDS = 10
+const CONNECTIONS = 10
+const ENDED_DAYS_AGO = 40
+const CHUNK = 100
+const ENDED = ['completed', 'declined', 'expired', 'cancelled'] as const
+
+type Engine = 'sqlite' | 'postgres'
+
+const submissionCount = () => Number(process.env.PARAPH_PURGE_SUBMISSIONS ?? 10_000)
+const count = (n: number) => n.toLocaleString('en-US')
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+
+async function call(server: RunningServer, method: string, path: string, body?: unknown, status = 201) {
+  const response = await fetch(`${server.process.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? { authorization: server.bearer ?? '' } : jsonHeaders(server)),
+      ...(method === 'POST' && body ? { 'idempotency-key': randomUUID() } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (response.status !== status)
+    throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`)
+  return JSON.parse(text) as Record<string, unknown>
+}
+
+interface Seeded {
+  accountId: string
+  environment: string
+  liveIds: string[]
+  /** The clones' ids, the ones the policy purges. */
+  endedIds: string[]
+  blobRoot: string
+}
+
+/** An id of `prefix` for clone `i` of model id number `k`: valid (24 base62), unique, recognisable. */
+const cloneId = (prefix: string, k: number, i: number) =>
+  `${prefix}_P${String(k).padStart(3, '0')}${String(i).padStart(20, '0')}`
+
+/** Clone `i` of one model row: every model id and slug replaced, the employee's address and name its own. */
+function cloneRow<T>(row: T, replacements: Array<[string, string]>, i: number): T {
+  let text = JSON.stringify(row)
+  for (const [from, to] of replacements) text = text.split(from).join(to)
+  text = text
+    .split('employee-0@example.eu')
+    .join(`employee-${i}@example.eu`)
+    .split('Employee 0')
+    .join(`Employee ${i}`)
+  return JSON.parse(text) as T
+}
+
+async function insertChunks<K extends keyof Tables>(
+  db: ReturnType<typeof openBenchDatabase>['db'],
+  table: K,
+  rows: Tables[K][],
+) {
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(start, start + CHUNK) as never) // the table's own rows, read back from it and cloned
+      .execute()
+  }
+}
+
+/** Files of the same sizes as the finalizer's, written without fsync (seeding is not timed). */
+async function writeFolder(dir: string, pdf: Uint8Array, json: string) {
+  await mkdir(dir, { recursive: true })
+  await Promise.all([
+    writeFile(join(dir, 'final-1.pdf'), pdf),
+    writeFile(join(dir, 'audit-1.pdf'), pdf),
+    writeFile(join(dir, 'audit-1.json'), json),
+  ])
+}
+
+async function seed(server: RunningServer, n: number): Promise<Seeded> {
+  const pdf = await a4()
+  const template = await call(
+    server,
+    'POST',
+    '/v1/templates',
+    threeFieldTemplateBody(Buffer.from(pdf).toString('base64')),
+  )
+  const templateId = String(template.id)
+  const endpoint = await call(server, 'POST', '/v1/webhook_endpoints', {
+    url: `http://127.0.0.1:${await freePort()}/hooks`,
+    events: ['submission.created', 'submission.cancelled', 'submission.completed', 'submission.purged'],
+  })
+  const liveIds: string[] = []
+  for (let i = 1; i <= LIVE; i++) {
+    liveIds.push(
+      String(
+        (await call(server, 'POST', '/v1/submissions', threeFieldSubmissionBody(templateId, i, true))).id,
+      ),
+    )
+  }
+  const model = String(
+    (await call(server, 'POST', '/v1/submissions', threeFieldSubmissionBody(templateId, 0, true))).id,
+  )
+  await call(server, 'DELETE', `/v1/submissions/${model}`, undefined, 200)
+
+  const blobRoot = readConfig(server.env).storageUrl.replace(/^file:/, '')
+  const database = openBenchDatabase(server.databaseUrl!)
+  const { db } = database
+  try {
+    const submission = await db
+      .selectFrom('submissions')
+      .selectAll()
+      .where('id', '=', model)
+      .executeTakeFirstOrThrow()
+    const submitters = await db
+      .selectFrom('submitters')
+      .selectAll()
+      .where('submission_id', '=', model)
+      .execute()
+    const events = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('submission_id', '=', model)
+      .orderBy('id')
+      .execute()
+    const jobs = await db.selectFrom('jobs').selectAll().where('submission_id', '=', model).execute()
+    if (submitters.length !== 2 || events.length === 0 || jobs.length === 0)
+      throw new Error(
+        `the model has ${submitters.length} signers, ${events.length} events, ${jobs.length} jobs`,
+      )
+    const ended = new Date(Date.now() - ENDED_DAYS_AGO * 86_400_000)
+    const at = (minutes: number) => new Date(ended.getTime() + minutes * 60_000).toISOString()
+    const base = `${submission.account_id}/${submission.environment}/submissions`
+    const auditJson = JSON.stringify({ submission, submitters, events }).padEnd(6_000, ' ')
+    const endedIds: string[] = []
+    for (let start = 0; start < n; start += 1000) {
+      const batch = {
+        submissions: [] as Tables['submissions'][],
+        submitters: [] as Tables['submitters'][],
+        events: [] as Tables['events'][],
+        jobs: [] as Tables['jobs'][],
+        deliveries: [] as Tables['webhook_deliveries'][],
+        attempts: [] as Tables['webhook_attempts'][],
+      }
+      for (let i = start; i < Math.min(n, start + 1000); i++) {
+        const id = cloneId('sub', 0, i)
+        const replacements: Array<[string, string]> = [
+          [model, id],
+          ...submitters.flatMap(
+            (s, k): Array<[string, string]> => [
+              [s.id, cloneId('sbm', k, i)],
+              [s.signing_slug, `p${k}${String(i).padStart(s.signing_slug.length - 2, '0')}`],
+            ],
+          ),
+          ...events.map((e, k): [string, string] => [e.id, cloneId('evt', k, i)]),
+          ...jobs.map((j, k): [string, string] => [j.id, cloneId('job', k, i)]),
+        ]
+        const status = ENDED[i % ENDED.length]!
+        const key = (name: string) => `${base}/${id}/${name}`
+        batch.submissions.push({
+          ...cloneRow(submission, replacements, i),
+          status,
+          created_at: at(-7 * 24 * 60),
+          updated_at: at(0),
+          ended_at: at(0),
+          ...(status === 'completed'
+            ? {
+                completed_at: at(0),
+                final_pdf_key: key('final-1.pdf'),
+                audit_pdf_key: key('audit-1.pdf'),
+                audit_json_key: key('audit-1.json'),
+              }
+            : {}),
+        })
+        for (const s of submitters) batch.submitters.push(cloneRow(s, replacements, i))
+        for (const e of events) batch.events.push({ ...cloneRow(e, replacements, i), created_at: at(0) })
+        for (const j of jobs)
+          batch.jobs.push({
+            ...cloneRow(j, replacements, i),
+            state: 'done',
+            run_at: at(0),
+            updated_at: at(0),
+          })
+        const event = batch.events[batch.events.length - events.length]!
+        const delivery = {
+          ...pendingDelivery(
+            {
+              id: cloneId('dlv', 0, i),
+              account_id: submission.account_id,
+              environment: submission.environment,
+              endpoint_id: String(endpoint.id),
+              event_id: event.id,
+              event_type: event.type,
+              event_created_at: event.created_at,
+              body: JSON.stringify({
+                id: event.id,
+                type: event.type,
+                created_at: event.created_at,
+                data: JSON.parse(event.data),
+              }),
+            },
+            at(0),
+          ),
+          state: 'delivered' as const,
+          attempts: 1,
+          last_status: 200,
+          delivered_at: at(0),
+        }
+        batch.deliveries.push(delivery)
+        batch.attempts.push({
+          delivery_id: delivery.id,
+          number: 1,
+          endpoint_id: delivery.endpoint_id,
+          started_at: at(0),
+          duration_ms: 12,
+          status: 200,
+          error: null,
+          succeeded: 1,
+          response_body: `{"received":"${event.id}"}`,
+        })
+        endedIds.push(id)
+      }
+      await db.transaction().execute(async (tx) => {
+        const txDb = tx as unknown as typeof db
+        await insertChunks(txDb, 'submissions', batch.submissions)
+        await insertChunks(txDb, 'submitters', batch.submitters)
+        await insertChunks(txDb, 'events', batch.events)
+        await insertChunks(txDb, 'jobs', batch.jobs)
+        await insertChunks(txDb, 'webhook_deliveries', batch.deliveries)
+        await insertChunks(txDb, 'webhook_attempts', batch.attempts)
+      })
+      for (let i = start; i < Math.min(n, start + 1000); i += 50) {
+        await Promise.all(
+          endedIds
+            .slice(i, Math.min(n, i + 50))
+            .map((id) => writeFolder(join(blobRoot, base, id), pdf, auditJson)),
+        )
+      }
+    }
+    return {
+      accountId: submission.account_id,
+      environment: submission.environment,
+      liveIds,
+      endedIds,
+      blobRoot,
+    }
+  } finally {
+    await database.close()
+  }
+}
+
+/** A closed loop of GET over the live submissions until `stopWhen` settles (or for `seconds`). */
+function getLoop(
+  server: RunningServer,
+  ids: string[],
+  until: number | Promise<unknown>,
+): Promise<LoadSummary> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.process.baseUrl,
+        headers: { authorization: server.bearer ?? '' },
+        connections: CONNECTIONS,
+        pipelining: 1,
+        timeout: 10,
+        duration: typeof until === 'number' ? until : 3600,
+        requests: ids.map((id) => ({ method: 'GET', path: `/v1/submissions/${id}` })),
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        resolve({
+          rps: Math.round(result.requests.average),
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          maxMs: result.latency.max,
+          total: result.requests.total,
+          errors: result.errors,
+          non2xx: result.non2xx,
+          timeouts: result.timeouts,
+          overallRate: null,
+        })
+      },
+    )
+    if (typeof until !== 'number') void until.finally(() => instance.stop())
+  })
+}
+
+interface PurgeRun {
+  ms: number
+  purged: number
+  /** The purge process's own CPU over applyRetention (the database server's is not in it). */
+  cpuMicros: number
+}
+
+/**
+ * bench/purge-process.ts on the server's data; `meanwhile` starts once the process is up (its start
+ * line, printed just before applyRetention) and is given a promise of its exit.
+ */
+async function purgeRun<T>(
+  server: RunningServer,
+  dir: string,
+  meanwhile: (exited: Promise<unknown>) => Promise<T>,
+): Promise<PurgeRun & { meanwhile: T }> {
+  let result = { purged: 0, ms: 0, cpuMicros: 0 }
+  let other: T | undefined
+  await timedRun(
+    dir,
+    'paraph-purge',
+    ['--import', 'tsx', 'bench/purge-process.ts'],
+    { ...server.env!, LOG_LEVEL: 'info', PARAPH_PURGE_BUDGET_MS: String(DEADLINE_MS) },
+    async (child) => {
+      const exited =
+        child.child.exitCode === null
+          ? new Promise((resolve) => child.child.once('exit', resolve))
+          : Promise.resolve()
+      other = await meanwhile(exited)
+      await exited
+      const log = await readFile(child.logFile, 'utf8')
+      const line = log.split('\n').find((l) => l.startsWith('{"purged"'))
+      if (!line) throw new Error(`the purge process ended without its result:\n${log.slice(-2000)}`)
+      result = JSON.parse(line) as typeof result
+    },
+  )
+  return { ...result, meanwhile: other as T }
+}
+
+/** The floor: one UPDATE of purged_at per submission, each its own transaction, by the raw driver. */
+async function floorUpdates(databaseUrl: string, ids: string[]): Promise<number> {
+  const at = new Date().toISOString()
+  if (databaseUrl.startsWith('sqlite:')) {
+    const db = new BetterSqlite3(databaseUrl.slice('sqlite:'.length))
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('busy_timeout = 5000')
+    db.pragma('secure_delete = ON')
+    try {
+      const update = db.prepare('update submissions set purged_at = ? where id = ?')
+      const one = db.transaction((id: string) => update.run(at, id))
+      const started = performance.now()
+      for (const id of ids) one.immediate(id)
+      return performance.now() - started
+    } finally {
+      db.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const started = performance.now()
+    for (const id of ids) {
+      await client.query('begin')
+      await client.query({
+        name: 'floor',
+        text: 'update submissions set purged_at = $1 where id = $2',
+        values: [at, id],
+      })
+      await client.query('commit')
+    }
+    return performance.now() - started
+  } finally {
+    await client.end()
+  }
+}
+
+/** The floor's folder deletions: as many folders of the same files, each removed on its own. */
+async function floorFolders(root: string, n: number, pdf: Uint8Array, json: string): Promise<number> {
+  const dirs = Array.from({ length: n }, (_, i) => join(root, 'floor', `sub_${i}`))
+  for (let i = 0; i < n; i += 50)
+    await Promise.all(dirs.slice(i, i + 50).map((d) => writeFolder(d, pdf, json)))
+  const started = performance.now()
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+  return performance.now() - started
+}
+
+async function purgedCount(databaseUrl: string, seeded: Seeded): Promise<{ purged: number; live: number }> {
+  const database = openBenchDatabase(databaseUrl)
+  try {
+    const rows = await database.db
+      .selectFrom('submissions')
+      .select(['id', 'purged_at'])
+      .where('account_id', '=', seeded.accountId)
+      .where('environment', '=', seeded.environment as 'test')
+      .execute()
+    const live = new Set(seeded.liveIds)
+    return {
+      purged: rows.filter((r) => r.purged_at !== null && !live.has(r.id)).length,
+      live: rows.filter((r) => r.purged_at === null && live.has(r.id)).length,
+    }
+  } finally {
+    await database.close()
+  }
+}
+
+const slowdown = (during: number, quiet: number) => (100 * (during - quiet)) / Math.max(quiet, 1)
+
+async function runEngine(engine: Engine, databaseUrl: string | null): Promise<LimitRow[]> {
+  const n = submissionCount()
+  // A loopback webhook endpoint; no worker runs in `serve --no-worker`, so nothing is sent to it.
+  const paraph = await startParaph(databaseUrl, { ALLOW_PRIVATE_NETWORK_URLS: 'true' })
+  try {
+    const seeded = await seed(paraph, n)
+    await getLoop(paraph, seeded.liveIds, 3) // warm-up
+    const quiet = await getLoop(paraph, seeded.liveIds, QUIET_SECONDS)
+    await call(paraph, 'PUT', '/v1/retention_policy', { delete_after_days: 30, applies_to: [...ENDED] }, 200)
+    const dir = join(seeded.blobRoot, '..')
+    const run = await purgeRun(paraph, dir, (exited) => getLoop(paraph, seeded.liveIds, exited))
+    const during = run.meanwhile
+    const after = await purgedCount(paraph.databaseUrl!, seeded)
+    if (after.purged !== run.purged || after.live !== LIVE)
+      throw new Error(
+        `after the purge: ${after.purged} of ${n} purged (${run.purged} said), ${after.live} of ${LIVE} live ones intact`,
+      )
+    const partial = run.purged < n ? ` — stopped at the ${DEADLINE_MS / 1000} s deadline` : ''
+    const pdf = await a4()
+    const json = ''.padEnd(6_000, ' ')
+    const floorDb = await floorUpdates(paraph.databaseUrl!, seeded.endedIds)
+    const floorFs = await floorFolders(seeded.blobRoot, n, pdf, json)
+    const floorMs = floorDb + floorFs
+    const rate = (ms: number) => `${((n * 1000) / ms).toFixed(0)} submissions/s`
+    const floor = `floor: ${count(n)} single-row UPDATEs of purged_at, one transaction each, by the raw driver ${seconds(floorDb)} + ${count(n)} folder deletions ${seconds(floorFs)} = ${seconds(floorMs)} (${rate(floorMs)})`
+    const p50 = slowdown(during.p50Ms, quiet.p50Ms)
+    const p99 = slowdown(during.p99Ms, quiet.p99Ms)
+    return [
+      {
+        scenario: NAME,
+        case: `${engine} ${count(n)} purged by applyRetention`,
+        figures: {
+          ok: run.purged,
+          sent: n,
+          rps: null,
+          latencyLoad: 'one process',
+          p50Ms: run.ms,
+          p99Ms: run.ms,
+          maxMs: run.ms,
+          cpuMicrosPerRequest: run.cpuMicros / run.purged,
+          childCpuMicrosPerRequest: null,
+        },
+        reference: floor,
+        notes: [
+          `${engine}: ${count(run.purged)} of ${count(n)} purged in ${seconds(run.ms)}${partial} (${((run.purged * 1000) / run.ms).toFixed(0)} submissions/s, ${(run.ms / run.purged).toFixed(2)} ms each), ${(run.ms / run.purged / (floorMs / n)).toFixed(1)}× the floor per submission; purge process CPU ${(run.cpuMicros / run.purged / 1000).toFixed(2)} ms per submission; ${floor}`,
+        ],
+        judged: { label: 'all purged', value: run.ms, max: PURGED_MS, unit: 'ms' },
+      },
+      {
+        scenario: NAME,
+        case: `${engine} GET /v1/submissions/{id} during the purge`,
+        figures: {
+          ok: during.total - during.non2xx - during.errors,
+          sent: during.total,
+          rps: during.rps,
+          latencyLoad: `${CONNECTIONS} at once`,
+          p50Ms: during.p50Ms,
+          p99Ms: during.p99Ms,
+          maxMs: during.maxMs,
+          cpuMicrosPerRequest: null,
+          childCpuMicrosPerRequest: null,
+        },
+        reference: `quiet run before it (${QUIET_SECONDS} s): ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms`,
+        notes: [
+          `${engine}: GET during the purge ${during.rps} req/s, p50 ${during.p50Ms} ms, p99 ${during.p99Ms} ms, max ${during.maxMs} ms (${during.non2xx} non-2xx, ${during.errors} errors) vs quiet ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms: p50 ${p50 >= 0 ? '+' : ''}${p50.toFixed(0)} %, p99 ${p99 >= 0 ? '+' : ''}${p99.toFixed(0)} %`,
+        ],
+        judged: {
+          label: 'p50/p99 slowdown',
+          value: Math.max(0, p50, p99),
+          max: MAX_SLOWDOWN,
+          unit: '%',
+          derivation: 'the worse of p50 and p99 over the quiet run',
+        },
+      },
+    ]
+  } finally {
+    await paraph.stop()
+  }
+}
+
+export const purgeScenario: LimitScenario = {
+  kind: 'limit',
+  name: NAME,
+  description:
+    '10 000 ended submissions (2 signers, values, events, a webhook delivery, mail jobs, 3 files each) purged by a 30-day retention policy in one applyRetention run, beside the floor of as many single-row UPDATEs and folder deletions; GET /v1/submissions/{id} of live submissions during the purge beside a quiet run',
+  goal: `all purged < ${PURGED_MS / 1000} s on each engine; GET p50 and p99 during the purge within ${MAX_SLOWDOWN} % of the quiet run`,
+  run: async (ctx: BenchContext) => {
+    const rows: Array<LimitRow | SkippedRow> = []
+    const skip = (engine: Engine, error: unknown) =>
+      rows.push({
+        scenario: NAME,
+        case: engine,
+        skipped: error instanceof Error ? error.message : String(error),
+      })
+    try {
+      rows.push(...(await runEngine('sqlite', null)))
+    } catch (error) {
+      skip('sqlite', error)
+    }
+    try {
+      if (!(await isReachable(ctx.postgresUrl))) {
+        rows.push({ scenario: NAME, case: 'postgres', skipped: 'PostgreSQL unreachable' })
+      } else {
+        const schema = await createBenchSchema(ctx.postgresUrl)
+        try {
+          rows.push(...(await runEngine('postgres', schema.url)))
+        } finally {
+          await schema.drop()
+        }
+      }
+    } catch (error) {
+      skip('postgres', error)
+    }
+    return rows
+  },
+}
