@@ -70,11 +70,8 @@ const SCENARIOS: Scenario[] = [
   volumeScenario,
   remindersScenario,
   bulkSendScenario,
-<<<<<<< HEAD
   verifyScenario,
-=======
   purgeScenario,
->>>>>>> purgebench
 ]
 
 /** `npm run bench -- from_pdf RSS`: only the scenarios whose name contains one of the words. */

@@ -57,13 +57,46 @@ export async function addressesOf(tx: Tx, target: Target): Promise<string[]> {
   return [...new Set([...signers, ...members].map((r) => r.email).filter((e) => e !== ''))]
 }
 
+/** The addresses of the signers and group members of several submissions of one scope. */
+export async function addressesOfSubmissions(
+  db: Executor,
+  scope: { account_id: string; environment: SubmissionsTable['environment'] },
+  submissionIds: string[],
+): Promise<string[]> {
+  if (submissionIds.length === 0) return []
+  const signers = await db
+    .selectFrom('submitters')
+    .select(['id', 'email'])
+    .where('account_id', '=', scope.account_id)
+    .where('environment', '=', scope.environment)
+    .where('submission_id', 'in', submissionIds)
+    .execute()
+  const members =
+    signers.length === 0
+      ? []
+      : await db
+          .selectFrom('group_members')
+          .select('email')
+          .where(
+            'submitter_id',
+            'in',
+            signers.map((s) => s.id),
+          )
+          .execute()
+  return [...new Set([...signers, ...members].map((r) => r.email).filter((e) => e !== ''))]
+}
+
 /**
  * Request logs hold no bodies, but the error message of a refused request can name an address
  * (422 `email_not_deliverable`): within the scope's batches (kept 7 days), every occurrence of
  * the addresses becomes `[purged]`. The address sits inside a JSON string of the batch's string
  * table, so the replacement keeps the batch readable.
  */
-export async function scrubRequestLogs(tx: Tx, target: Target, addresses: string[]): Promise<void> {
+export async function scrubRequestLogs(
+  tx: Tx,
+  target: Pick<Target, 'account_id' | 'environment'>,
+  addresses: string[],
+): Promise<void> {
   if (addresses.length === 0) return
   // One pass over the scope's batches for all the addresses (not one per address): the scan reads
   // every batch of the last 7 days, the largest cost of a purge on a busy account (docs/benchmarks.md).

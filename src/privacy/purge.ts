@@ -89,6 +89,8 @@ export async function purgeSubmission(
   scope: Scope,
   submissionId: string,
   cause: PurgeCause,
+  /** False when the caller scrubbed the request logs of a whole batch already (apply-retention.ts). */
+  { scrubLogs = true }: { scrubLogs?: boolean } = {},
 ): Promise<PurgeResult> {
   const done = await deps.db.transaction().execute(async (tx) => {
     const locked = await tx
@@ -105,7 +107,7 @@ export async function purgeSubmission(
     const refusal = await purgeRefusal(tx, locked)
     if (refusal) throw refusal
     const at = toIso(deps.clock.now())
-    const addresses = await addressesOf(tx, locked)
+    const addresses = scrubLogs ? await addressesOf(tx, locked) : []
     await scrubSigners(tx, locked)
     await scrubRequestLogs(tx, locked, addresses)
     await scrubJournal(tx, locked)
