@@ -3,14 +3,10 @@
 // POST /v1/legal_holds. The API's refusal (an unknown id, too many) is shown in the dialog.
 import { useState } from 'preact/hooks'
 import { call } from '../api.ts'
+import { submissionIdsIn } from '../pasted-ids.ts'
 import { fill, useTexts } from '../texts.ts'
 import type { LegalHold } from '../types.ts'
 import { Dialog, ErrorNote, useAction } from '../ui.tsx'
-
-/** The ids in what was pasted, in their order, each once. */
-export function submissionIdsIn(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).filter((id) => id !== ''))]
-}
 
 export function PlaceHold(props: { onClose: () => void; onPlaced: (hold: LegalHold) => void }) {
   const { t } = useTexts()
