@@ -199,7 +199,7 @@ describe('purges, legal holds and erasures in the console (a browser)', () => {
     await context.close()
   })
 
-  it('no purge for an active submission, nor for an editor, who reads holds without changing them', async () => {
+  it('no purge for an active submission, nor for an editor, who reads holds (in French) without changing them', async () => {
     const active = await submissionFor('act@example.eu', 'sent')
     const ended = await submissionFor('act@example.eu', 'completed')
     const a = await openConsole(browser, base, admin)
@@ -209,16 +209,19 @@ describe('purges, legal holds and erasures in the console (a browser)', () => {
     assert.equal(await a.page.getByRole('button', { name: 'Purge now…' }).count(), 0)
     await a.context.close()
 
-    const e = await openConsole(browser, base, editor)
+    // The editor reads in French: the same page without purge, the holds without their actions.
+    const e = await openConsole(browser, base, editor, 'fr-FR')
     await e.page.goto(`${base}/console/submissions/${ended}`)
-    await e.page.getByRole('link', { name: 'Signed PDF' }).waitFor()
-    assert.equal(await e.page.getByRole('button', { name: 'Purge now…' }).count(), 0)
-    await e.page.getByRole('link', { name: 'Legal holds' }).click()
-    await e.page.getByText('Only an admin of the account can place or release a hold.').waitFor()
+    await e.page.getByRole('link', { name: 'PDF signé' }).waitFor()
+    assert.equal(await e.page.getByRole('button', { name: /Purger/ }).count(), 0)
+    await e.page.getByRole('link', { name: 'Conservations légales' }).click()
+    await e.page
+      .getByText('Seul un administrateur du compte peut placer ou lever une conservation.')
+      .waitFor()
     await settled(e.page)
-    assert.equal(await e.page.getByRole('button', { name: /Place a hold|Release/ }).count(), 0)
-    assert.equal(await e.page.getByRole('link', { name: 'Erase a person' }).count(), 0)
-    await check(e.page, 'holds-editor')
+    assert.equal(await e.page.getByRole('button', { name: /Placer|Lever/ }).count(), 0)
+    assert.equal(await e.page.getByRole('link', { name: 'Effacer une personne' }).count(), 0)
+    await check(e.page, 'holds-editor-fr')
     await e.context.close()
   })
 

@@ -163,6 +163,7 @@ export function SubmissionDetail({ params, session }: PageProps) {
       {!s && !submission.error ? <Loading /> : null}
       {s ? (
         <>
+          <PurgedBanner submission={s} />
           <dl class="facts">
             <div>
               <dt>{t.status}</dt>
@@ -190,7 +191,6 @@ export function SubmissionDetail({ params, session }: PageProps) {
               </dd>
             </div>
           </dl>
-          <PurgedBanner submission={s} />
           {s.purged_at ? null : <Downloads submission={s} />}
           {s.purged_at ? (
             <PurgedSigners submission={s} />
