@@ -9,6 +9,9 @@ describe('an API refusal in the console’s words', () => {
     assert.equal(fieldLabel('submitters[0].email', EN), 'Signer 1 › E-mail address')
     assert.equal(fieldLabel('submitters[2].role', FR), 'Signataire 3 › Rôle')
     assert.equal(fieldLabel('documents[1].fields[0].areas[3]', EN), 'Document 2 › Field 1 › Area 4')
+    // A legal hold's ids (docs/console.md#legal-holds)
+    assert.equal(fieldLabel('submission_ids[1]', EN), 'Submission 2')
+    assert.equal(fieldLabel('reason', FR), 'Motif')
   })
 
   it('uses a sender’s value’s own field name, and spells out an unknown API name', () => {

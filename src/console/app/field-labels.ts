@@ -19,6 +19,8 @@ function leafLabel(name: string, t: Texts): string {
     request_id: t.request_id,
     delete_after_days: t.retention_days,
     applies_to: t.retention_applies_to,
+    submission_ids: t.holds_ids,
+    reason: t.holds_reason,
   }
   return known[name] ?? name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase())
 }
@@ -30,6 +32,7 @@ function itemLabel(list: string, index: number, t: Texts): string {
     documents: t.field_path_document,
     fields: t.field_path_field,
     areas: t.field_path_area,
+    submission_ids: t.holds_ids_item,
   }
   const words = lists[list] ?? leafLabel(list, t)
   return `${words} ${index + 1}`

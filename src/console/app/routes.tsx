@@ -4,6 +4,8 @@
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiKeys } from './pages/api-keys.tsx'
+import { ErasureReport, ErasureRequest } from './pages/erasure.tsx'
+import { LegalHolds } from './pages/legal-holds.tsx'
 import { Members } from './pages/members.tsx'
 import { RequestLogs } from './pages/request-logs.tsx'
 import { Retention } from './pages/retention.tsx'
@@ -62,6 +64,10 @@ const ROUTES: {
   { pattern: '/members', page: Members, adminOnly: true },
   // Personal data (#36): every member reads the policy, an admin changes it.
   { pattern: '/retention', page: Retention },
+  // Personal data (#36): every member reads the holds, an admin places and releases them and erases.
+  { pattern: '/legal-holds', page: LegalHolds },
+  { pattern: '/erasures', page: ErasureRequest, adminOnly: true },
+  { pattern: '/erasures/:id', page: ErasureReport, adminOnly: true },
 ]
 
 function Lazy(props: PageProps & { load: Loader }) {

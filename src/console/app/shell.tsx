@@ -38,6 +38,9 @@ const NAV: { group?: (t: Texts) => string; items: NavItem[] }[] = [
       { to: '/usage', label: (t) => t.nav_usage },
       { to: '/members', label: (t) => t.nav_members, adminOnly: true },
       { to: '/retention', label: (t) => t.nav_retention },
+      // Personal data (#36)
+      { to: '/legal-holds', label: (t) => t.nav_legal_holds },
+      { to: '/erasures', label: (t) => t.nav_erasure, adminOnly: true },
     ],
   },
 ]

@@ -620,4 +620,83 @@ export const EN = {
   verify_altered:
     'This PDF carries this service’s seal but is not a file it sealed for this account: it was changed or saved again by another program after sealing, or belongs to another account.',
   // End of verification
+  // Personal data (#36): purge, legal holds and erasure in the console
+  purged_title: 'Purged on {date}: its documents and personal data were deleted',
+  purged_body:
+    'Its documents, field values, signatures, names, e-mail addresses and metadata are gone for good. What remains: its statuses, its times, its template, the signers’ roles and the journal’s event types, and the SHA-256 of its final documents, so Verify a PDF still recognises them.',
+  purged_verify_link: 'Verify a PDF',
+  purged_signer_unknown: 'Deleted',
+  purge_now: 'Purge now…',
+  purge_title: 'Purge this submission?',
+  purge_deletes:
+    'This deletes, now and everywhere Paraph keeps them, its documents and page images, the signed PDF and the audit trail, field values and signature images, the signers’ names, e-mail addresses, phone numbers, IP addresses and browsers, its metadata and message.',
+  purge_keeps:
+    'It keeps its id, statuses, times, template and event types, and the SHA-256 of its final documents.',
+  purge_undone: 'This cannot be undone.',
+  purge_confirm: 'Purge',
+  purge_done: 'Submission purged.',
+  purge_refused_held:
+    'A legal hold keeps this submission: it cannot be purged until every hold naming it is released.',
+  purge_refused_active:
+    'This submission has not ended (or its signed PDF is still being made): only an ended submission can be purged. Cancel it first, or wait until it ends.',
+  nav_legal_holds: 'Legal holds',
+  holds_intro:
+    'A legal hold keeps submissions from ever being purged, by the retention policy, an erasure request or a purge, until it is released.',
+  holds_place: 'Place a hold…',
+  holds_place_title: 'Place a legal hold',
+  holds_ids: 'Submissions',
+  holds_ids_item: 'Submission',
+  holds_ids_help: 'Their ids (sub_…), one per line or separated by commas.',
+  holds_ids_count: '{n} submissions',
+  holds_ids_count_one: '1 submission',
+  holds_reason: 'Reason',
+  holds_reason_help: 'A case or an authority’s request, shown in the journal (at most 500 characters).',
+  holds_placed: 'Legal hold placed on {n} submissions.',
+  holds_placed_one: 'Legal hold placed on 1 submission.',
+  holds_status_all: 'All holds',
+  holds_status_active: 'Active',
+  holds_status_released: 'Released',
+  holds_empty: 'No legal hold.',
+  holds_empty_active: 'No active legal hold.',
+  holds_empty_released: 'No released legal hold.',
+  holds_reason_col: 'Reason',
+  holds_submissions_col: 'Submissions',
+  holds_placed_col: 'Placed',
+  holds_show_all: 'Show all {n}',
+  holds_release: 'Release',
+  holds_release_label: 'Release the hold “{reason}”',
+  holds_release_title: 'Release this legal hold?',
+  holds_release_body:
+    'Its {n} submissions are no longer kept by it: the retention policy, erasure requests and purges may then delete them (unless another hold names them).',
+  holds_released_toast: 'Legal hold released.',
+  holds_admin_only: 'Only an admin of the account can place or release a hold.',
+  nav_erasure: 'Erase a person',
+  erasure_title: 'Erase a person’s data',
+  erasure_intro:
+    'For a person who asks that their data be erased: every submission of this environment where their address signs, or was one of a signer group, is found. Those that have ended are purged; those still active and those a legal hold keeps are listed, not purged.',
+  erasure_email: 'Their e-mail address',
+  erasure_start: 'Erase…',
+  erasure_confirm_title: 'Erase {email}’s data?',
+  erasure_confirm_purged:
+    'Every ended submission of this environment where {email} signs is purged: its documents and everyone’s personal data in it are deleted. This cannot be undone.',
+  erasure_confirm_listed:
+    'Submissions still active, and those a legal hold keeps, are listed in the report and not purged: cancel them or release the hold, then ask again.',
+  erasure_confirm_kept:
+    'The address itself is not kept: the report shows only the submissions, so keep your own record of who asked.',
+  erasure_confirm: 'Erase',
+  erasure_report: 'Erasure report',
+  erasure_pending: 'Under way: {done} of {found} submissions handled.',
+  erasure_pending_none: 'Under way: looking for the submissions.',
+  erasure_completed: 'Completed {date}: {purged} purged, {not_purged} not purged, of {found} found.',
+  erasure_none_found: 'Completed {date}: no submission of this environment has this address.',
+  erasure_progress: 'Progress',
+  erasure_outcome: 'Outcome',
+  erasure_outcome_purged: 'Purged',
+  erasure_outcome_already_purged: 'Already purged before',
+  erasure_outcome_not_ended: 'Not purged: still active (cancel it, or ask again once it ends)',
+  erasure_outcome_held: 'Not purged: a legal hold keeps it',
+  erasure_outcome_pending: 'Not reached yet',
+  erasure_another: 'Erase another person',
+  erasure_id: 'Erasure {id}',
+  // End of personal data
 }

@@ -639,4 +639,84 @@ export const FR: typeof EN = {
   verify_altered:
     'Ce PDF porte le cachet de ce service mais n’est pas un fichier qu’il a scellé pour ce compte : il a été modifié ou réenregistré par un autre programme après son scellement, ou appartient à un autre compte.',
   // Fin de la vérification
+  // Personal data (#36): purge, legal holds and erasure in the console
+  purged_title: 'Purgé le {date} : ses documents et données personnelles ont été supprimés',
+  purged_body:
+    'Ses documents, valeurs des champs, signatures, noms, adresses e-mail et métadonnées sont définitivement effacés. Il reste : ses statuts, ses dates, son modèle, les rôles des signataires et les types d’événements du journal, ainsi que l’empreinte SHA-256 de ses documents finaux, que Vérifier un PDF reconnaît toujours.',
+  purged_verify_link: 'Vérifier un PDF',
+  purged_signer_unknown: 'Supprimé',
+  purge_now: 'Purger maintenant…',
+  purge_title: 'Purger cet envoi ?',
+  purge_deletes:
+    'Cela supprime, maintenant et partout où Paraph les garde, ses documents et images de pages, le PDF signé et le journal d’audit, les valeurs des champs et images de signature, les noms, adresses e-mail, numéros de téléphone, adresses IP et navigateurs des signataires, ses métadonnées et son message.',
+  purge_keeps:
+    'Il garde son identifiant, ses statuts, ses dates, son modèle et ses types d’événements, ainsi que l’empreinte SHA-256 de ses documents finaux.',
+  purge_undone: 'C’est irréversible.',
+  purge_confirm: 'Purger',
+  purge_done: 'Envoi purgé.',
+  purge_refused_held:
+    'Une conservation légale garde cet envoi : il ne peut être purgé qu’une fois levées toutes les conservations qui le nomment.',
+  purge_refused_active:
+    'Cet envoi n’est pas terminé (ou son PDF signé est encore en préparation) : seul un envoi terminé peut être purgé. Annulez-le d’abord, ou attendez qu’il se termine.',
+  nav_legal_holds: 'Conservations légales',
+  holds_intro:
+    'Une conservation légale empêche que des envois soient purgés, par la règle de conservation, une demande d’effacement ou une purge, jusqu’à ce qu’elle soit levée.',
+  holds_place: 'Placer une conservation…',
+  holds_place_title: 'Placer une conservation légale',
+  holds_ids: 'Envois',
+  holds_ids_item: 'Envoi',
+  holds_ids_help: 'Leurs identifiants (sub_…), un par ligne ou séparés par des virgules.',
+  holds_ids_count: '{n} envois',
+  holds_ids_count_one: '1 envoi',
+  holds_reason: 'Motif',
+  holds_reason_help:
+    'Une affaire ou la demande d’une autorité, inscrite au journal (500 caractères au plus).',
+  holds_placed: 'Conservation légale placée sur {n} envois.',
+  holds_placed_one: 'Conservation légale placée sur 1 envoi.',
+  holds_status_all: 'Toutes',
+  holds_status_active: 'Active',
+  holds_status_released: 'Levée',
+  holds_empty: 'Aucune conservation légale.',
+  holds_empty_active: 'Aucune conservation légale active.',
+  holds_empty_released: 'Aucune conservation légale levée.',
+  holds_reason_col: 'Motif',
+  holds_submissions_col: 'Envois',
+  holds_placed_col: 'Placée',
+  holds_show_all: 'Afficher les {n}',
+  holds_release: 'Lever',
+  holds_release_label: 'Lever la conservation « {reason} »',
+  holds_release_title: 'Lever cette conservation légale ?',
+  holds_release_body:
+    'Ses {n} envois ne sont plus gardés par elle : la règle de conservation, les demandes d’effacement et les purges pourront alors les supprimer (sauf si une autre conservation les nomme).',
+  holds_released_toast: 'Conservation légale levée.',
+  holds_admin_only: 'Seul un administrateur du compte peut placer ou lever une conservation.',
+  nav_erasure: 'Effacer une personne',
+  erasure_title: 'Effacer les données d’une personne',
+  erasure_intro:
+    'Pour une personne qui demande l’effacement de ses données : chaque envoi de cet environnement où son adresse signe, ou figurait dans un groupe de signataires, est retrouvé. Ceux qui sont terminés sont purgés ; ceux encore actifs et ceux qu’une conservation légale garde sont listés, pas purgés.',
+  erasure_email: 'Son adresse e-mail',
+  erasure_start: 'Effacer…',
+  erasure_confirm_title: 'Effacer les données de {email} ?',
+  erasure_confirm_purged:
+    'Chaque envoi terminé de cet environnement où {email} signe est purgé : ses documents et les données personnelles de chacun y sont supprimés. C’est irréversible.',
+  erasure_confirm_listed:
+    'Les envois encore actifs, et ceux qu’une conservation légale garde, sont listés dans le rapport et non purgés : annulez-les ou levez la conservation, puis demandez à nouveau.',
+  erasure_confirm_kept:
+    'L’adresse elle-même n’est pas conservée : le rapport ne montre que les envois, gardez donc votre propre trace de la demande.',
+  erasure_confirm: 'Effacer',
+  erasure_report: 'Rapport d’effacement',
+  erasure_pending: 'En cours : {done} envois traités sur {found}.',
+  erasure_pending_none: 'En cours : recherche des envois.',
+  erasure_completed: 'Terminé le {date} : {purged} purgés, {not_purged} non purgés, sur {found} trouvés.',
+  erasure_none_found: 'Terminé le {date} : aucun envoi de cet environnement n’a cette adresse.',
+  erasure_progress: 'Avancement',
+  erasure_outcome: 'Résultat',
+  erasure_outcome_purged: 'Purgé',
+  erasure_outcome_already_purged: 'Déjà purgé auparavant',
+  erasure_outcome_not_ended: 'Non purgé : encore actif (annulez-le, ou redemandez une fois terminé)',
+  erasure_outcome_held: 'Non purgé : une conservation légale le garde',
+  erasure_outcome_pending: 'Pas encore traité',
+  erasure_another: 'Effacer une autre personne',
+  erasure_id: 'Effacement {id}',
+  // End of personal data
 }

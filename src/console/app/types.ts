@@ -5,6 +5,8 @@ import type { Static } from 'typebox'
 import type { SubmissionEventType } from '../../events/event-types.ts'
 import type { Event } from '../../events/list-events.ts'
 import type { Environment as EnvironmentSchema } from '../../http/common-schemas.ts'
+import type { Erasure as ErasureSchema } from '../../privacy/erasure-schemas.ts'
+import type { LegalHold as LegalHoldSchema } from '../../privacy/legal-hold-schemas.ts'
 import type { RetentionPolicy as RetentionPolicySchema } from '../../privacy/retention-policy-schemas.ts'
 import type { EndedStatus } from '../../privacy/retention-policy-store.ts'
 import type { RequestLog as RequestLogSchema } from '../../request-logs/list-request-logs.ts'
@@ -68,3 +70,8 @@ export const listsCoverServer: ListsCoverServer = true
 
 // Verification (#36): POST /v1/verify's answer.
 export type Verification = Static<typeof VerificationSchema>
+
+// Personal data (#36): a legal hold and an erasure's report, as GET /v1/legal_holds and
+// GET /v1/privacy/erasures/{id} answer them.
+export type LegalHold = Static<typeof LegalHoldSchema>
+export type Erasure = Static<typeof ErasureSchema>

@@ -1,7 +1,7 @@
 // One submission, named after its template (template-names.ts) with its id beside: status,
 // downloads, each signer (link, change of address or name, the signing request sent again, their
-// reminders and "Remind now": docs/api.md#reminders), cancel,
-// and its journal as a timeline (GET /v1/events?submission_id=) naming the signer of each event.
+// reminders and "Remind now": docs/api.md#reminders), cancel, purge (submission-purge.tsx: a purged
+// one shows what remains, its signers by role, no download), and its journal as a timeline (GET /v1/events?submission_id=) naming the signer of each event.
 import { useEffect, useState } from 'preact/hooks'
 import { type ApiFailure, call, query } from '../api.ts'
 import { formatDateTime } from '../format.ts'
@@ -31,6 +31,7 @@ import {
 } from '../ui.tsx'
 import { EditSigner, GroupMembers } from './edit-signer.tsx'
 import { SignerBadge, SUBMISSION_TONES, signerAddress, signerName, submissionStatus } from './signers.tsx'
+import { mayPurge, PurgeAction, PurgedBanner, PurgedSigners } from './submission-purge.tsx'
 
 const OPEN_STATUSES = ['created', 'sent', 'viewed', 'partially_signed']
 
@@ -86,7 +87,7 @@ function Reminders({ signer }: { signer: Submitter }) {
   )
 }
 
-export function SubmissionDetail({ params }: PageProps) {
+export function SubmissionDetail({ params, session }: PageProps) {
   const { t, language } = useTexts()
   const toast = useToast()
   const submission = useGet<Submission>(`/v1/submissions/${encodeURIComponent(params.id!)}`)
@@ -145,6 +146,15 @@ export function SubmissionDetail({ params }: PageProps) {
             {t.cancel_submission}
           </button>
         ) : null}
+        {s && mayPurge(session.member.role, s) ? (
+          <PurgeAction
+            submission={s}
+            onPurged={() => {
+              submission.reload()
+              setChanges((n) => n + 1)
+            }}
+          />
+        ) : null}
       </PageHeader>
       <p class="page-subtitle">
         <IdText id={params.id!} />
@@ -153,6 +163,7 @@ export function SubmissionDetail({ params }: PageProps) {
       {!s && !submission.error ? <Loading /> : null}
       {s ? (
         <>
+          <PurgedBanner submission={s} />
           <dl class="facts">
             <div>
               <dt>{t.status}</dt>
@@ -180,98 +191,102 @@ export function SubmissionDetail({ params }: PageProps) {
               </dd>
             </div>
           </dl>
-          <Downloads submission={s} />
-          <section class="panel" aria-labelledby="signers-title">
-            <h2 id="signers-title">{t.signers}</h2>
-            {resendError ? (
-              <p class="error-note" role="alert">
-                {resendError}
-              </p>
-            ) : null}
-            <div class="table-wrap">
-              <table class="signer-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t.role}</th>
-                    <th scope="col">{t.name}</th>
-                    <th scope="col">{t.email}</th>
-                    <th scope="col">{t.status}</th>
-                    <th scope="col">{t.reminders}</th>
-                    <th scope="col">
-                      <span class="visually-hidden">{t.actions}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.submitters.map((signer) => (
-                    <tr key={signer.id}>
-                      <td data-label={t.role}>{signer.role}</td>
-                      <td data-label={t.name}>
-                        {signer.name || signer.members ? (
-                          <span class="row-name">{signerName(signer)}</span>
-                        ) : (
-                          <span class="muted">—</span>
-                        )}
-                        <IdText id={signer.id} />
-                      </td>
-                      <td data-label={t.email}>
-                        {signer.members ? (
-                          <GroupMembers signer={signer} open={OPEN_STATUSES.includes(s.status)} />
-                        ) : (
-                          signer.email
-                        )}
-                      </td>
-                      <td data-label={t.status}>
-                        <SignerBadge
-                          state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
-                        />
-                      </td>
-                      <td class="reminders" data-label={t.reminders}>
-                        <Reminders signer={signer} />
-                      </td>
-                      <td class="actions">
-                        {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
-                          <CopyButton text={signer.signing_url} label={t.copy_signing_link} />
-                        ) : null}
-                        {canResend.has(signer.id) ? (
-                          <button
-                            type="button"
-                            class="button small"
-                            aria-label={fill(t.resend_label, { email: signerAddress(signer) })}
-                            disabled={resending === signer.id}
-                            onClick={() => resend(signer)}
-                          >
-                            {t.resend}
-                          </button>
-                        ) : null}
-                        {canResend.has(signer.id) ? (
-                          <button
-                            type="button"
-                            class="button small"
-                            aria-label={fill(t.remind_label, { email: signerAddress(signer) })}
-                            disabled={reminding === signer.id}
-                            onClick={() => remind(signer)}
-                          >
-                            {t.remind_now}
-                          </button>
-                        ) : null}
-                        {OPEN_STATUSES.includes(s.status) && signer.status !== 'signed' ? (
-                          <button
-                            type="button"
-                            class="button small"
-                            aria-label={`${t.edit_signer} ${signerAddress(signer)}`}
-                            onClick={() => setEditing(signer)}
-                          >
-                            {t.edit_signer}
-                          </button>
-                        ) : null}
-                      </td>
+          {s.purged_at ? null : <Downloads submission={s} />}
+          {s.purged_at ? (
+            <PurgedSigners submission={s} />
+          ) : (
+            <section class="panel" aria-labelledby="signers-title">
+              <h2 id="signers-title">{t.signers}</h2>
+              {resendError ? (
+                <p class="error-note" role="alert">
+                  {resendError}
+                </p>
+              ) : null}
+              <div class="table-wrap">
+                <table class="signer-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t.role}</th>
+                      <th scope="col">{t.name}</th>
+                      <th scope="col">{t.email}</th>
+                      <th scope="col">{t.status}</th>
+                      <th scope="col">{t.reminders}</th>
+                      <th scope="col">
+                        <span class="visually-hidden">{t.actions}</span>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
+                  </thead>
+                  <tbody>
+                    {s.submitters.map((signer) => (
+                      <tr key={signer.id}>
+                        <td data-label={t.role}>{signer.role}</td>
+                        <td data-label={t.name}>
+                          {signer.name || signer.members ? (
+                            <span class="row-name">{signerName(signer)}</span>
+                          ) : (
+                            <span class="muted">—</span>
+                          )}
+                          <IdText id={signer.id} />
+                        </td>
+                        <td data-label={t.email}>
+                          {signer.members ? (
+                            <GroupMembers signer={signer} open={OPEN_STATUSES.includes(s.status)} />
+                          ) : (
+                            signer.email
+                          )}
+                        </td>
+                        <td data-label={t.status}>
+                          <SignerBadge
+                            state={states?.get(signer.id) ?? { kind: 'status', status: signer.status }}
+                          />
+                        </td>
+                        <td class="reminders" data-label={t.reminders}>
+                          <Reminders signer={signer} />
+                        </td>
+                        <td class="actions">
+                          {signer.signing_url && OPEN_STATUSES.includes(s.status) ? (
+                            <CopyButton text={signer.signing_url} label={t.copy_signing_link} />
+                          ) : null}
+                          {canResend.has(signer.id) ? (
+                            <button
+                              type="button"
+                              class="button small"
+                              aria-label={fill(t.resend_label, { email: signerAddress(signer) })}
+                              disabled={resending === signer.id}
+                              onClick={() => resend(signer)}
+                            >
+                              {t.resend}
+                            </button>
+                          ) : null}
+                          {canResend.has(signer.id) ? (
+                            <button
+                              type="button"
+                              class="button small"
+                              aria-label={fill(t.remind_label, { email: signerAddress(signer) })}
+                              disabled={reminding === signer.id}
+                              onClick={() => remind(signer)}
+                            >
+                              {t.remind_now}
+                            </button>
+                          ) : null}
+                          {OPEN_STATUSES.includes(s.status) && signer.status !== 'signed' ? (
+                            <button
+                              type="button"
+                              class="button small"
+                              aria-label={`${t.edit_signer} ${signerAddress(signer)}`}
+                              onClick={() => setEditing(signer)}
+                            >
+                              {t.edit_signer}
+                            </button>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          )}
           {/* Keyed by what the page changed: a cancel or a signer's change shows in the journal at once. */}
           <Timeline key={changes} submission={s} />
         </>
@@ -409,7 +424,8 @@ function describeEvent(
   const key = event.type.replace('.', '_')
   const signer = event.submitter_id ? signers.get(event.submitter_id) : undefined
   const email = typeof event.data.email === 'string' ? event.data.email : null
-  const who = signer ? signerName(signer) : (email ?? event.submitter_id)
+  // A purged submission's signers have no name or address left: their role names them.
+  const who = signer ? signerName(signer) || signer.role : (email ?? event.submitter_id)
   const named = texts[`event_by_${key}`]
   if (who && named && event.type.startsWith('submitter.'))
     return { text: fill(named, { who }), detail: signer?.role ?? null }
