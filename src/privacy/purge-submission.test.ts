@@ -71,6 +71,13 @@ function wholeDumpSearch(store: 'file' | 's3') {
     const id = await completedFor(t, key, person)
     const documents = (await t.request(key, { method: 'GET', url: `/v1/submissions/${id}/documents` })).json()
     assert.ok(documents.signed_pdf_url, 'completed, with a final PDF')
+    // A client's mistake that puts the address in a path: refused, and the request log keeps the path.
+    const mistaken = await t.request(key, { method: 'GET', url: `/v1/submissions/${person.email}` })
+    assert.equal(mistaken.statusCode, 400, mistaken.body)
+    await t.deps.requestLogs.flush()
+    const logLine = (dump: string) =>
+      dump.split('\n').find((line) => line.startsWith('request_log_batches:'))!
+    assert.ok(logLine(await dumpDatabase(t)).includes(person.email), 'the request log names the address')
     // The test can fail: before the purge, every value is somewhere.
     const beforeHits = found(searched(person), await dumpDatabase(t), await filesUnder(blobDirectory()))
     for (const what of Object.keys(searched(person))) {
