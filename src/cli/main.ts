@@ -137,7 +137,7 @@ program
     'apply the retention policies (docs/privacy.md): --dry-run lists what they delete today, --now purges it now',
   )
   .option('--dry-run', 'list the submissions the policies would purge today; change nothing')
-  .option('--now', 'purge them now, rather than within the minute the workers take')
+  .option('--now', 'purge them now, all in one run, rather than slice by slice as the workers do')
   .option('--json', 'print JSON')
   .action((options: { dryRun?: boolean; now?: boolean; json?: boolean }) => purgeCommand(options))
 

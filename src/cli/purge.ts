@@ -1,6 +1,6 @@
 // `paraph purge` (docs/privacy.md#the-operators-part): what the retention policies delete today
-// (`--dry-run`, nothing changed) or the same purged now (`--now`) rather than within the minute the
-// workers take. Each purge is the one of POST /v1/submissions/{id}/purge (privacy/purge.ts).
+// (`--dry-run`, nothing changed) or the same purged now (`--now`), all in one run, rather than slice by
+// slice as the workers do. Each purge is the one of POST /v1/submissions/{id}/purge (privacy/purge.ts).
 import { applyRetention, retentionPlan } from '../privacy/apply-retention.ts'
 import { CliError, withDeps } from './context.ts'
 
