@@ -1,6 +1,6 @@
 // The editor's side panel: the type to draw, the roles (add, rename, move, remove), and the selected field's
 // properties. Every change goes through the editor's history (one undo step each).
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { FIELD_TYPES, type FieldType } from '../../../lib/field-types.ts'
 import { fill, useTexts } from '../texts.ts'
 import { Confirm } from '../ui.tsx'
@@ -136,12 +136,23 @@ function RoleName(props: { role: string; index: number; taken: string[]; onRenam
  * editor re-renders while one types (its draft is saved 0.7 s after each change), and a box
  * bound to the saved name would put the old name back under the cursor.
  */
+/**
+ * The name as typed stays in its box until committed (Enter or leaving it). Keyed by the field (its
+ * caller passes `key={field.key}`), so selecting another field mounts an input holding that field's
+ * name from its first frame. A change of the name from elsewhere (the editor numbering a field it
+ * just drew, an undo) is shown only while the box is not being typed in: taken while typing, it
+ * put the old name back under the keyboard, and the rename was lost or appended to it.
+ */
 function FieldName(props: { field: EditorField; onRename: (name: string) => void }) {
   const { field } = props
   const [text, setText] = useState(field.name)
-  useEffect(() => setText(field.name), [field.key, field.name])
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (input.current !== document.activeElement) setText(field.name)
+  }, [field.name])
   return (
     <input
+      ref={input}
       id="field-name"
       type="text"
       maxLength={100}
@@ -171,7 +182,7 @@ export function Properties(props: {
     <section class="editor-properties" aria-labelledby="properties-title">
       <h2 id="properties-title">{t.editor_properties}</h2>
       <label for="field-name">{t.editor_field_name}</label>
-      <FieldName field={field} onRename={(name) => props.onChange({ name })} />
+      <FieldName key={field.key} field={field} onRename={(name) => props.onChange({ name })} />
       <label for="field-type">{t.editor_field_type}</label>
       <select
         id="field-type"
