@@ -33,28 +33,8 @@ export async function scrubSubmissionRow(tx: Tx, target: Target, at: string): Pr
 }
 
 /** The addresses of its signers and group members, read before they are scrubbed. */
-export async function addressesOf(tx: Tx, target: Target): Promise<string[]> {
-  const signers = await tx
-    .selectFrom('submitters')
-    .select(['id', 'email'])
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .where('submission_id', '=', target.id)
-    .execute()
-  // Through the signers' ids: group_members is indexed by the signer, not by the submission.
-  const members =
-    signers.length === 0
-      ? []
-      : await tx
-          .selectFrom('group_members')
-          .select('email')
-          .where(
-            'submitter_id',
-            'in',
-            signers.map((s) => s.id),
-          )
-          .execute()
-  return [...new Set([...signers, ...members].map((r) => r.email).filter((e) => e !== ''))]
+export function addressesOf(tx: Tx, target: Target): Promise<string[]> {
+  return addressesOfSubmissions(tx, target, [target.id])
 }
 
 /** The addresses of the signers and group members of several submissions of one scope. */
@@ -71,6 +51,7 @@ export async function addressesOfSubmissions(
     .where('environment', '=', scope.environment)
     .where('submission_id', 'in', submissionIds)
     .execute()
+  // Through the signers' ids: group_members is indexed by the signer, not by the submission.
   const members =
     signers.length === 0
       ? []
