@@ -9,6 +9,7 @@ import { after, before, describe, it, type TestContext } from 'node:test'
 import { sql } from 'kysely'
 import { SUBMISSION_STATUSES as STATUSES } from '../src/lifecycle/submission-moves.ts'
 import { dueForPurge } from '../src/privacy/apply-retention.ts'
+import { purgeSubmissions } from '../src/privacy/purge.ts'
 import { fromPdfBody, post } from './documents.ts'
 import { ENGINE, startTestApp, type TestApp } from './harness.ts'
 import { type CapturedStatement, record } from './query-capture.ts'
@@ -148,6 +149,14 @@ describe('query plans at volume', () => {
       assert.equal(due.length, 50)
       const purged = await t.request(key, { method: 'POST', url: `/v1/submissions/${due[0]!.id}/purge` })
       assert.equal(purged.statusCode, 200, purged.body)
+      // The policy's batch: each statement for all of them (purge-store.ts).
+      const batch = await purgeSubmissions(
+        t.deps,
+        scope,
+        due.slice(2, 22).map((d) => d.id),
+        'policy',
+      )
+      assert.deepEqual(new Set(batch.map((b) => b.outcome)), new Set(['purged']))
       const hold = await t.request(key, {
         method: 'POST',
         url: '/v1/legal_holds',

@@ -18,19 +18,18 @@
 // Row (a): a retention policy of 30 days on every ended status (PUT /v1/retention_policy), then a
 // process of its own (bench/purge-process.ts, as the worker would) runs `applyRetention(deps,
 // Infinity)` until all 10 000 are purged (stopped at a 600 s deadline, the row then says how many);
-// target < 60 s. Its floor, measured after it on the same
-// database: the same number of single-row UPDATEs of `submissions.purged_at`, each in its own
-// transaction, through the raw driver (better-sqlite3 with the app's pragmas / pg), plus the same
-// number of deletions of a folder of the same 3 files — the least work any purge can do.
+// target < 60 s. Its floor, measured after it on the same database in a process of its own
+// (bench/purge-floor-process.ts): the same number of single-row UPDATEs of `submissions.purged_at`,
+// each in its own transaction, through the raw driver (better-sqlite3 with the app's pragmas / pg),
+// plus the same number of deletions of a folder of the same 3 files — the least work any purge can do.
 // Row (b): a closed loop (10 connections) of GET /v1/submissions/{id} over the 100 live ones, for
 // 10 s before the policy (quiet) and then for the whole purge; target: p50 and p99 during the
-// purge within 20 % of the quiet run's.
+// purge within 20 % of the quiet run's. Row (c), its floor: the same loop during the floor's
+// process — what the least purge work costs the API on the same cores.
 // PARAPH_PURGE_SUBMISSIONS shrinks the run while developing (the targets are for 10 000).
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import BetterSqlite3 from 'better-sqlite3'
-import pg from 'pg'
 import { a4 } from '../../test/fixtures/pdfs.ts'
 import type { LoadSummary } from '../load.ts'
 import { createBenchSchema, isReachable } from '../postgres.ts'
@@ -96,84 +95,50 @@ interface PurgeRun {
   cpuMicros: number
 }
 
+interface FloorRun {
+  dbMs: number
+  fsMs: number
+}
+
 /**
- * bench/purge-process.ts on the server's data; `meanwhile` starts once the process is up (its start
- * line, printed just before applyRetention) and is given a promise of its exit.
+ * A bench process (`script`) on the server's data; `meanwhile` starts once it is up (its start line)
+ * and is given a promise of its exit. Answers the process's last JSON line that has `resultKey`.
  */
-async function purgeRun<T>(
+async function processRun<R, T>(
   server: RunningServer,
   dir: string,
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  resultKey: string,
   meanwhile: (exited: Promise<unknown>) => Promise<T>,
-): Promise<PurgeRun & { meanwhile: T }> {
-  let result = { purged: 0, ms: 0, cpuMicros: 0 }
+): Promise<R & { meanwhile: T }> {
+  let result: R | undefined
   let other: T | undefined
-  await timedRun(
-    dir,
-    'paraph-purge',
-    ['--import', 'tsx', 'bench/purge-process.ts'],
-    { ...server.env!, LOG_LEVEL: 'info', PARAPH_PURGE_BUDGET_MS: String(DEADLINE_MS) },
-    async (child) => {
-      const exited =
-        child.child.exitCode === null
-          ? new Promise((resolve) => child.child.once('exit', resolve))
-          : Promise.resolve()
-      other = await meanwhile(exited)
-      await exited
-      const log = await readFile(child.logFile, 'utf8')
-      const line = log.split('\n').find((l) => l.startsWith('{"purged"'))
-      if (!line) throw new Error(`the purge process ended without its result:\n${log.slice(-2000)}`)
-      result = JSON.parse(line) as typeof result
-    },
-  )
-  return { ...result, meanwhile: other as T }
+  await timedRun(dir, name, ['--import', 'tsx', script], { ...server.env!, ...env }, async (child) => {
+    const exited =
+      child.child.exitCode === null
+        ? new Promise((resolve) => child.child.once('exit', resolve))
+        : Promise.resolve()
+    other = await meanwhile(exited)
+    await exited
+    const log = await readFile(child.logFile, 'utf8')
+    const line = log.split('\n').find((l) => l.startsWith(`{"${resultKey}"`))
+    if (!line) throw new Error(`${name} ended without its result:\n${log.slice(-2000)}`)
+    result = JSON.parse(line) as R
+  })
+  return { ...(result as R), meanwhile: other as T }
 }
 
-/** The floor: one UPDATE of purged_at per submission, each its own transaction, by the raw driver. */
-async function floorUpdates(databaseUrl: string, ids: string[]): Promise<number> {
-  const at = new Date().toISOString()
-  if (databaseUrl.startsWith('sqlite:')) {
-    const db = new BetterSqlite3(databaseUrl.slice('sqlite:'.length))
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = NORMAL')
-    db.pragma('busy_timeout = 5000')
-    db.pragma('secure_delete = ON')
-    try {
-      const update = db.prepare('update submissions set purged_at = ? where id = ?')
-      const one = db.transaction((id: string) => update.run(at, id))
-      const started = performance.now()
-      for (const id of ids) one.immediate(id)
-      return performance.now() - started
-    } finally {
-      db.close()
-    }
+/** The floor's folders, written before its process starts (not timed): `sub_0` … under `root`. */
+async function floorFolders(root: string, n: number, pdf: Uint8Array, json: string): Promise<void> {
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        writeFolder(join(root, `sub_${i + j}`), pdf, json),
+      ),
+    )
   }
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    const started = performance.now()
-    for (const id of ids) {
-      await client.query('begin')
-      await client.query({
-        name: 'floor',
-        text: 'update submissions set purged_at = $1 where id = $2',
-        values: [at, id],
-      })
-      await client.query('commit')
-    }
-    return performance.now() - started
-  } finally {
-    await client.end()
-  }
-}
-
-/** The floor's folder deletions: as many folders of the same files, each removed on its own. */
-async function floorFolders(root: string, n: number, pdf: Uint8Array, json: string): Promise<number> {
-  const dirs = Array.from({ length: n }, (_, i) => join(root, 'floor', `sub_${i}`))
-  for (let i = 0; i < n; i += 50)
-    await Promise.all(dirs.slice(i, i + 50).map((d) => writeFolder(d, pdf, json)))
-  const started = performance.now()
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
-  return performance.now() - started
 }
 
 async function purgedCount(databaseUrl: string, seeded: Seeded): Promise<{ purged: number; live: number }> {
@@ -197,6 +162,39 @@ async function purgedCount(databaseUrl: string, seeded: Seeded): Promise<{ purge
 
 const slowdown = (during: number, quiet: number) => (100 * (during - quiet)) / Math.max(quiet, 1)
 
+/** The GET loop's row over a stretch (`when`), judged against the quiet run. */
+function getRow(engine: Engine, when: string, load: LoadSummary, quiet: LoadSummary): LimitRow {
+  const p50 = slowdown(load.p50Ms, quiet.p50Ms)
+  const p99 = slowdown(load.p99Ms, quiet.p99Ms)
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(0)} %`
+  return {
+    scenario: NAME,
+    case: `${engine} GET /v1/submissions/{id} ${when}`,
+    figures: {
+      ok: load.total - load.non2xx - load.errors,
+      sent: load.total,
+      rps: load.rps,
+      latencyLoad: `${CONNECTIONS} at once`,
+      p50Ms: load.p50Ms,
+      p99Ms: load.p99Ms,
+      maxMs: load.maxMs,
+      cpuMicrosPerRequest: null,
+      childCpuMicrosPerRequest: null,
+    },
+    reference: `quiet run before it (${QUIET_SECONDS} s): ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms`,
+    notes: [
+      `${engine}: GET ${when} ${load.rps} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, max ${load.maxMs} ms (${load.non2xx} non-2xx, ${load.errors} errors) vs quiet ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms: p50 ${signed(p50)}, p99 ${signed(p99)}`,
+    ],
+    judged: {
+      label: 'p50/p99 slowdown',
+      value: Math.max(0, p50, p99),
+      max: MAX_SLOWDOWN,
+      unit: '%',
+      derivation: 'the worse of p50 and p99 over the quiet run',
+    },
+  }
+}
+
 async function runEngine(engine: Engine, databaseUrl: string | null): Promise<LimitRow[]> {
   const n = submissionCount()
   // A loopback webhook endpoint; no worker runs in `serve --no-worker`, so nothing is sent to it.
@@ -207,7 +205,15 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
     const quiet = await getLoop(paraph, seeded.liveIds, QUIET_SECONDS)
     await call(paraph, 'PUT', '/v1/retention_policy', { delete_after_days: 30, applies_to: [...ENDED] }, 200)
     const dir = join(seeded.blobRoot, '..')
-    const run = await purgeRun(paraph, dir, (exited) => getLoop(paraph, seeded.liveIds, exited))
+    const run = await processRun<PurgeRun, LoadSummary>(
+      paraph,
+      dir,
+      'paraph-purge',
+      'bench/purge-process.ts',
+      { LOG_LEVEL: 'info', PARAPH_PURGE_BUDGET_MS: String(DEADLINE_MS) },
+      'purged',
+      (exited) => getLoop(paraph, seeded.liveIds, exited),
+    )
     const during = run.meanwhile
     const after = await purgedCount(paraph.databaseUrl!, seeded)
     if (after.purged !== run.purged || after.live !== LIVE)
@@ -217,13 +223,25 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
     const partial = run.purged < n ? ` — stopped at the ${DEADLINE_MS / 1000} s deadline` : ''
     const pdf = await a4()
     const json = ''.padEnd(6_000, ' ')
-    const floorDb = await floorUpdates(paraph.databaseUrl!, seeded.endedIds)
-    const floorFs = await floorFolders(seeded.blobRoot, n, pdf, json)
+    const idsFile = join(dir, 'floor-ids.txt')
+    await writeFile(idsFile, seeded.endedIds.join('\n'))
+    const folderRoot = join(seeded.blobRoot, 'floor')
+    await floorFolders(folderRoot, n, pdf, json)
+    const floorRun = await processRun<FloorRun, LoadSummary>(
+      paraph,
+      dir,
+      'paraph-purge-floor',
+      'bench/purge-floor-process.ts',
+      { DATABASE_URL: paraph.databaseUrl!, PURGE_FLOOR_IDS: idsFile, PURGE_FLOOR_FOLDERS: folderRoot },
+      'floor',
+      (exited) => getLoop(paraph, seeded.liveIds, exited),
+    )
+    const { dbMs: floorDb, fsMs: floorFs } = floorRun
     const floorMs = floorDb + floorFs
+    const duringFloor = floorRun.meanwhile
+
     const rate = (ms: number) => `${((n * 1000) / ms).toFixed(0)} submissions/s`
     const floor = `floor: ${count(n)} single-row UPDATEs of purged_at, one transaction each, by the raw driver ${seconds(floorDb)} + ${count(n)} folder deletions ${seconds(floorFs)} = ${seconds(floorMs)} (${rate(floorMs)})`
-    const p50 = slowdown(during.p50Ms, quiet.p50Ms)
-    const p99 = slowdown(during.p99Ms, quiet.p99Ms)
     return [
       {
         scenario: NAME,
@@ -245,32 +263,8 @@ async function runEngine(engine: Engine, databaseUrl: string | null): Promise<Li
         ],
         judged: { label: 'all purged', value: run.ms, max: PURGED_MS, unit: 'ms' },
       },
-      {
-        scenario: NAME,
-        case: `${engine} GET /v1/submissions/{id} during the purge`,
-        figures: {
-          ok: during.total - during.non2xx - during.errors,
-          sent: during.total,
-          rps: during.rps,
-          latencyLoad: `${CONNECTIONS} at once`,
-          p50Ms: during.p50Ms,
-          p99Ms: during.p99Ms,
-          maxMs: during.maxMs,
-          cpuMicrosPerRequest: null,
-          childCpuMicrosPerRequest: null,
-        },
-        reference: `quiet run before it (${QUIET_SECONDS} s): ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms`,
-        notes: [
-          `${engine}: GET during the purge ${during.rps} req/s, p50 ${during.p50Ms} ms, p99 ${during.p99Ms} ms, max ${during.maxMs} ms (${during.non2xx} non-2xx, ${during.errors} errors) vs quiet ${quiet.rps} req/s, p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms: p50 ${p50 >= 0 ? '+' : ''}${p50.toFixed(0)} %, p99 ${p99 >= 0 ? '+' : ''}${p99.toFixed(0)} %`,
-        ],
-        judged: {
-          label: 'p50/p99 slowdown',
-          value: Math.max(0, p50, p99),
-          max: MAX_SLOWDOWN,
-          unit: '%',
-          derivation: 'the worse of p50 and p99 over the quiet run',
-        },
-      },
+      getRow(engine, 'during the purge', during, quiet),
+      getRow(engine, 'during the floor’s work (its process)', duringFloor, quiet),
     ]
   } finally {
     await paraph.stop()

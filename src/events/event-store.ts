@@ -19,27 +19,37 @@ export interface NewEvent {
 /** Appends one event; only a transaction is accepted, so an event never commits without its change. */
 export async function appendEvent(
   tx: Tx,
-  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  deps: { clock: Clock; ids: IdGenerator },
   scope: Scope,
   event: NewEvent,
 ): Promise<string> {
-  const id = ids.nextSortable('evt')
-  await tx
-    .insertInto('events')
-    .values({
-      id,
-      account_id: scope.accountId,
-      environment: scope.environment,
-      type: event.type,
-      submission_id: event.submissionId ?? null,
-      submitter_id: event.submitterId ?? null,
-      data: JSON.stringify(event.data),
-      created_at: toIso(clock.now()),
-      actor_ip: event.actor?.ip ?? null,
-      actor_user_agent: event.actor?.userAgent ?? null,
-    })
-    .execute()
-  return id
+  const [id] = await appendEvents(tx, deps, scope, [event])
+  return id!
+}
+
+/** Appends events of one scope in one statement (a batch of purges), in order; answers their ids. */
+export async function appendEvents(
+  tx: Tx,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  scope: Scope,
+  events: NewEvent[],
+): Promise<string[]> {
+  if (events.length === 0) return []
+  const createdAt = toIso(clock.now())
+  const rows = events.map((event) => ({
+    id: ids.nextSortable('evt'),
+    account_id: scope.accountId,
+    environment: scope.environment,
+    type: event.type,
+    submission_id: event.submissionId ?? null,
+    submitter_id: event.submitterId ?? null,
+    data: JSON.stringify(event.data),
+    created_at: createdAt,
+    actor_ip: event.actor?.ip ?? null,
+    actor_user_agent: event.actor?.userAgent ?? null,
+  }))
+  await tx.insertInto('events').values(rows).execute()
+  return rows.map((row) => row.id)
 }
 
 export interface EventFilters {

@@ -32,23 +32,34 @@ export interface ClaimedJob {
  */
 export async function enqueue<Payload extends TSchema>(
   tx: Tx,
-  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  deps: { clock: Clock; ids: IdGenerator },
   job: JobDeclaration<Payload>,
   payload: Static<Payload>,
-  { runAt }: { runAt?: Date } = {},
+  options: { runAt?: Date } = {},
 ): Promise<string> {
-  const text = JSON.stringify(payload)
-  const problem = payloadProblem(job, text === undefined ? undefined : JSON.parse(text))
-  if (problem) throw new Error(problem)
-  const id = ids.next('job')
+  const [id] = await enqueueMany(tx, deps, job, [payload], options)
+  return id!
+}
+
+/** Queues one job of kind `job` per payload, in one statement (a batch of purges); answers their ids in order. */
+export async function enqueueMany<Payload extends TSchema>(
+  tx: Tx,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  job: JobDeclaration<Payload>,
+  payloads: Static<Payload>[],
+  { runAt }: { runAt?: Date } = {},
+): Promise<string[]> {
+  if (payloads.length === 0) return []
   const now = toIso(clock.now())
-  await tx
-    .insertInto('jobs')
-    .values({
-      id,
+  const rows = payloads.map((payload) => {
+    const text = JSON.stringify(payload)
+    const problem = payloadProblem(job, text === undefined ? undefined : JSON.parse(text))
+    if (problem) throw new Error(problem)
+    return {
+      id: ids.next('job'),
       kind: job.kind,
       payload: text,
-      state: 'pending',
+      state: 'pending' as const,
       attempt: 0,
       max_attempts: attemptsOf(job),
       run_at: toIso(runAt ?? clock.now()),
@@ -57,9 +68,10 @@ export async function enqueue<Payload extends TSchema>(
       created_at: now,
       updated_at: now,
       submission_id: submissionIdOf(payload),
-    })
-    .execute()
-  return id
+    }
+  })
+  await tx.insertInto('jobs').values(rows).execute()
+  return rows.map((row) => row.id)
 }
 
 /** The submission a job is about, kept in its own column: a purge finds the job through an index. */

@@ -6,14 +6,14 @@
 import type { Scope, SubmissionStatus, SubmissionsTable, Tx } from '../db/tables.ts'
 import { deleteSubmissionProgress } from '../documents/signing-progress-store.ts'
 import type { ApiError } from '../errors.ts'
-import { appendEvent } from '../events/event-store.ts'
+import { appendEvents } from '../events/event-store.ts'
 import { type EventType, isWebhookEventType } from '../events/event-types.ts'
-import { enqueue } from '../jobs/job-store.ts'
+import { enqueue, enqueueMany } from '../jobs/job-store.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
 import { finalizeSubmissionDeclaration, publishEventDeclaration } from './submission-jobs.ts'
 import { FINAL_STATUSES, moveFrom, type SubmissionTrigger } from './submission-moves.ts'
-import { snapshotSubmission } from './submission-snapshot.ts'
+import { snapshotSubmissions } from './submission-snapshot.ts'
 
 export interface LifecycleContext {
   clock: Clock
@@ -52,18 +52,52 @@ export async function recordSubmissionEvent(
   actor: Actor | null = null,
   about: About | null = null,
 ): Promise<string> {
-  const object = await snapshotSubmission(tx, ctx.config.publicUrl, submission.id)
-  const eventId = await appendEvent(tx, ctx, scopeOf(submission), {
-    type,
-    submissionId: submission.id,
-    submitterId: actor?.submitterId ?? about?.submitterId ?? null,
-    data: { ...about?.data, ...(actor?.member ? { member: actor.member } : {}), object },
-    actor,
-  })
+  const [eventId] = await recordSubmissionEvents(tx, ctx, type, [{ submission, actor, about }])
+  return eventId!
+}
+
+/**
+ * The same event for several submissions of one scope (a batch of purges), each with its own
+ * snapshot, written in a few statements whatever their number; answers the event ids in order.
+ */
+export async function recordSubmissionEvents(
+  tx: Tx,
+  ctx: LifecycleContext,
+  type: EventType,
+  items: Array<{
+    submission: Pick<SubmissionsTable, 'id' | 'account_id' | 'environment'>
+    actor?: Actor | null
+    about?: About | null
+  }>,
+): Promise<string[]> {
+  const first = items[0]
+  if (!first) return []
+  const objects = await snapshotSubmissions(
+    tx,
+    ctx.config.publicUrl,
+    items.map((item) => item.submission.id),
+  )
+  const eventIds = await appendEvents(
+    tx,
+    ctx,
+    scopeOf(first.submission),
+    items.map(({ submission, actor, about }, i) => ({
+      type,
+      submissionId: submission.id,
+      submitterId: actor?.submitterId ?? about?.submitterId ?? null,
+      data: { ...about?.data, ...(actor?.member ? { member: actor.member } : {}), object: objects[i] },
+      actor,
+    })),
+  )
   if (isWebhookEventType(type)) {
-    await enqueue(tx, ctx, publishEventDeclaration, { event_id: eventId })
+    await enqueueMany(
+      tx,
+      ctx,
+      publishEventDeclaration,
+      eventIds.map((eventId) => ({ event_id: eventId })),
+    )
   }
-  return eventId
+  return eventIds
 }
 
 const STAMPS: Partial<Record<SubmissionStatus, 'completed_at' | 'cancelled_at' | 'declined_at'>> = {

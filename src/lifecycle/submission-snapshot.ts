@@ -56,15 +56,30 @@ export async function snapshotSubmission(
   publicUrl: string,
   submissionId: string,
 ): Promise<SubmissionSnapshot> {
-  const submission = await tx
+  const [snapshot] = await snapshotSubmissions(tx, publicUrl, [submissionId])
+  return snapshot!
+}
+
+/**
+ * The snapshots of several submissions (a batch of purges) in three reads, in the order of
+ * `submissionIds`; every one must exist (the caller holds it in its transaction).
+ */
+export async function snapshotSubmissions(
+  tx: Tx,
+  publicUrl: string,
+  submissionIds: string[],
+): Promise<SubmissionSnapshot[]> {
+  if (submissionIds.length === 0) return []
+  const submissions = await tx
     .selectFrom('submissions')
     .selectAll()
-    .where('id', '=', submissionId)
-    .executeTakeFirstOrThrow()
+    .where('id', 'in', submissionIds)
+    .execute()
   const rows = await tx
     .selectFrom('submitters')
     .select([
       'id',
+      'submission_id',
       'email',
       'external_id',
       'status',
@@ -73,34 +88,42 @@ export async function snapshotSubmission(
       'next_reminder_at',
       'grouped',
     ])
-    .where('submission_id', '=', submissionId)
+    .where('submission_id', 'in', submissionIds)
+    .orderBy('submission_id')
     .orderBy('position')
     .execute()
   const members = await membersOfSnapshot(
     tx,
     rows.filter((s) => s.grouped === 1).map((s) => s.id),
   )
-  const submitters = rows.map(({ grouped, ...s }) => {
-    // '' is a signer group's address until a member acts, and a purged signer's for good.
-    const signer = { ...s, email: s.email || null }
-    if (grouped !== 1) return signer
+  const byId = new Map(submissions.map((row) => [row.id, row]))
+  return submissionIds.map((id) => {
+    const submission = byId.get(id)
+    if (!submission) throw new Error(`snapshotSubmissions: no submission ${id}`)
+    const submitters = rows
+      .filter((s) => s.submission_id === id)
+      .map(({ grouped, submission_id: _, ...s }) => {
+        // '' is a signer group's address until a member acts, and a purged signer's for good.
+        const signer = { ...s, email: s.email || null }
+        if (grouped !== 1) return signer
+        return {
+          ...signer,
+          members: members.filter((m) => m.submitter_id === s.id).map(({ submitter_id: _, ...m }) => m),
+        }
+      })
     return {
-      ...signer,
-      members: members.filter((m) => m.submitter_id === s.id).map(({ submitter_id: _, ...m }) => m),
+      id: submission.id,
+      status: submission.status,
+      template_id: submission.template_id,
+      bulk_send_id: submission.bulk_send_id,
+      metadata: JSON.parse(submission.metadata) as Record<string, unknown>,
+      reminders: reminderPolicyOf(submission),
+      submitters,
+      audit_log_url: auditLogUrl(publicUrl, submission.id),
+      completed_at: submission.completed_at,
+      purged_at: submission.purged_at,
     }
   })
-  return {
-    id: submission.id,
-    status: submission.status,
-    template_id: submission.template_id,
-    bulk_send_id: submission.bulk_send_id,
-    metadata: JSON.parse(submission.metadata) as Record<string, unknown>,
-    reminders: reminderPolicyOf(submission),
-    submitters,
-    audit_log_url: auditLogUrl(publicUrl, submission.id),
-    completed_at: submission.completed_at,
-    purged_at: submission.purged_at,
-  }
 }
 
 /** The members of the grouped submitters of a snapshot, in order; nothing read when there is none. */

@@ -3,17 +3,17 @@
 // would hold its mails and finalizations back; a backlog is worked off slice by slice). For
 // each policy in force it reads, through the index `submissions_retention`, the ended submissions
 // of its scope whose end lies more than `delete_after_days` ago, in end order, whose status the
-// policy names and that no legal hold in force keeps, and purges them one by one (each its own
-// transaction: purge.ts). Several workers at once purge each submission once: the second finds
-// `purged_at` set under the lock and does nothing.
+// policy names and that no legal hold in force keeps, and purges them in batches of up to 50, each
+// one transaction (purge.ts), four batches at once. Several workers at once purge each submission
+// once: the second finds `purged_at` set under the lock and leaves it.
 
 import { sql } from 'kysely'
+import { chunksOf } from '../db/batch.ts'
 import type { Executor, Scope } from '../db/tables.ts'
 import type { Deps } from '../deps.ts'
-import { ApiError } from '../errors.ts'
 import { definePeriodicTask } from '../jobs/define-periodic-task.ts'
 import { toIso } from '../lib/clock.ts'
-import { purgeSubmission } from './purge.ts'
+import { PURGE_BATCH, purgeSubmissions } from './purge.ts'
 import { addressesOfSubmissions, scrubRequestLogs } from './purge-store.ts'
 import { type EndedStatus, policiesInForce } from './retention-policy-store.ts'
 
@@ -21,7 +21,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** Submissions read per query; a run goes on until nothing is due or its time is up. */
 const BATCH = 200
 /**
- * Purges in flight at once: each is a transaction of some 30 short statements, so on PostgreSQL
+ * Batches in flight at once: each is a transaction of some 30 short statements, so on PostgreSQL
  * the round trips, not the server, bound one at a time; four leave the pool's other connections to
  * the API. On SQLite they take turns on the one connection.
  */
@@ -124,16 +124,15 @@ export async function applyRetention(deps: Deps, budgetMs = RUN_BUDGET_MS): Prom
       const scope = { account_id: policy.scope.accountId, environment: policy.scope.environment }
       const addresses = await addressesOfSubmissions(deps.db, scope, ids)
       await deps.db.transaction().execute((tx) => scrubRequestLogs(tx, scope, addresses))
+      const batches = chunksOf(ids, PURGE_BATCH)
       let next = 0
       const lane = async () => {
-        while (next < ids.length && performance.now() - started <= budgetMs) {
-          const id = ids[next++]!
-          try {
-            const result = await purgeSubmission(deps, policy.scope, id, 'policy', { scrubLogs: false })
-            if (result.purged) purged++
-          } catch (error) {
-            if (!(error instanceof ApiError)) throw error
-            skipped.add(id)
+        while (next < batches.length && performance.now() - started <= budgetMs) {
+          const batch = batches[next++]!
+          const outcomes = await purgeSubmissions(deps, policy.scope, batch, 'policy', { scrubLogs: false })
+          for (const result of outcomes) {
+            if (result.outcome === 'purged') purged++
+            else if (result.outcome === 'refused') skipped.add(result.id)
           }
         }
       }

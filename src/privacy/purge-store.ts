@@ -1,14 +1,27 @@
-// docs/privacy.md#purge: the rows of one submission as a purge leaves them, written in the one
-// transaction that sets `purged_at`. The inventory of every table is in purge-inventory.ts; a table
-// that holds a submission's personal data is scrubbed here, each statement through an index.
+// docs/privacy.md#purge: the rows of a batch of submissions as a purge leaves them, written in the
+// one transaction that sets their `purged_at`. The inventory of every table is in purge-inventory.ts;
+// a table that holds a submission's personal data is scrubbed here, each statement through an index
+// and for the whole batch at once (a few dozen statements whether it holds one submission or 50).
 
-import type { Executor, SubmissionsTable, Tx } from '../db/tables.ts'
+import { chunksOf, valueByKey } from '../db/batch.ts'
+import type { Environment, Executor, SubmissionsTable, Tx } from '../db/tables.ts'
 import { scrubJson } from './scrub-json.ts'
 
-type Target = Pick<SubmissionsTable, 'id' | 'account_id' | 'environment' | 'template_id'>
+/** The submissions of one purge transaction: one scope, locked by the caller. */
+export interface PurgeBatch {
+  account_id: string
+  environment: Environment
+  submissions: Array<Pick<SubmissionsTable, 'id' | 'template_id' | 'bulk_send_id' | 'bulk_send_row'>>
+}
 
-/** The submission itself: what it said to whom and why goes; statuses, times and hashes stay. */
-export async function scrubSubmissionRow(tx: Tx, target: Target, at: string): Promise<SubmissionsTable> {
+const idsOf = (batch: PurgeBatch) => batch.submissions.map((s) => s.id)
+
+/** The submissions themselves: what they said to whom and why goes; statuses, times and hashes stay. */
+export async function scrubSubmissionRows(
+  tx: Tx,
+  batch: PurgeBatch,
+  at: string,
+): Promise<SubmissionsTable[]> {
   return tx
     .updateTable('submissions')
     .set({
@@ -25,16 +38,11 @@ export async function scrubSubmissionRow(tx: Tx, target: Target, at: string): Pr
       audit_pdf_key: null,
       audit_json_key: null,
     })
-    .where('id', '=', target.id)
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where('id', 'in', idsOf(batch))
     .returningAll()
-    .executeTakeFirstOrThrow()
-}
-
-/** The addresses of its signers and group members, read before they are scrubbed. */
-export function addressesOf(tx: Tx, target: Target): Promise<string[]> {
-  return addressesOfSubmissions(tx, target, [target.id])
+    .execute()
 }
 
 /** The addresses of the signers and group members of several submissions of one scope. */
@@ -75,7 +83,7 @@ export async function addressesOfSubmissions(
  */
 export async function scrubRequestLogs(
   tx: Tx,
-  target: Pick<Target, 'account_id' | 'environment'>,
+  target: Pick<PurgeBatch, 'account_id' | 'environment'>,
   addresses: string[],
 ): Promise<void> {
   if (addresses.length === 0) return
@@ -113,8 +121,8 @@ export async function scrubRequestLogs(
   }
 }
 
-/** Its signers keep id, role, position, statuses, times and link slug (the page says "deleted"). */
-export async function scrubSigners(tx: Tx, target: Target): Promise<string[]> {
+/** Their signers keep id, role, position, statuses, times and link slug (the page says "deleted"). */
+export async function scrubSigners(tx: Tx, batch: PurgeBatch): Promise<string[]> {
   const signers = await tx
     .updateTable('submitters')
     .set({
@@ -133,182 +141,222 @@ export async function scrubSigners(tx: Tx, target: Target): Promise<string[]> {
       declined_user_agent: null,
       decline_reason: null,
     })
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .where('submission_id', '=', target.id)
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where('submission_id', 'in', idsOf(batch))
     .returning('id')
     .execute()
-  const ids = signers.map((s) => s.id)
-  await tx.deleteFrom('signing_progress').where('submission_id', '=', target.id).execute()
-  if (ids.length === 0) return ids
-  // Through the signer's id: these tables are indexed by it, not by the submission.
-  await tx.deleteFrom('group_members').where('submitter_id', 'in', ids).execute()
-  await tx.deleteFrom('signing_request_resends').where('submitter_id', 'in', ids).execute()
-  await tx.deleteFrom('email_2fa_codes').where('submitter_id', 'in', ids).execute()
-  return ids
+  await tx.deleteFrom('signing_progress').where('submission_id', 'in', idsOf(batch)).execute()
+  // Through the signers' ids: these tables are indexed by the signer, not by the submission.
+  for (const ids of chunksOf(signers.map((s) => s.id))) {
+    await tx.deleteFrom('group_members').where('submitter_id', 'in', ids).execute()
+    await tx.deleteFrom('signing_request_resends').where('submitter_id', 'in', ids).execute()
+    await tx.deleteFrom('email_2fa_codes').where('submitter_id', 'in', ids).execute()
+  }
+  return signers.map((s) => s.id)
 }
 
 /**
  * The journal keeps each event's id, type and time, its data scrubbed (scrub-json.ts) and no
  * actor's address or agent; the webhook deliveries of those events (found per endpoint, through
  * the index `webhook_deliveries_event`) keep their state with the body scrubbed the same way,
- * and their attempts lose what the receiver answered.
+ * and their attempts lose what the receiver answered. Each list is written in one UPDATE per
+ * STATEMENT_ROWS rows, every row its own scrubbed text (db/batch.ts).
  */
-export async function scrubJournal(tx: Tx, target: Target): Promise<void> {
+export async function scrubJournal(tx: Tx, batch: PurgeBatch): Promise<void> {
   const events = await tx
     .selectFrom('events')
     .select(['id', 'data'])
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .where('submission_id', '=', target.id)
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where('submission_id', 'in', idsOf(batch))
     .execute()
-  for (const event of events) {
+  for (const chunk of chunksOf(events)) {
     await tx
       .updateTable('events')
-      .set({ data: scrubJson(event.data), actor_ip: null, actor_user_agent: null })
-      .where('id', '=', event.id)
+      .set({
+        data: valueByKey('id', new Map(chunk.map((e) => [e.id, scrubJson(e.data)]))),
+        actor_ip: null,
+        actor_user_agent: null,
+      })
+      .where(
+        'id',
+        'in',
+        chunk.map((e) => e.id),
+      )
       .execute()
   }
   if (events.length === 0) return
   const endpoints = await tx
     .selectFrom('webhook_endpoints')
     .select('id')
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
     .execute()
   if (endpoints.length === 0) return
-  const deliveries = await tx
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'body'])
-    .where(
-      'endpoint_id',
-      'in',
-      endpoints.map((e) => e.id),
-    )
-    .where(
-      'event_id',
-      'in',
-      events.map((e) => e.id),
-    )
-    .execute()
-  for (const delivery of deliveries) {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({ body: scrubJson(delivery.body) })
-      .where('id', '=', delivery.id)
+  for (const chunk of chunksOf(events)) {
+    const deliveries = await tx
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'body'])
+      .where(
+        'endpoint_id',
+        'in',
+        endpoints.map((e) => e.id),
+      )
+      .where(
+        'event_id',
+        'in',
+        chunk.map((e) => e.id),
+      )
       .execute()
-    await tx
-      .updateTable('webhook_attempts')
-      .set({ response_body: null })
-      .where('delivery_id', '=', delivery.id)
-      .execute()
+    for (const part of chunksOf(deliveries)) {
+      const ids = part.map((d) => d.id)
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ body: valueByKey('id', new Map(part.map((d) => [d.id, scrubJson(d.body)]))) })
+        .where('id', 'in', ids)
+        .execute()
+      await tx
+        .updateTable('webhook_attempts')
+        .set({ response_body: null })
+        .where('delivery_id', 'in', ids)
+        .execute()
+    }
   }
 }
 
 /**
- * Mails (the outbox: rendered bodies with names and links), reminders and the finalization of this
- * submission: deleted, found by `jobs.submission_id`. A job running right now keeps its row (its
+ * Mails (the outbox: rendered bodies with names and links), reminders and the finalization of these
+ * submissions: deleted, found by `jobs.submission_id`. A job running right now keeps its row (its
  * worker marks it done) with the payload emptied.
  */
-export async function dropJobs(tx: Tx, target: Target): Promise<number> {
+export async function dropJobs(tx: Tx, batch: PurgeBatch): Promise<number> {
   const deleted = await tx
     .deleteFrom('jobs')
-    .where('submission_id', '=', target.id)
+    .where('submission_id', 'in', idsOf(batch))
     .where('state', '!=', 'running')
     .executeTakeFirst()
   await tx
     .updateTable('jobs')
     .set({ payload: '{}' })
-    .where('submission_id', '=', target.id)
+    .where('submission_id', 'in', idsOf(batch))
     .where('state', '=', 'running')
     .execute()
   return Number(deleted.numDeletedRows)
 }
 
-/** Stored answers of idempotent requests that name the submission (its creation, a resend…): scrubbed. */
-export async function scrubIdempotentAnswers(tx: Tx, target: Target): Promise<void> {
+/**
+ * Stored answers of idempotent requests that name one of the submissions (its creation, a
+ * resend…): scrubbed. One read of the scope's keys (kept 24 hours) for the whole batch.
+ */
+export async function scrubIdempotentAnswers(tx: Tx, batch: PurgeBatch): Promise<void> {
   const rows = await tx
     .selectFrom('idempotency_keys')
     .select(['route', 'key', 'response_body'])
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .where('response_body', 'like', `%"${target.id}"%`)
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where((eb) => eb.or(idsOf(batch).map((id) => eb('response_body', 'like', `%"${id}"%`))))
     .execute()
   for (const row of rows) {
     await tx
       .updateTable('idempotency_keys')
       .set({ response_body: row.response_body === null ? null : scrubJson(row.response_body) })
-      .where('account_id', '=', target.account_id)
-      .where('environment', '=', target.environment)
+      .where('account_id', '=', batch.account_id)
+      .where('environment', '=', batch.environment)
       .where('route', '=', row.route)
       .where('key', '=', row.key)
       .execute()
   }
 }
 
-/** The bulk-send row that made it: its input (addresses, names, values) and external id go. */
-export async function scrubBulkRow(tx: Tx, submission: SubmissionsTable): Promise<void> {
-  if (submission.bulk_send_id === null || submission.bulk_send_row === null) return
-  await tx
-    .updateTable('bulk_send_rows')
-    .set({ input: 'null', external_id: null })
-    .where('bulk_send_id', '=', submission.bulk_send_id)
-    .where('row', '=', submission.bulk_send_row)
-    .execute()
+/** The bulk-send rows that made them: their input (addresses, names, values) and external id go. */
+export async function scrubBulkRows(tx: Tx, batch: PurgeBatch): Promise<void> {
+  const rowsBySend = new Map<string, number[]>()
+  for (const s of batch.submissions) {
+    if (s.bulk_send_id === null || s.bulk_send_row === null) continue
+    rowsBySend.set(s.bulk_send_id, [...(rowsBySend.get(s.bulk_send_id) ?? []), s.bulk_send_row])
+  }
+  for (const [bulkSendId, rows] of rowsBySend) {
+    await tx
+      .updateTable('bulk_send_rows')
+      .set({ input: 'null', external_id: null })
+      .where('bulk_send_id', '=', bulkSendId)
+      .where('row', 'in', rows)
+      .execute()
+  }
 }
 
 /**
- * The template made for this submission alone (from_pdf, from_html, from_docx: `internal`) loses
- * its names, fields and metadata; its documents keep size, pages and SHA-256. A shared template is
- * the sender's, not the signer's: untouched. Answers the internal template's id, or null.
+ * A template made for its submission alone (from_pdf, from_html, from_docx: `internal`) loses its
+ * names, fields and metadata once no submission that is not purged uses it; its documents keep
+ * size, pages and SHA-256. A shared template is the sender's, not the signer's: untouched. Answers
+ * the internal template scrubbed for each submission that had one (submission id → template id).
  */
-export async function scrubInternalTemplate(tx: Tx, target: Target): Promise<string | null> {
-  const template = await tx
+export async function scrubInternalTemplates(tx: Tx, batch: PurgeBatch): Promise<Map<string, string>> {
+  const templates = await tx
     .selectFrom('templates')
-    .select(['id', 'internal', 'documents'])
-    .where('id', '=', target.template_id)
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .executeTakeFirst()
-  if (template?.internal !== 1) return null
-  const others = await tx
+    .select(['id', 'documents'])
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where('id', 'in', [...new Set(batch.submissions.map((s) => s.template_id))])
+    .where('internal', '=', 1)
+    .execute()
+  if (templates.length === 0) return new Map()
+  const stillUsed = await tx
     .selectFrom('submissions')
-    .select('id')
-    .where('account_id', '=', target.account_id)
-    .where('environment', '=', target.environment)
-    .where('template_id', '=', template.id)
-    .where('id', '!=', target.id)
+    .select('template_id')
+    .distinct()
+    .where('account_id', '=', batch.account_id)
+    .where('environment', '=', batch.environment)
+    .where(
+      'template_id',
+      'in',
+      templates.map((t) => t.id),
+    )
+    .where('id', 'not in', idsOf(batch))
     .where('purged_at', 'is', null)
-    .limit(1)
     .execute()
-  if (others.length > 0) return null
-  const documents = (JSON.parse(template.documents) as Array<Record<string, unknown>>).map((d, i) => ({
-    ...d,
-    name: `document-${i + 1}.pdf`,
-  }))
-  await tx
-    .updateTable('templates')
-    .set({
-      name: 'Purged',
-      external_id: null,
-      metadata: '{}',
-      fields: '[]',
-      documents: JSON.stringify(documents),
+  const used = new Set(stillUsed.map((s) => s.template_id))
+  const scrubbed = templates.filter((t) => !used.has(t.id))
+  for (const chunk of chunksOf(scrubbed)) {
+    const documents = chunk.map((t) => {
+      const renamed = (JSON.parse(t.documents) as Array<Record<string, unknown>>).map((d, i) => ({
+        ...d,
+        name: `document-${i + 1}.pdf`,
+      }))
+      return [t.id, JSON.stringify(renamed)] as const
     })
-    .where('id', '=', template.id)
-    .execute()
-  return template.id
+    await tx
+      .updateTable('templates')
+      .set({
+        name: 'Purged',
+        external_id: null,
+        metadata: '{}',
+        fields: '[]',
+        documents: valueByKey('id', new Map(documents)),
+      })
+      .where(
+        'id',
+        'in',
+        chunk.map((t) => t.id),
+      )
+      .execute()
+  }
+  const scrubbedIds = new Set(scrubbed.map((t) => t.id))
+  return new Map(
+    batch.submissions.filter((s) => scrubbedIds.has(s.template_id)).map((s) => [s.id, s.template_id]),
+  )
 }
 
-/** Whether a legal hold in force names the submission. */
-export async function isHeld(db: Executor, submissionId: string): Promise<boolean> {
-  const row = await db
+/** The submissions of the list that a legal hold in force names. */
+export async function heldAmong(db: Executor, submissionIds: string[]): Promise<Set<string>> {
+  if (submissionIds.length === 0) return new Set()
+  const rows = await db
     .selectFrom('legal_hold_submissions')
     .innerJoin('legal_holds', 'legal_holds.id', 'legal_hold_submissions.hold_id')
-    .select('legal_holds.id')
-    .where('legal_hold_submissions.submission_id', '=', submissionId)
+    .select('legal_hold_submissions.submission_id')
+    .where('legal_hold_submissions.submission_id', 'in', submissionIds)
     .where('legal_holds.released_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst()
-  return row !== undefined
+    .execute()
+  return new Set(rows.map((r) => r.submission_id))
 }
