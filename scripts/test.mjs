@@ -32,6 +32,7 @@ function find(dir) {
   const out = []
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
+    if (name === 'node_modules') continue
     if (statSync(path).isDirectory()) out.push(...find(path))
     else if (name.endsWith('.test.ts')) out.push(path)
   }
@@ -56,7 +57,10 @@ const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'script
 })
 if (built.status !== 0) process.exit(1)
 
-const files = chosen.length ? chosen : [...find(join(root, 'src')), ...find(join(root, 'test'))].sort()
+// sdks/: the client packages' tests (docs/sdks.md), against a Paraph the test starts.
+const files = chosen.length
+  ? chosen
+  : [...find(join(root, 'src')), ...find(join(root, 'test')), ...find(join(root, 'sdks'))].sort()
 const passes = engines.length ? engines : ['sqlite', 'postgres']
 // --once-on=<engine>: the files that cannot differ run on that engine's pass only. Both engines in
 // one invocation share this Node.js line: the first pass takes them.
