@@ -143,14 +143,16 @@ export class FaultProxy {
     }
     if (path === '/__faults' && method === 'POST') {
       this.plan(JSON.parse(body.toString('utf8')) as Fault)
-      return json(201, { planned: true })
+      json(201, { planned: true })
+      return
     }
     if (path === '/__faults' && method === 'DELETE') {
       this.clear()
-      return json(200, { cleared: true })
+      json(200, { cleared: true })
+      return
     }
-    if (path === '/__requests' && method === 'GET') return json(200, this.requests)
-    json(404, { error: `fault proxy: no control route ${method} ${path}` })
+    if (path === '/__requests' && method === 'GET') json(200, this.requests)
+    else json(404, { error: `fault proxy: no control route ${method} ${path}` })
   }
 }
 
