@@ -1,4 +1,4 @@
-// No dead relative link or anchor in README.md and docs/, and no comment in the code citing a doc or
+// No dead relative link or anchor in README.md, docs/ and sdks/, and no comment in the code citing a doc or
 // a heading that does not exist (`docs/api.md#limits`). Touches no database; it runs in both engine
 // passes like every test file.
 import assert from 'node:assert/strict'
@@ -111,8 +111,8 @@ describe('the documentation links checker', () => {
   })
 })
 
-describe('README.md and docs/', () => {
-  const files = ['README.md', ...markdownUnder('docs')]
+describe('README.md, docs/ and sdks/', () => {
+  const files = ['README.md', ...markdownUnder('docs'), ...markdownUnder('sdks')]
 
   it('have no dead relative link or anchor', () => {
     const dead = deadLinks(files, repository)
@@ -132,11 +132,11 @@ describe('README.md and docs/', () => {
 describe('the code cites docs that exist', () => {
   // Comments cite this repository's docs (`docs/api.md#limits`), never an outside contract: every
   // cited file and heading must exist. This file is left out: its examples are deliberately dead.
-  const sources = ['src', 'test', 'scripts', 'bench']
+  const sources = ['src', 'test', 'scripts', 'bench', 'sdks']
     .flatMap((dir) => filesUnder(dir, ['.ts', '.tsx', '.mjs', '.js', '.sh', '.css']))
     .filter((path) => path !== 'test/docs-links.test.ts')
 
-  it('every docs/….md and docs/….md#heading cited in src/, test/, scripts/ and bench/ exists', () => {
+  it('every docs/….md and docs/….md#heading cited in src/, test/, scripts/, bench/ and sdks/ exists', () => {
     const dead = deadCitations(sources, repository)
     assert.deepEqual(
       dead.map((d) => `${d.file}:${d.line} ${d.target}: ${d.reason}`),
