@@ -1,6 +1,7 @@
 // GET /openapi.yaml — an OpenAPI 3.1 document generated from the route list itself: the schemas
 // that validate requests and serialize responses are the ones published, with every error a route
-// can answer (its own and those its layers add).
+// can answer (its own and those its layers add); and its `webhooks` section from the schemas the
+// event bodies are typed with (docs/webhooks.md#in-the-openapi-description), handed in by app.ts.
 import { type TSchema, Type } from 'typebox'
 import { stringify } from 'yaml'
 import { describeCode, type ErrorCode, statusOf, typeOf } from '../errors.ts'
@@ -88,8 +89,15 @@ function hoist(schema: unknown, components: Record<string, unknown>, root = true
   for (const [k, v] of Object.entries(schema)) copy[k] = hoist(v, components, false)
   const title = (schema as Json).title
   if (typeof title === 'string' && /^[A-Za-z0-9_]+$/.test(title) && !root) {
+    // A Nullable() of a named schema (`type: [T, 'null']`, common-schemas.ts) names the schema
+    // itself and adds null beside the reference: one component per title, never a nullable
+    // variant overwriting the plain one or the reverse (`Metadata`).
+    const { type } = copy
+    const nullable = Array.isArray(type) && type.length === 2 && type.includes('null')
+    if (nullable) copy.type = type.find((t) => t !== 'null')
     components[title] = copy
-    return { $ref: `#/components/schemas/${title}` }
+    const ref = { $ref: `#/components/schemas/${title}` }
+    return nullable ? { anyOf: [ref, { type: 'null' }] } : ref
   }
   return copy
 }
@@ -229,7 +237,69 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
   }
 }
 
-export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
+/** The `webhooks` section's input: src/webhooks/webhook-events.ts (http/ knows no capability). */
+export interface WebhookSection {
+  /** The header carrying the signature: its name, its shape, how to check it. */
+  signature: { header: string; pattern: string; description: string }
+  /** What every delivery is: the answer expected, the retries. */
+  description: string
+  /** Every type an endpoint can receive, with the schema (titled) of its body. */
+  events: Array<{ type: string; body: TSchema }>
+}
+
+/** `submission.partially_signed` → `submissionPartiallySignedWebhook`. */
+function webhookOperationId(type: string): string {
+  const [first, ...rest] = type.split(/[._]/)
+  return `${first}${rest.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Webhook`
+}
+
+/**
+ * One POST per type, its body a named component; and `WebhookEvent`, the union of the bodies
+ * discriminated by `type`, for a generator to type whatever arrives.
+ */
+function webhooksOf(section: WebhookSection, components: Record<string, unknown>): Json {
+  const webhooks: Json = {}
+  const mapping: Record<string, string> = {}
+  for (const { type, body } of section.events) {
+    const schema = named(body, components) as { $ref: string }
+    mapping[type] = schema.$ref
+    const { description } = body as { description?: string }
+    webhooks[type] = {
+      post: {
+        operationId: webhookOperationId(type),
+        summary: type,
+        description: `${description ?? ''}\n\n${section.description}`.trim(),
+        tags: ['Webhook events'],
+        security: [],
+        parameters: [
+          {
+            name: section.signature.header,
+            in: 'header',
+            required: true,
+            description: section.signature.description,
+            schema: { type: 'string', pattern: section.signature.pattern },
+          },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema } } },
+        responses: {
+          '2XX': { description: 'Any 2xx acknowledges the delivery' },
+          default: {
+            description:
+              'Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule',
+          },
+        },
+      },
+    }
+  }
+  components.WebhookEvent = {
+    description: 'Any body a webhook endpoint can receive (docs/webhooks.md#the-body), told apart by `type`',
+    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'type', mapping },
+  }
+  return webhooks
+}
+
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string, webhookSection?: WebhookSection): Json {
   const components: Record<string, unknown> = { Error: hoist(ErrorBody, {}, true) }
   const paths: Record<string, Json> = {}
   for (const route of routes) {
@@ -237,6 +307,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     paths[path] ??= {}
     paths[path]![route.method.toLowerCase()] = operation(route, components)
   }
+  const webhooks = webhookSection ? { webhooks: webhooksOf(webhookSection, components) } : {}
   return {
     openapi: '3.1.0',
     info: {
@@ -247,6 +318,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     paths,
+    ...webhooks,
     components: {
       schemas: components,
       headers: COMPONENT_HEADERS,
@@ -263,7 +335,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
 }
 
 /** The route serving the document; built lazily from the final route list, then cached. */
-export function openApiRoute(routes: () => AnyRoute[], serverUrl: string) {
+export function openApiRoute(routes: () => AnyRoute[], serverUrl: string, webhookSection: WebhookSection) {
   let cached: string | undefined
   return defineRoute({
     operationId: 'getOpenApi',
@@ -276,7 +348,9 @@ export function openApiRoute(routes: () => AnyRoute[], serverUrl: string) {
     schema: { response: { 200: Type.String() } },
     errors: [],
     handler: async () => {
-      cached ??= stringify(buildOpenApi(routes(), serverUrl), { aliasDuplicateObjects: false })
+      cached ??= stringify(buildOpenApi(routes(), serverUrl, webhookSection), {
+        aliasDuplicateObjects: false,
+      })
       return cached
     },
   })
