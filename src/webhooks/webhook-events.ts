@@ -8,7 +8,7 @@ import { BulkSendCompletedData } from '../bulk-sends/bulk-send-schemas.ts'
 import { DEFAULT_RETRY_SCHEDULE } from '../config.ts'
 import type { DeliveredEventType } from '../events/event-types.ts'
 import { Id, Timestamp } from '../http/common-schemas.ts'
-import type { WebhookSection } from '../http/openapi.ts'
+import type { WebhookSection } from '../http/openapi-webhooks.ts'
 import {
   SubmissionEventData,
   SubmissionPurgedData,
