@@ -144,14 +144,10 @@ export class FaultProxy {
     if (path === '/__faults' && method === 'POST') {
       this.plan(JSON.parse(body.toString('utf8')) as Fault)
       json(201, { planned: true })
-      return
-    }
-    if (path === '/__faults' && method === 'DELETE') {
+    } else if (path === '/__faults' && method === 'DELETE') {
       this.clear()
       json(200, { cleared: true })
-      return
-    }
-    if (path === '/__requests' && method === 'GET') json(200, this.requests)
+    } else if (path === '/__requests' && method === 'GET') json(200, this.requests)
     else json(404, { error: `fault proxy: no control route ${method} ${path}` })
   }
 }
