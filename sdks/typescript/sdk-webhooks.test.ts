@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { WebhookReceiver } from '../../test/fixtures/webhook-receiver.ts'
 import { pdfBody, type SdkApp, startSdkApp, work } from './sdk-test-kit.ts'
-import { type Paraph, WebhookVerificationError, webhooks } from './src/paraph.ts'
+import { type Paraph, type WebhookEventType, WebhookVerificationError, webhooks } from './src/paraph.ts'
 
 describe('webhooks.verify on real deliveries', () => {
   let s: SdkApp
@@ -40,8 +40,13 @@ describe('webhooks.verify on real deliveries', () => {
     const header = hook!.headers['paraph-signature']
 
     const event = await paraph.webhooks.verify(raw, header, [endpoint.secret])
-    assert.equal(event.type, 'submission.created')
+    // The event is a union on `type` (the OpenAPI webhooks section): narrowing types `data`.
+    if (event.type !== 'submission.created') assert.fail(`got ${event.type}`)
     assert.equal(event.data.object.id, created.id)
+    assert.equal(event.data.object.submitters[0]?.email, 'ann@example.eu')
+    // @ts-expect-error no such event type
+    const unknownType: WebhookEventType = 'submission.nope'
+    assert.ok(unknownType)
     assert.match(event.id, /^evt_/)
     assert.deepEqual(
       await webhooks.verify(hook!.body, header, endpoint.secret),

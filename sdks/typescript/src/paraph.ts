@@ -21,7 +21,13 @@ import { webhooks } from './webhooks.ts'
 export { ParaphConnectionError, ParaphError, ParaphTimeoutError } from './errors.ts'
 export type { components, operations, paths } from './generated/openapi.gen.ts'
 export type * from './operation-types.ts'
-export { type VerifyOptions, type WebhookEvent, WebhookVerificationError, webhooks } from './webhooks.ts'
+export {
+  type VerifyOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  WebhookVerificationError,
+  webhooks,
+} from './webhooks.ts'
 
 export const SDK_VERSION = '0.1.0'
 

@@ -5,15 +5,17 @@
 // (several during a rotation) with a constant-time comparison; only then is the JSON read.
 // Web Crypto only (globalThis.crypto.subtle): Node.js ≥ 20, Deno, Bun, edge runtimes, browsers.
 
-/** A delivery's body (docs/webhooks.md#the-body). */
-export interface WebhookEvent {
-  /** The event's `evt_` id: de-duplicate on it (a retry carries the same). */
-  id: string
-  type: string
-  /** ISO 8601, UTC, with milliseconds. */
-  created_at: string
-  data: { object: Record<string, unknown>; [key: string]: unknown }
-}
+import type { webhooks as WebhookSection } from './generated/openapi.gen.ts'
+
+type BodyOf<W> = W extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never
+
+/**
+ * A delivery's body (docs/webhooks.md#the-body), typed from the OpenAPI `webhooks` section: a union
+ * on `type`, so `if (event.type === 'submission.completed')` narrows `event.data`.
+ */
+export type WebhookEvent = { [K in keyof WebhookSection]: BodyOf<WebhookSection[K]> }[keyof WebhookSection]
+/** Every event type a webhook endpoint can receive. */
+export type WebhookEventType = WebhookEvent['type']
 
 export interface VerifyOptions {
   /** How far `t` may be from now, in seconds (default 300). */

@@ -1156,7 +1156,272 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "submission.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.created
+         * @description The submission was created; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.sent
+         * @description The submission was sent to its signers; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionSentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.viewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.viewed
+         * @description The submission was opened by a signer for the first time; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionViewedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.partially_signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.partially_signed
+         * @description The submission was signed by a signer, others still to sign; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionPartiallySignedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.completed
+         * @description The submission was signed by everyone and sealed; its documents are ready; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.declined
+         * @description The submission was declined by a signer; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionDeclinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.expired
+         * @description The submission expired unsigned; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.cancelled
+         * @description The submission was cancelled; `data.object` is the submission as it then was.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submission.purged
+         * @description The submission was purged (docs/api.md#purge): its documents and personal data are deleted, its personal values null in `data.object`. Delete the copies your application kept.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submissionPurgedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submitter.reminded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * submitter.reminded
+         * @description A reminder to sign was mailed to a signer, automatic or manual (docs/api.md#reminders); `data.object` is the submission.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["submitterRemindedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bulk_send.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bulk_send.completed
+         * @description A bulk send’s last row is done (docs/api.md#bulk-send); `data.object` is the bulk send.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["bulkSendCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by POST /v1/webhook_endpoints/{id}/test alone (docs/api.md#testing-an-endpoint): never journaled, never retried, no subscription needed.
+         *
+         *     A POST with `Content-Type: application/json` and `User-Agent: Paraph-Webhooks/1.0`, the body made once when the event is published (docs/webhooks.md#the-body). Answer 2xx within 5 s and work asynchronously: anything else, a 3xx included, or no answer within 10 s is a failure, retried with the same event id and body at the times of `WEBHOOK_RETRY_SCHEDULE` counted from the event (by default 0 s, 30 s, 5 min, 30 min, 2 h, 6 h, 24 h, 72 h), then `failed` (docs/api.md#deliveries).
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Error */
@@ -1200,7 +1465,7 @@ export interface components {
          */
         Metadata: {
             [key: string]: string | number | boolean | null;
-        } | null;
+        };
         /** TemplateField */
         TemplateField: {
             name: string;
@@ -1396,7 +1661,7 @@ export interface components {
             name: string | null;
             phone: string | null;
             external_id: string | null;
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             /** @enum {string} */
             status: "pending" | "opened" | "signed" | "declined" | "pre_signed";
             send_email: boolean;
@@ -1484,7 +1749,7 @@ export interface components {
                 subject: string | null;
                 body: string | null;
             };
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             /** @description The effective reminder policy (docs/api.md#reminders): the one given at creation, or the instance default; null when off */
             reminders: {
                 /** @description Hours from when the signer can act (their turn) to the first reminder */
@@ -1919,7 +2184,7 @@ export interface components {
                 subject: string | null;
                 body: string | null;
             };
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             /** @description The effective reminder policy (docs/api.md#reminders): the one given at creation, or the instance default; null when off */
             reminders: {
                 /** @description Hours from when the signer can act (their turn) to the first reminder */
@@ -2208,7 +2473,7 @@ export interface components {
             name: string | null;
             phone: string | null;
             external_id: string | null;
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             /** @enum {string} */
             status: "pending" | "opened" | "signed" | "declined" | "pre_signed";
             send_email: boolean;
@@ -3280,6 +3545,432 @@ export interface components {
              */
             language?: "en" | "fr" | "de" | "es";
         };
+        /** SnapshotMember */
+        SnapshotMember: {
+            /**
+             * @description signer group member id: `grm_` followed by 24 base62 characters
+             * @example grm_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /** @description As written, lower-cased; null in a delivery scrubbed by a purge (docs/privacy.md#purge) */
+            email: string | null;
+            name: string | null;
+            /** @enum {string} */
+            status: "pending" | "signed" | "superseded" | "declined";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, with milliseconds
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            signed_at: string | null;
+        };
+        /** SnapshotSubmitter */
+        SnapshotSubmitter: {
+            /**
+             * @description submitter id: `sbm_` followed by 24 base62 characters
+             * @example sbm_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /** @description A signer group's is null until a member signs or declines (docs/api.md#signer-groups), a purged signer's for good */
+            email: string | null;
+            external_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "opened" | "signed" | "declined" | "pre_signed";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, with milliseconds
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            signed_at: string | null;
+            /** @description Reminders mailed to this signer, automatic and manual (docs/api.md#reminders) */
+            reminders_sent: number;
+            /**
+             * Format: date-time
+             * @description When the next automatic reminder is due
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            next_reminder_at: string | null;
+            /** @description Only on a signer group: its people, without their links */
+            members?: components["schemas"]["SnapshotMember"][];
+        };
+        /** SubmissionSnapshot */
+        SubmissionSnapshot: {
+            /**
+             * @description submission id: `sub_` followed by 24 base62 characters
+             * @example sub_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description The status the event left it in
+             * @enum {string}
+             */
+            status: "created" | "sent" | "viewed" | "partially_signed" | "completed" | "declined" | "expired" | "cancelled";
+            /**
+             * @description template id: `tpl_` followed by 24 base62 characters
+             * @example tpl_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            template_id: string;
+            /**
+             * @description The bulk send that made it (docs/api.md#bulk-send), or null
+             * @example bulk_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            bulk_send_id: string | null;
+            metadata: components["schemas"]["Metadata"] | null;
+            /** @description The effective reminder policy (docs/api.md#reminders); null when off */
+            reminders: {
+                first_after_hours: number;
+                every_hours: number;
+                max_count: number;
+            } | null;
+            submitters: components["schemas"]["SnapshotSubmitter"][];
+            /** @description The audit log PDF; null in a delivery scrubbed by a purge (docs/privacy.md#purge) */
+            audit_log_url: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, with milliseconds
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set once purged (docs/privacy.md#purge); the personal values are null from then on
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            purged_at: string | null;
+        };
+        /** ActingMember */
+        ActingMember: {
+            /**
+             * @description signer group member id: `grm_` followed by 24 base62 characters
+             * @example grm_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            email: string;
+            name: string | null;
+        };
+        /** SubmissionEventData */
+        SubmissionEventData: {
+            object: components["schemas"]["SubmissionSnapshot"];
+            /** @description On a move a member of a signer group made (view, sign, decline): who; null in a delivery scrubbed by a purge (docs/privacy.md#purge) */
+            member?: components["schemas"]["ActingMember"] | null;
+        };
+        /**
+         * SubmissionCreatedEvent
+         * @description The submission was created; `data.object` is the submission as it then was.
+         */
+        SubmissionCreatedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.created";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionSentEvent
+         * @description The submission was sent to its signers; `data.object` is the submission as it then was.
+         */
+        SubmissionSentEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.sent";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionViewedEvent
+         * @description The submission was opened by a signer for the first time; `data.object` is the submission as it then was.
+         */
+        SubmissionViewedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.viewed";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionPartiallySignedEvent
+         * @description The submission was signed by a signer, others still to sign; `data.object` is the submission as it then was.
+         */
+        SubmissionPartiallySignedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.partially_signed";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionCompletedEvent
+         * @description The submission was signed by everyone and sealed; its documents are ready; `data.object` is the submission as it then was.
+         */
+        SubmissionCompletedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.completed";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionDeclinedEvent
+         * @description The submission was declined by a signer; `data.object` is the submission as it then was.
+         */
+        SubmissionDeclinedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.declined";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionExpiredEvent
+         * @description The submission expired unsigned; `data.object` is the submission as it then was.
+         */
+        SubmissionExpiredEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.expired";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /**
+         * SubmissionCancelledEvent
+         * @description The submission was cancelled; `data.object` is the submission as it then was.
+         */
+        SubmissionCancelledEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.cancelled";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionEventData"];
+        };
+        /** SubmissionPurgedData */
+        SubmissionPurgedData: {
+            /**
+             * @description POST …/purge, the retention policy, or an erasure (docs/privacy.md)
+             * @enum {string}
+             */
+            cause: "request" | "policy" | "erasure";
+            object: components["schemas"]["SubmissionSnapshot"];
+        };
+        /**
+         * SubmissionPurgedEvent
+         * @description The submission was purged (docs/api.md#purge): its documents and personal data are deleted, its personal values null in `data.object`. Delete the copies your application kept.
+         */
+        SubmissionPurgedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.purged";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmissionPurgedData"];
+        };
+        /** SubmitterRemindedData */
+        SubmitterRemindedData: {
+            /**
+             * @description The signer reminded
+             * @example sbm_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            submitter_id: string;
+            /** @description The signer's `reminders_sent` after this one; null in a delivery scrubbed by a purge (docs/privacy.md#purge) */
+            count: number | null;
+            /** @description `true` for POST /v1/submitters/{id}/remind; null in a delivery scrubbed by a purge (docs/privacy.md#purge) */
+            manual: boolean | null;
+            object: components["schemas"]["SubmissionSnapshot"];
+        };
+        /**
+         * SubmitterRemindedEvent
+         * @description A reminder to sign was mailed to a signer, automatic or manual (docs/api.md#reminders); `data.object` is the submission.
+         */
+        SubmitterRemindedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submitter.reminded";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["SubmitterRemindedData"];
+        };
+        /** BulkSendCompletedData */
+        BulkSendCompletedData: {
+            object: components["schemas"]["BulkSend"];
+        };
+        /**
+         * BulkSendCompletedEvent
+         * @description A bulk send’s last row is done (docs/api.md#bulk-send); `data.object` is the bulk send.
+         */
+        BulkSendCompletedEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bulk_send.completed";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["BulkSendCompletedData"];
+        };
+        /** WebhookTestData */
+        WebhookTestData: {
+            object: {
+                /**
+                 * @description webhook endpoint id: `whk_` followed by 24 base62 characters
+                 * @example whk_4f9XqK2mR8sT1vW3yZ5bC7dE
+                 */
+                id: string;
+                /** @constant */
+                object: "webhook_endpoint";
+                url: string;
+            };
+        };
+        /**
+         * WebhookTestEvent
+         * @description Sent by POST /v1/webhook_endpoints/{id}/test alone (docs/api.md#testing-an-endpoint): never journaled, never retried, no subscription needed.
+         */
+        WebhookTestEvent: {
+            /**
+             * @description The event id (`evt_`); a retry carries the same id and body: de-duplicate on it
+             * @example evt_4f9XqK2mR8sT1vW3yZ5bC7dE
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description The event's time (UTC, milliseconds)
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        /** @description Any body a webhook endpoint can receive (docs/webhooks.md#the-body), told apart by `type` */
+        WebhookEvent: components["schemas"]["SubmissionCreatedEvent"] | components["schemas"]["SubmissionSentEvent"] | components["schemas"]["SubmissionViewedEvent"] | components["schemas"]["SubmissionPartiallySignedEvent"] | components["schemas"]["SubmissionCompletedEvent"] | components["schemas"]["SubmissionDeclinedEvent"] | components["schemas"]["SubmissionExpiredEvent"] | components["schemas"]["SubmissionCancelledEvent"] | components["schemas"]["SubmissionPurgedEvent"] | components["schemas"]["SubmitterRemindedEvent"] | components["schemas"]["BulkSendCompletedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
@@ -10961,6 +11652,390 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    submissionCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionSentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionViewedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionViewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionPartiallySignedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionPartiallySignedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionDeclinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionDeclinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submissionPurgedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionPurgedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    submitterRemindedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitterRemindedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bulkSendCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkSendCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: each `v1` (one per secret in force, two during a rotation) is keyed with the endpoint’s full `whsec_…` secret over `t + "." + the raw body`. Verify on the raw bytes before parsing, reject a `t` more than 300 s from your clock, compare in constant time (docs/webhooks.md#the-signature). */
+                "Paraph-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a 3xx included, or no answer within 10 s: a failure, retried on the schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
