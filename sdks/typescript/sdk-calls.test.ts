@@ -85,6 +85,51 @@ describe('the TypeScript SDK against Paraph', () => {
       assert.match(created.id, /^sub_/)
     })
 
+    it('the same key sent while its first request still runs: 409 idempotency_key_in_use, waited, replayed', async () => {
+      s.proxy.clear()
+      const before = await submissionCount(s.t)
+      const pages = Array.from(
+        { length: 10 },
+        (_, i) => `<p style="break-after: page">Page ${i + 1}</p>`,
+      ).join('')
+      const body = {
+        name: 'Ten pages',
+        html: `${pages}<p>{{Signature;role=Client}}</p>`,
+        submitters: [{ role: 'Client', email: 'alice@example.com' }],
+        send_email: false,
+      }
+      const paraph = s.client()
+      const first = paraph.request('createSubmissionFromHtml', { body }, { idempotencyKey: 'same-key-twice' })
+      while (s.proxy.requests.length === 0) await new Promise((resolve) => setImmediate(resolve))
+      // Each 409 is a retry: enough of them for a render (at most 20 s, docs/api.md#limits).
+      const second = paraph.request(
+        'createSubmissionFromHtml',
+        { body },
+        { idempotencyKey: 'same-key-twice', maxRetries: 25 },
+      )
+      const answers = await Promise.all([first, second])
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [201, 201],
+      )
+      const [a, b] = answers.map((answer) => (answer.data as { id: string }).id)
+      assert.equal(a, b, 'one submission, answered twice')
+      const outcomes = s.proxy.requests.map((r) => r.outcome)
+      const refusals = outcomes.filter((o) => o === 409).length
+      assert.ok(refusals >= 1, `409 while the first ran: ${outcomes}`)
+      assert.deepEqual(
+        outcomes.filter((o) => o !== 409),
+        [201, 201],
+        'then its replay',
+      )
+      assert.ok(s.proxy.requests.every((r) => r.idempotencyKey === 'same-key-twice'))
+      const times = s.proxy.requests.filter((r) => r.outcome !== 201 || r === s.proxy.requests.at(-1))
+      for (let i = 1; i < times.length; i++) {
+        assert.ok(times[i]!.at - times[i - 1]!.at >= 1000, 'each retry after Retry-After: 1')
+      }
+      assert.equal(await submissionCount(s.t), before + 1)
+    })
+
     it('a 429 is retried no sooner than its Retry-After', async () => {
       s.proxy.clear()
       s.proxy.plan({
