@@ -47,7 +47,26 @@ export async function send(
   input: RequestInput,
   options: RequestOptions = {},
 ): Promise<Answer> {
-  const url = urlOf(settings.baseUrl, op.path, input)
+  const request = { url: urlOf(settings.baseUrl, op.path, input), ...prepare(settings, op, input, options) }
+  const policy = { ...settings.retry, maxRetries: options.maxRetries ?? settings.retry.maxRetries }
+  const replaySafe = op.method !== 'POST' || op.idempotent
+  const timeoutMs = options.timeoutMs ?? settings.timeoutMs
+  for (let attempt = 0; ; attempt++) {
+    const result = await attemptOnce(settings, op, request, timeoutMs, options.signal)
+    if ('data' in result) return result
+    const delay = retryDelay(policy, attempt, result.outcome, replaySafe)
+    if (delay === null) throw result.failure
+    await sleep(delay, options.signal)
+  }
+}
+
+interface Prepared {
+  url: string
+  headers: Record<string, string>
+  body: string | undefined
+}
+
+function prepare(settings: Settings, op: Operation, input: RequestInput, options: RequestOptions) {
   const headers: Record<string, string> = {
     authorization: `Bearer ${settings.apiKey}`,
     accept: 'application/json',
@@ -58,34 +77,37 @@ export async function send(
   if (body !== undefined) headers['content-type'] = 'application/json'
   // docs/api.md#idempotency: one key per call, the same on every retry.
   if (op.idempotent) headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID()
-  const policy = { ...settings.retry, maxRetries: options.maxRetries ?? settings.retry.maxRetries }
-  const replaySafe = op.method !== 'POST' || op.idempotent
-  const timeoutMs = options.timeoutMs ?? settings.timeoutMs
-  for (let attempt = 0; ; attempt++) {
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
-    let outcome: Outcome
-    let failure: Error
-    try {
-      const response = await settings.fetch(url, { method: op.method, headers, body, signal })
-      if (response.ok)
-        return { status: response.status, headers: response.headers, data: await read(response, op) }
-      const error = await errorOf(response)
-      const retryAfterMs = error.retryAfter === undefined ? undefined : error.retryAfter * 1000
-      outcome = { kind: 'answer', status: error.status, code: error.code, retryAfterMs }
-      failure = error
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason
-      if (timeout.aborted)
-        failure = new ParaphTimeoutError(`No answer within ${timeoutMs} ms`, { cause: error })
-      else if (error instanceof Error && error.name !== 'AbortError' && !(error instanceof TypeError))
-        throw error
-      else failure = new ParaphConnectionError(`No answer from Paraph: ${describe(error)}`, { cause: error })
-      outcome = { kind: 'network', refused: codeOf(error) === 'ECONNREFUSED' }
+  return { headers, body }
+}
+
+/** One attempt under its own timeout and the caller's signal: the answer, or what failed and how. */
+async function attemptOnce(
+  settings: Settings,
+  op: Operation,
+  { url, headers, body }: Prepared,
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+): Promise<Answer | { outcome: Outcome; failure: Error }> {
+  const timeout = AbortSignal.timeout(timeoutMs)
+  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout
+  try {
+    const response = await settings.fetch(url, { method: op.method, headers, body, signal })
+    if (response.ok)
+      return { status: response.status, headers: response.headers, data: await read(response, op) }
+    const error = await errorOf(response)
+    const retryAfterMs = error.retryAfter === undefined ? undefined : error.retryAfter * 1000
+    return {
+      outcome: { kind: 'answer', status: error.status, code: error.code, retryAfterMs },
+      failure: error,
     }
-    const delay = retryDelay(policy, attempt, outcome, replaySafe)
-    if (delay === null) throw failure
-    await sleep(delay, options.signal)
+  } catch (error) {
+    if (callerSignal?.aborted) throw callerSignal.reason
+    // fetch fails with a TypeError (undici: the system error in `cause`); anything else is a bug.
+    if (!timeout.aborted && !(error instanceof TypeError)) throw error
+    const failure = timeout.aborted
+      ? new ParaphTimeoutError(`No answer within ${timeoutMs} ms`, { cause: error })
+      : new ParaphConnectionError(`No answer from Paraph: ${describe(error)}`, { cause: error })
+    return { outcome: { kind: 'network', refused: codeOf(error) === 'ECONNREFUSED' }, failure }
   }
 }
 
