@@ -53,13 +53,13 @@ def test_a_delivery_outside_the_tolerance_is_refused(receiver: Receiver) -> None
         return dict(endpoint)
 
     endpoint = asyncio.run(main())
-    raw, header = delivered(receiver, clock_offset_seconds=301)  # signed by a clock 301 s ahead
+    raw, header = delivered(receiver, clock_offset_seconds=600)  # signed by a clock 10 minutes ahead
     work()  # the app's clock back to now, for the events of the next tests
-    with pytest.raises(WebhookVerificationError, match="301|from now"):
+    with pytest.raises(WebhookVerificationError, match="from now"):
         webhooks.verify(raw, header, [endpoint["secret"]])
-    assert webhooks.verify(raw, header, [endpoint["secret"]], tolerance_seconds=400)["type"] == "submission.created"
+    assert webhooks.verify(raw, header, [endpoint["secret"]], tolerance_seconds=900)["type"] == "submission.created"
     signed_at = int(header.split(",")[0].removeprefix("t="))
-    assert abs(time.time() + 301 - signed_at) < 30
+    assert abs(time.time() + 600 - signed_at) < 60
     with pytest.raises(WebhookVerificationError):
         webhooks.verify(raw, header, [endpoint["secret"]], now=signed_at + 301)
     assert webhooks.verify(raw, header, [endpoint["secret"]], now=signed_at + 300)["id"].startswith("evt_")
