@@ -64,7 +64,7 @@ describe('the Python SDK against a real Paraph', () => {
     process.stdout.write(`# pytest: ${output.trim().split('\n').at(-1)}\n`)
   })
 
-  it('type-checks under mypy --strict (Debian python3-mypy)', async () => {
+  it('type-checks the package and its tests under mypy --strict (Debian python3-mypy)', async () => {
     const { code, output } = await run(PYTHON, ['-m', 'mypy', '--cache-dir', join(dir, 'mypy')], { cwd: SDK })
     assert.equal(code, 0, output)
   })

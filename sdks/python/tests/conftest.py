@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from paraph.types import CreateSubmissionFromHtmlBody, CreateSubmissionFromPdfBody
+
 BASE_URL = os.environ["PARAPH_BASE_URL"]
 PROXY_URL = os.environ["PARAPH_FAULT_PROXY_URL"]
 CONTROL_URL = os.environ["PARAPH_CONTROL_URL"]
@@ -71,7 +73,7 @@ def pdf_base64() -> str:
         return base64.b64encode(f.read()).decode()
 
 
-def pdf_body(email: str = "ann@example.eu") -> dict[str, Any]:
+def pdf_body(email: str = "ann@example.eu") -> CreateSubmissionFromPdfBody:
     return {
         "documents": [
             {
@@ -88,7 +90,7 @@ def pdf_body(email: str = "ann@example.eu") -> dict[str, Any]:
     }
 
 
-def html_body() -> dict[str, Any]:
+def html_body() -> CreateSubmissionFromHtmlBody:
     return {
         "name": "Consulting agreement",
         "html": "<h1>Consulting agreement</h1><p>Signed: {{Signature;role=Client}}</p>",

@@ -4,28 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from typing import Any, cast
 
 from conftest import BASE_URL, Receiver, fresh_key, pdf_base64, pdf_body, work
 
 from paraph import AsyncParaph, Paraph
+from paraph.types import BulkSend, BulkSendRowInput, CreateTemplateBody, FieldDeclaration
 
 
-def template_body(name: str) -> dict[str, Any]:
-    field = {"name": "Signature", "role": "signer", "areas": [{"page": 1, "x": 0.1, "y": 0.8, "w": 0.3, "h": 0.05}]}
+def template_body(name: str) -> CreateTemplateBody:
+    field: FieldDeclaration = {"name": "Signature", "role": "signer", "areas": [{"page": 1, "x": 0.1, "y": 0.8, "w": 0.3, "h": 0.05}]}
     return {"name": name, "documents": [{"pdf_base64": pdf_base64(), "fields": [field]}]}
 
 
 def seed(client: Paraph, receiver: Receiver) -> dict[str, Any]:
     """Three or more of everything each list shows, in a fresh account; the ids made."""
-    templates = [client.create_template(template_body(f"T{i}"))["id"] for i in range(3)]  # type: ignore[arg-type]
-    submissions = [client.create_submission_from_pdf(pdf_body(f"s{i}@example.eu"))["id"] for i in range(3)]  # type: ignore[arg-type]
+    templates = [client.create_template(template_body(f"T{i}"))["id"] for i in range(3)]
+    submissions = [client.create_submission_from_pdf(pdf_body(f"s{i}@example.eu"))["id"] for i in range(3)]
     endpoints = [client.create_webhook_endpoint({"url": receiver.url, "events": ["submission.created"]})["id"]
                  for _ in range(3)]
     for _ in range(3):
         client.test_webhook_endpoint(endpoints[0])
-    row = {"submitters": [{"role": "signer", "email": "row@example.eu"}]}
-    bulk = [client.create_bulk_send({"template_id": templates[0], "rows": [row] * (3 if i == 0 else 1)})["id"]  # type: ignore[typeddict-item]
+    row: BulkSendRowInput = {"submitters": [{"role": "signer", "email": "row@example.eu"}]}
+    bulk = [cast(BulkSend, client.create_bulk_send({"template_id": templates[0], "rows": [row] * (3 if i == 0 else 1)}))["id"]
             for i in range(3)]
     holds = [client.create_legal_hold({"submission_ids": [s], "reason": "audit"})["id"] for s in submissions]
     work()  # the bulk sends' rows run, the request logs are written
@@ -92,7 +93,7 @@ def test_every_list_iterates_across_pages_async(receiver: Receiver) -> None:
 def test_iteration_starts_at_a_given_cursor() -> None:
     client = Paraph(fresh_key(), base_url=BASE_URL)
     for _ in range(3):
-        client.create_submission_from_pdf(pdf_body())  # type: ignore[arg-type]
+        client.create_submission_from_pdf(pdf_body())
     whole = [s["id"] for s in client.list_submissions()]
     cursor = next(iter(client.list_submissions(limit=1).pages()))["next_cursor"]
     assert [s["id"] for s in client.list_submissions(limit=1, cursor=cursor)] == whole[1:]

@@ -26,7 +26,7 @@ def delivered(receiver: Receiver, clock_offset_seconds: float = 0) -> tuple[byte
 def test_a_delivery_is_verified_into_its_event(receiver: Receiver) -> None:
     client = Paraph(fresh_key(), base_url=BASE_URL)
     endpoint = client.create_webhook_endpoint({"url": receiver.url, "events": ["submission.created"]})
-    submission = client.create_submission_from_pdf(pdf_body())  # type: ignore[arg-type]
+    submission = client.create_submission_from_pdf(pdf_body())
     raw, header = delivered(receiver)
     event = webhooks.verify(raw, header, [endpoint["secret"]])
     assert event["type"] == "submission.created"
@@ -49,7 +49,7 @@ def test_a_delivery_outside_the_tolerance_is_refused(receiver: Receiver) -> None
     async def main() -> dict[str, Any]:
         client = AsyncParaph(fresh_key(), base_url=BASE_URL)
         endpoint = await client.create_webhook_endpoint({"url": receiver.url, "events": ["submission.created"]})
-        await client.create_submission_from_pdf(pdf_body())  # type: ignore[arg-type]
+        await client.create_submission_from_pdf(pdf_body())
         return dict(endpoint)
 
     endpoint = asyncio.run(main())
@@ -73,14 +73,14 @@ def test_the_old_secret_verifies_during_a_rotation(flavour: str, receiver: Recei
         client = AsyncParaph(key, base_url=BASE_URL)
         endpoint = await client.create_webhook_endpoint({"url": receiver.url, "events": ["submission.created"]})
         rotated = await client.rotate_webhook_secret(endpoint["id"], {})
-        await client.create_submission_from_pdf(pdf_body())  # type: ignore[arg-type]
+        await client.create_submission_from_pdf(pdf_body())
         return endpoint["secret"], rotated["secret"]
 
     def rotate_sync() -> tuple[str, str]:
         client = Paraph(key, base_url=BASE_URL)
         endpoint = client.create_webhook_endpoint({"url": receiver.url, "events": ["submission.created"]})
         rotated = client.rotate_webhook_secret(endpoint["id"], {})
-        client.create_submission_from_pdf(pdf_body())  # type: ignore[arg-type]
+        client.create_submission_from_pdf(pdf_body())
         return endpoint["secret"], rotated["secret"]
 
     old, new = rotate_sync() if flavour == "sync" else asyncio.run(rotate_async())
