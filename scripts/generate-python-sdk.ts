@@ -162,6 +162,13 @@ export function generatePythonSdk(openapiText: string): string {
   const types = new PythonTypes(components)
   const methods = apiOperations(doc).map(([m, p, op]) => methodOf(m, p, op, types))
   const hooks = webhookEvents(doc, types)
+  if (
+    types.declarations().some((d) => d.startsWith('WebhookEvent:') || d.startsWith('class WebhookEvent('))
+  ) {
+    throw new Error(
+      'a schema named WebhookEvent was declared: the union of the webhooks section needs that name',
+    )
+  }
   const table = methods.map(
     (m) =>
       `    ${pyString(m.id)}: Operation(${pyString(m.httpMethod)}, ${pyString(m.path)}, idempotent=${m.idempotent ? 'True' : 'False'}),`,

@@ -31,10 +31,13 @@ def test_the_install_command_installs_the_package(tmp_path: Path) -> None:
     [install] = blocks("sh")
     assert install.strip() == "pip install ./sdks/python"
     target = tmp_path / "site"
+    # A copy of the folder, as a clone has it (the build writes build/ and *.egg-info beside the sources).
+    source = tmp_path / "sdks" / "python"
+    shutil.copytree(SDK, source, ignore=shutil.ignore_patterns("tests", "*.ts", "__pycache__", ".mypy_cache"))
     # The same command, offline: no index, the build backend Debian ships (python3-setuptools).
     run = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation", "--no-deps",
-         "--target", str(target), str(SDK)],
+         "--target", str(target), "./sdks/python"],
         capture_output=True, text=True, cwd=tmp_path,
     )
     assert run.returncode == 0, run.stdout + run.stderr
