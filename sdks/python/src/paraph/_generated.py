@@ -39,7 +39,7 @@ class Template(TypedDict):
     updated_at: str
     archived_at: str | None
 
-Metadata: TypeAlias = "dict[str, str | float | bool | None] | None"
+Metadata: TypeAlias = "dict[str, str | float | bool | None]"
 "Your own key-value data: keys up to 100 characters, values string (up to 2000), number, boolean or null; at most 50 keys"
 
 class TemplateDocumentsItem(TypedDict):
@@ -126,7 +126,7 @@ class Submission(TypedDict):
     bcc_email: str | None
     reply_to: str | None
     message: SubmissionMessage
-    metadata: Metadata
+    metadata: Metadata | None
     reminders: SubmissionReminders | None
     audit_log_url: str
     created_at: str
@@ -146,7 +146,7 @@ class Submitter(TypedDict):
     name: str | None
     phone: str | None
     external_id: str | None
-    metadata: Metadata
+    metadata: Metadata | None
     status: Literal["pending", "opened", "signed", "declined", "pre_signed"]
     send_email: bool
     require_email_2fa: bool
@@ -363,7 +363,7 @@ class SubmissionWithFields(TypedDict):
     bcc_email: str | None
     reply_to: str | None
     message: SubmissionWithFieldsMessage
-    metadata: Metadata
+    metadata: Metadata | None
     reminders: SubmissionWithFieldsReminders | None
     audit_log_url: str
     created_at: str
@@ -512,7 +512,7 @@ class SubmitterWithValues(TypedDict):
     name: str | None
     phone: str | None
     external_id: str | None
-    metadata: Metadata
+    metadata: Metadata | None
     status: Literal["pending", "opened", "signed", "declined", "pre_signed"]
     send_email: bool
     require_email_2fa: bool
@@ -870,10 +870,159 @@ class Verification(TypedDict):
     reason: Literal["not_a_pdf", "not_sealed", "sealed_elsewhere", "altered"]
     message: str
 
+class SubmissionCreatedEvent(TypedDict):
+    "The submission was created; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.created"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionEventData(TypedDict):
+    object: SubmissionSnapshot
+    member: NotRequired[ActingMember | None]
+
+class SubmissionSnapshot(TypedDict):
+    id: str
+    status: Literal["created", "sent", "viewed", "partially_signed", "completed", "declined", "expired", "cancelled"]
+    template_id: str
+    bulk_send_id: str | None
+    metadata: Metadata | None
+    reminders: SubmissionSnapshotReminders | None
+    submitters: list[SnapshotSubmitter]
+    audit_log_url: str | None
+    completed_at: str | None
+    purged_at: str | None
+
+class SubmissionSnapshotReminders(TypedDict):
+    "The effective reminder policy (docs/api.md#reminders); null when off"
+    first_after_hours: int
+    every_hours: int
+    max_count: int
+
+class SnapshotSubmitter(TypedDict):
+    id: str
+    email: str | None
+    external_id: str | None
+    status: Literal["pending", "opened", "signed", "declined", "pre_signed"]
+    signed_at: str | None
+    reminders_sent: int
+    next_reminder_at: str | None
+    members: NotRequired[list[SnapshotMember]]
+
+class SnapshotMember(TypedDict):
+    id: str
+    email: str | None
+    name: str | None
+    status: Literal["pending", "signed", "superseded", "declined"]
+    signed_at: str | None
+
+class ActingMember(TypedDict):
+    id: str
+    email: str
+    name: str | None
+
+class SubmissionSentEvent(TypedDict):
+    "The submission was sent to its signers; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.sent"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionViewedEvent(TypedDict):
+    "The submission was opened by a signer for the first time; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.viewed"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionPartiallySignedEvent(TypedDict):
+    "The submission was signed by a signer, others still to sign; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.partially_signed"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionCompletedEvent(TypedDict):
+    "The submission was signed by everyone and sealed; its documents are ready; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.completed"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionDeclinedEvent(TypedDict):
+    "The submission was declined by a signer; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.declined"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionExpiredEvent(TypedDict):
+    "The submission expired unsigned; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.expired"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionCancelledEvent(TypedDict):
+    "The submission was cancelled; `data.object` is the submission as it then was."
+    id: str
+    type: Literal["submission.cancelled"]
+    created_at: str
+    data: SubmissionEventData
+
+class SubmissionPurgedEvent(TypedDict):
+    "The submission was purged (docs/api.md#purge): its documents and personal data are deleted, its personal values null in `data.object`."
+    id: str
+    type: Literal["submission.purged"]
+    created_at: str
+    data: SubmissionPurgedData
+
+class SubmissionPurgedData(TypedDict):
+    cause: Literal["request", "policy", "erasure"]
+    object: SubmissionSnapshot
+
+class SubmitterRemindedEvent(TypedDict):
+    "A reminder to sign was mailed to a signer, automatic or manual (docs/api.md#reminders); `data.object` is the submission."
+    id: str
+    type: Literal["submitter.reminded"]
+    created_at: str
+    data: SubmitterRemindedData
+
+class SubmitterRemindedData(TypedDict):
+    submitter_id: str
+    count: int | None
+    manual: bool | None
+    object: SubmissionSnapshot
+
+class BulkSendCompletedEvent(TypedDict):
+    "A bulk send’s last row is done (docs/api.md#bulk-send); `data.object` is the bulk send."
+    id: str
+    type: Literal["bulk_send.completed"]
+    created_at: str
+    data: BulkSendCompletedData
+
+class BulkSendCompletedData(TypedDict):
+    object: BulkSend
+
+class WebhookTestEvent(TypedDict):
+    "Sent by POST /v1/webhook_endpoints/{id}/test alone (docs/api.md#testing-an-endpoint): never journaled, never retried, no subscription needed."
+    id: str
+    type: Literal["webhook.test"]
+    created_at: str
+    data: WebhookTestData
+
+class WebhookTestData(TypedDict):
+    object: WebhookTestDataObject
+
+class WebhookTestDataObject(TypedDict):
+    id: str
+    object: Literal["webhook_endpoint"]
+    url: str
+
 # Webhook events (the OpenAPI webhooks section; docs/webhooks.md#the-body)
 
-WebhookEvent: TypeAlias = "dict[str, Any]"
-WEBHOOK_EVENT_TYPES: tuple[str, ...] = ()
+WebhookEvent: TypeAlias = "SubmissionCreatedEvent | SubmissionSentEvent | SubmissionViewedEvent | SubmissionPartiallySignedEvent | SubmissionCompletedEvent | SubmissionDeclinedEvent | SubmissionExpiredEvent | SubmissionCancelledEvent | SubmissionPurgedEvent | SubmitterRemindedEvent | BulkSendCompletedEvent | WebhookTestEvent"
+WEBHOOK_EVENT_TYPES: tuple[str, ...] = ("submission.created", "submission.sent", "submission.viewed", "submission.partially_signed", "submission.completed", "submission.declined", "submission.expired", "submission.cancelled", "submission.purged", "submitter.reminded", "bulk_send.completed", "webhook.test")
 
 # Operations: method, path, and whether it takes an Idempotency-Key (docs/api.md#idempotency)
 
