@@ -6,7 +6,7 @@
 // request logs. No mock: a real app, real HTTP, a real database, real Chromium and PDF workers.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -17,25 +17,9 @@ import { createTemplateFor } from '../../test/documents.ts'
 import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { work } from '../../test/purge.ts'
 import { type CreatedSubmitter, SIGNATURE, signer } from '../../test/signing.ts'
+import { mcpClient, resultOf } from './mcp-client-kit.ts'
 
 const HTML = '<h1>Consulting agreement</h1><p>The parties agree.</p><p>Signed: {{Signature;role=Client}}</p>'
-
-/** A client of the SDK connected to `base`/mcp with this key. */
-export async function mcpClient(base: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'paraph-test-agent', version: '1.0.0' })
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}`, 'user-agent': 'TestAgent/1.0' } },
-  })
-  await client.connect(transport)
-  return client
-}
-
-/** A tool's structured result, asserted to be no tool error. */
-export function resultOf<T = Record<string, unknown>>(result: CallToolResult): T {
-  assert.notEqual(result.isError, true, JSON.stringify(result.content))
-  assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), result.structuredContent)
-  return result.structuredContent as T
-}
 
 /** A tool error's envelope. */
 function toolError(result: CallToolResult) {
@@ -209,7 +193,7 @@ describe('the MCP endpoint over Streamable HTTP', () => {
       await call('verify_pdf', { pdf_base64: pdf.toString('base64') }),
     )
     assert.deepEqual([verified.valid, verified.submission_id, verified.document], [true, id, 'final'])
-    pdf[pdf.length - 10] ^= 1
+    pdf.writeUInt8(pdf.readUInt8(pdf.length - 10) ^ 1, pdf.length - 10)
     const altered = resultOf<{ valid: boolean; reason: string }>(
       await call('verify_pdf', { pdf_base64: pdf.toString('base64') }),
     )
