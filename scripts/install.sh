@@ -30,7 +30,10 @@ ensure_npm
 # fonts-noto-ui-core (5 MB) Arabic, Devanagari and Thai, its UI cut keeping their marks within a
 # line's height; fonts-noto-cjk (91 MB) Chinese, Japanese and Korean. fonts-noto-core (42 MB) would
 # add nothing these ten scripts need.
-SYSTEM_PACKAGES=(qpdf poppler-utils openssl chromium fonts-dejavu-core fonts-noto-ui-core fonts-noto-cjk)
+# python3, python3-pytest, python3-mypy and python3-pip run the Python SDK's tests, its type check and
+# its install from the source folder (sdks/python/python-sdk.test.ts; no PyPI needed).
+SYSTEM_PACKAGES=(qpdf poppler-utils openssl chromium fonts-dejavu-core fonts-noto-ui-core fonts-noto-cjk
+  python3 python3-pytest python3-mypy python3-pip)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

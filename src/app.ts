@@ -85,6 +85,7 @@ import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts'
 import { retryWebhookDelivery } from './webhooks/retry-webhook-delivery.ts'
 import { rotateWebhookSecret } from './webhooks/rotate-webhook-secret.ts'
 import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint.ts'
+import { WEBHOOK_SECTION } from './webhooks/webhook-events.ts'
 
 /** Every public API route (docs/api.md#routes), then the signer's and the file routes. */
 export const API_ROUTES: AnyRoute[] = [
@@ -159,7 +160,7 @@ export const API_ROUTES: AnyRoute[] = [
 
 /** Routes outside /v1: probes and the API description. */
 function operationalRoutes(all: () => AnyRoute[], deps: Deps): AnyRoute[] {
-  return [getLiveness, getReadiness, openApiRoute(all, deps.config.publicUrl)]
+  return [getLiveness, getReadiness, openApiRoute(all, deps.config.publicUrl, WEBHOOK_SECTION)]
 }
 
 declare module 'fastify' {

@@ -169,7 +169,8 @@ function storageUrl(env: Env, dataDir: string): string {
   throw new ConfigError('STORAGE_URL', `must start with file: or s3:// (got "${raw}")`)
 }
 
-const DEFAULT_RETRY_SCHEDULE = '0,30,300,1800,7200,21600,86400,259200'
+/** docs/operations.md#configuration: the default attempt times, in seconds after the event. */
+export const DEFAULT_RETRY_SCHEDULE = '0,30,300,1800,7200,21600,86400,259200'
 
 function retrySchedule(env: Env): number[] {
   const raw = read(env, 'WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE

@@ -143,14 +143,12 @@ export class FaultProxy {
     }
     if (path === '/__faults' && method === 'POST') {
       this.plan(JSON.parse(body.toString('utf8')) as Fault)
-      return json(201, { planned: true })
-    }
-    if (path === '/__faults' && method === 'DELETE') {
+      json(201, { planned: true })
+    } else if (path === '/__faults' && method === 'DELETE') {
       this.clear()
-      return json(200, { cleared: true })
-    }
-    if (path === '/__requests' && method === 'GET') return json(200, this.requests)
-    json(404, { error: `fault proxy: no control route ${method} ${path}` })
+      json(200, { cleared: true })
+    } else if (path === '/__requests' && method === 'GET') json(200, this.requests)
+    else json(404, { error: `fault proxy: no control route ${method} ${path}` })
   }
 }
 

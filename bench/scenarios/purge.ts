@@ -275,7 +275,7 @@ export const purgeScenario: LimitScenario = {
   kind: 'limit',
   name: NAME,
   description:
-    '10 000 ended submissions (2 signers, values, events, a webhook delivery, mail jobs, 3 files each) purged by a 30-day retention policy in one applyRetention run, beside the floor of as many single-row UPDATEs and folder deletions; GET /v1/submissions/{id} of live submissions during the purge beside a quiet run',
+    '10 000 ended submissions (2 signers, values, events, a webhook delivery, mail jobs, 3 files each) purged by a 30-day retention policy in one applyRetention run, beside the floor of as many single-row UPDATEs and folder deletions; GET /v1/submissions/{id} of live submissions during the purge and during the floor, beside a quiet run',
   goal: `all purged < ${PURGED_MS / 1000} s on each engine; GET p50 and p99 during the purge within ${MAX_SLOWDOWN} % of the quiet run`,
   run: async (ctx: BenchContext) => {
     const rows: Array<LimitRow | SkippedRow> = []

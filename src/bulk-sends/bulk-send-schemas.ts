@@ -164,6 +164,10 @@ export const BulkSend = Type.Object(
 )
 export type BulkSend = Static<typeof BulkSend>
 
+/** `data` of the `bulk_send.completed` event (docs/webhooks.md#the-body): the bulk send as it ended. */
+export const BulkSendCompletedData = Type.Object({ object: BulkSend }, { title: 'BulkSendCompletedData' })
+export type BulkSendCompletedData = Static<typeof BulkSendCompletedData>
+
 export function toApiBulkSend(row: BulkSendsTable): BulkSend {
   const options = JSON.parse(row.options) as { send_email?: boolean; metadata?: BulkSend['metadata'] }
   return {

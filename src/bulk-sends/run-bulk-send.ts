@@ -15,7 +15,7 @@ import { toIso } from '../lib/clock.ts'
 import { publishEventDeclaration } from '../lifecycle/submission-jobs.ts'
 import type { CommonOptions } from '../submissions/creation-schemas.ts'
 import { insertNewSubmission, type NewSubmitter } from '../submissions/record-submission.ts'
-import { toApiBulkSend } from './bulk-send-schemas.ts'
+import { type BulkSendCompletedData, toApiBulkSend } from './bulk-send-schemas.ts'
 import { addCounts, endJob, lockActiveJob, pendingRows, settleRow } from './bulk-send-store.ts'
 
 /** Rows per transaction: few enough to hold locks briefly, enough to share a commit's cost. */
@@ -44,7 +44,7 @@ export async function finishJob(tx: Tx, deps: Deps, job: BulkSendsTable): Promis
   const scope: Scope = { accountId: ended.account_id, environment: ended.environment }
   const eventId = await appendEvent(tx, deps, scope, {
     type: 'bulk_send.completed',
-    data: { object: toApiBulkSend(ended) },
+    data: { object: toApiBulkSend(ended) } satisfies BulkSendCompletedData,
   })
   await enqueue(tx, deps, publishEventDeclaration, { event_id: eventId })
   return ended

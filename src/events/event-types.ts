@@ -50,6 +50,15 @@ export const WEBHOOK_EVENT_TYPES = [
   ...BULK_SEND_EVENT_TYPES,
 ] as const
 
+/** docs/api.md#testing-an-endpoint: sent by POST …/test alone; never journaled, never subscribed to. */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test'
+
+/**
+ * Every type a webhook endpoint can receive (the OpenAPI `webhooks` section,
+ * docs/webhooks.md#in-the-openapi-description): the subscribable ones and the test.
+ */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE] as const
+
 export const EVENT_TYPES = [
   ...SUBMISSION_EVENT_TYPES,
   ...JOURNAL_ONLY_EVENT_TYPES,
@@ -64,4 +73,5 @@ export function isWebhookEventType(type: string): type is WebhookEventType {
 
 export type SubmissionEventType = (typeof SUBMISSION_EVENT_TYPES)[number]
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number]
 export type EventType = (typeof EVENT_TYPES)[number]

@@ -7,6 +7,8 @@ import { startTestApp, type TestApp } from '../../test/harness.ts'
 import { TEST_ROUTES } from '../../test/test-routes.ts'
 import { API_ROUTES } from '../app.ts'
 import { CONSOLE_API_ROUTES } from '../console/console-routes.ts'
+import { DELIVERED_EVENT_TYPES } from '../events/event-types.ts'
+import { SIGNATURE_HEADER } from '../webhooks/webhook-signature.ts'
 
 /** The console's routes (its pages, assets, sign-in and API): not part of the public API. */
 const CONSOLE_ROUTE = /^[A-Z]+ \/console(\/|$)/
@@ -28,6 +30,21 @@ type Doc = {
     >
   >
   components: { schemas: Record<string, unknown> }
+  webhooks: Record<string, { post: WebhookOperation }>
+}
+
+type WebhookOperation = {
+  operationId: string
+  security: unknown[]
+  parameters: Array<{ name: string; in: string; required: boolean; schema: { pattern: string } }>
+  requestBody: { required: boolean; content: Record<string, { schema: { $ref: string } }> }
+  responses: Record<string, unknown>
+}
+
+type EventSchema = {
+  title: string
+  required: string[]
+  properties: { type: { const: string; enum: string[] }; data: { $ref: string } }
 }
 
 describe('GET /openapi.yaml', () => {
@@ -49,6 +66,15 @@ describe('GET /openapi.yaml', () => {
     const validator = new Validator()
     const result = await validator.validate(doc as never)
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
+  })
+
+  it('validates the webhooks section too: a broken event operation makes the document invalid', async () => {
+    assert.ok(Object.keys(doc.webhooks).length > 0)
+    const broken = structuredClone(doc)
+    ;(broken.webhooks['submission.completed']!.post as unknown as Record<string, unknown>).responses = 'none'
+    const result = await new Validator().validate(broken as never)
+    assert.equal(result.valid, false)
+    assert.match(JSON.stringify(result.errors), /webhooks/)
   })
 
   it('needs no key and is not under /v1', async () => {
@@ -206,6 +232,76 @@ describe('GET /openapi.yaml', () => {
     ])
       assert.ok(doc.components.schemas[name], name)
     assert.match(JSON.stringify(doc.components.schemas.EmbedTokenRequest), /"default":3600/)
+  })
+
+  describe('the webhooks section (docs/webhooks.md#in-the-openapi-description)', () => {
+    const schema = (ref: string) => {
+      assert.match(ref, /^#\/components\/schemas\/\w+$/)
+      const found = doc.components.schemas[ref.split('/').pop()!]
+      assert.ok(found, `${ref} is a component`)
+      return found as EventSchema
+    }
+
+    it('lists exactly the types an endpoint can receive (DELIVERED_EVENT_TYPES)', () => {
+      assert.deepEqual(Object.keys(doc.webhooks).sort(), [...DELIVERED_EVENT_TYPES].sort())
+      assert.ok(DELIVERED_EVENT_TYPES.includes('submitter.reminded'))
+      assert.ok(DELIVERED_EVENT_TYPES.includes('webhook.test'))
+      assert.ok(!(DELIVERED_EVENT_TYPES as readonly string[]).includes('submitter.signed'), 'journal-only')
+    })
+
+    it('each a POST whose required JSON body is a named event with `type` fixed to its own type', () => {
+      const operationIds = new Set<string>()
+      for (const [type, { post }] of Object.entries(doc.webhooks)) {
+        operationIds.add(post.operationId)
+        assert.equal(post.requestBody.required, true, type)
+        assert.deepEqual(Object.keys(post.requestBody.content), ['application/json'], type)
+        const event = schema(post.requestBody.content['application/json']!.schema.$ref)
+        assert.match(event.title, /^[A-Z][A-Za-z]+Event$/, type)
+        assert.deepEqual(event.required, ['id', 'type', 'created_at', 'data'], type)
+        assert.equal(event.properties.type.const, type)
+        assert.deepEqual(event.properties.type.enum, [type])
+        assert.ok(schema(event.properties.data.$ref), type)
+        assert.deepEqual(Object.keys(post.responses), ['2XX', 'default'], type)
+        assert.deepEqual(post.security, [], 'a receiver takes no API key')
+      }
+      assert.equal(operationIds.size, DELIVERED_EVENT_TYPES.length, 'operationIds are distinct')
+      assert.equal(
+        schema('#/components/schemas/SubmissionCompletedEvent').properties.type.const,
+        'submission.completed',
+      )
+    })
+
+    it('each carries the required Paraph-Signature header, whose pattern a real header matches', () => {
+      for (const [type, { post }] of Object.entries(doc.webhooks)) {
+        const [header, ...others] = post.parameters
+        assert.equal(others.length, 0, type)
+        assert.equal(header?.name, SIGNATURE_HEADER)
+        assert.equal(header?.in, 'header')
+        assert.equal(header?.required, true)
+        const pattern = new RegExp(header!.schema.pattern)
+        assert.ok(pattern.test(`t=1795315582,v1=${'a'.repeat(64)},v1=${'0'.repeat(64)}`), type)
+        assert.ok(!pattern.test(`t=1795315582,v1=${'A'.repeat(64)}`), type)
+      }
+    })
+
+    it('names WebhookEvent, the union of the bodies discriminated by type', () => {
+      const union = doc.components.schemas.WebhookEvent as {
+        oneOf: Array<{ $ref: string }>
+        discriminator: { propertyName: string; mapping: Record<string, string> }
+      }
+      assert.equal(union.discriminator.propertyName, 'type')
+      assert.deepEqual(Object.keys(union.discriminator.mapping).sort(), [...DELIVERED_EVENT_TYPES].sort())
+      for (const [type, ref] of Object.entries(union.discriminator.mapping)) {
+        assert.equal(schema(ref).properties.type.const, type)
+        assert.equal(ref, doc.webhooks[type]!.post.requestBody.content['application/json']!.schema.$ref)
+      }
+      assert.deepEqual(
+        union.oneOf.map((o) => o.$ref),
+        Object.values(union.discriminator.mapping),
+      )
+      for (const name of ['SubmissionSnapshot', 'SnapshotSubmitter', 'SubmissionEventData', 'BulkSend'])
+        assert.ok(doc.components.schemas[name], name)
+    })
   })
 
   it('names shared shapes as components', () => {

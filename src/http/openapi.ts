@@ -1,6 +1,7 @@
 // GET /openapi.yaml — an OpenAPI 3.1 document generated from the route list itself: the schemas
 // that validate requests and serialize responses are the ones published, with every error a route
-// can answer (its own and those its layers add).
+// can answer (its own and those its layers add); and its `webhooks` section from the schemas the
+// event bodies are typed with (docs/webhooks.md#in-the-openapi-description), handed in by app.ts.
 import { type TSchema, Type } from 'typebox'
 import { stringify } from 'yaml'
 import { describeCode, type ErrorCode, statusOf, typeOf } from '../errors.ts'
@@ -14,6 +15,7 @@ import {
   successStatus,
   usesApiKey,
 } from './define-route.ts'
+import { type WebhookSection, webhooksOf } from './openapi-webhooks.ts'
 
 type Json = Record<string, unknown>
 
@@ -88,8 +90,15 @@ function hoist(schema: unknown, components: Record<string, unknown>, root = true
   for (const [k, v] of Object.entries(schema)) copy[k] = hoist(v, components, false)
   const title = (schema as Json).title
   if (typeof title === 'string' && /^[A-Za-z0-9_]+$/.test(title) && !root) {
+    // A Nullable() of a named schema (`type: [T, 'null']`, common-schemas.ts) names the schema
+    // itself and adds null beside the reference: one component per title, never a nullable
+    // variant overwriting the plain one or the reverse (`Metadata`).
+    const { type } = copy
+    const nullable = Array.isArray(type) && type.length === 2 && type.includes('null')
+    if (nullable) copy.type = type.find((t) => t !== 'null')
     components[title] = copy
-    return { $ref: `#/components/schemas/${title}` }
+    const ref = { $ref: `#/components/schemas/${title}` }
+    return nullable ? { anyOf: [ref, { type: 'null' }] } : ref
   }
   return copy
 }
@@ -229,7 +238,7 @@ function operation(route: AnyRoute, components: Record<string, unknown>): Json {
   }
 }
 
-export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string, webhookSection?: WebhookSection): Json {
   const components: Record<string, unknown> = { Error: hoist(ErrorBody, {}, true) }
   const paths: Record<string, Json> = {}
   for (const route of routes) {
@@ -237,6 +246,9 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     paths[path] ??= {}
     paths[path]![route.method.toLowerCase()] = operation(route, components)
   }
+  const webhooks = webhookSection
+    ? { webhooks: webhooksOf(webhookSection, (schema) => named(schema, components), components) }
+    : {}
   return {
     openapi: '3.1.0',
     info: {
@@ -247,6 +259,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     paths,
+    ...webhooks,
     components: {
       schemas: components,
       headers: COMPONENT_HEADERS,
@@ -263,7 +276,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
 }
 
 /** The route serving the document; built lazily from the final route list, then cached. */
-export function openApiRoute(routes: () => AnyRoute[], serverUrl: string) {
+export function openApiRoute(routes: () => AnyRoute[], serverUrl: string, webhookSection: WebhookSection) {
   let cached: string | undefined
   return defineRoute({
     operationId: 'getOpenApi',
@@ -276,7 +289,9 @@ export function openApiRoute(routes: () => AnyRoute[], serverUrl: string) {
     schema: { response: { 200: Type.String() } },
     errors: [],
     handler: async () => {
-      cached ??= stringify(buildOpenApi(routes(), serverUrl), { aliasDuplicateObjects: false })
+      cached ??= stringify(buildOpenApi(routes(), serverUrl, webhookSection), {
+        aliasDuplicateObjects: false,
+      })
       return cached
     },
   })

@@ -11,6 +11,7 @@ import { type EventType, isWebhookEventType } from '../events/event-types.ts'
 import { enqueue, enqueueMany } from '../jobs/job-store.ts'
 import { type Clock, toIso } from '../lib/clock.ts'
 import type { IdGenerator } from '../lib/ids.ts'
+import type { ActingMember, PurgeDetails, ReminderDetails } from './submission-event-data.ts'
 import { finalizeSubmissionDeclaration, publishEventDeclaration } from './submission-jobs.ts'
 import { FINAL_STATUSES, moveFrom, type SubmissionTrigger } from './submission-moves.ts'
 import { snapshotSubmissions } from './submission-snapshot.ts'
@@ -31,13 +32,16 @@ export interface Actor {
   ip: string
   userAgent: string | null
   /** The member of a signer group who acted for it (docs/api.md#signer-groups), named in the event. */
-  member?: { id: string; email: string; name: string | null } | null
+  member?: ActingMember | null
 }
 
-/** A signer's event carried with the submission (`submitter.reminded`): whom, and what it adds. */
+/**
+ * What an event adds beside the submission (`submitter.reminded`: whom, and the reminder;
+ * `submission.purged`: the cause), typed by the schemas the OpenAPI publishes (submission-event-data.ts).
+ */
 export interface About {
   submitterId: string | null
-  data: Record<string, unknown>
+  data: ReminderDetails | PurgeDetails
 }
 
 /**

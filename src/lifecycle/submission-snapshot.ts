@@ -1,33 +1,83 @@
 // The submission as events and webhooks carry it (`data.object` in docs/webhooks.md#the-body), read
-// inside the transaction of the change so it shows the state the event describes.
+// inside the transaction of the change so it shows the state the event describes. Its schema is the
+// one the OpenAPI `webhooks` section publishes (docs/webhooks.md#in-the-openapi-description), and its
+// type comes from it: what snapshotSubmissions builds is what the description says.
+import { type Static, Type } from 'typebox'
 import type { SubmissionsTable, Tx } from '../db/tables.ts'
+import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
+import { SUBMISSION_STATUSES } from './submission-moves.ts'
+import { MEMBER_STATUSES, SUBMITTER_STATUSES } from './submitter-moves.ts'
 
-export interface SubmissionSnapshot {
-  id: string
-  status: string
-  template_id: string
-  /** docs/api.md#bulk-send: the bulk send that made it, or null. */
-  bulk_send_id: string | null
-  metadata: Record<string, unknown> | null
-  /** docs/api.md#reminders: the effective policy, null when off. */
-  reminders: { first_after_hours: number; every_hours: number; max_count: number } | null
-  submitters: Array<{
-    id: string
-    /** A signer group's is null until a member signs or declines (docs/api.md#signer-groups). */
-    email: string | null
-    external_id: string | null
-    status: string
-    signed_at: string | null
-    reminders_sent: number
-    next_reminder_at: string | null
-    /** Only on a signer group: its people, without their links. */
-    members?: SnapshotMember[]
-  }>
-  audit_log_url: string
-  completed_at: string | null
-  /** docs/privacy.md#purge: set once purged; the personal values are null from then on. */
-  purged_at: string | null
-}
+/** docs/privacy.md#purge: a delivery waiting when its submission is purged is sent scrubbed. */
+const SCRUBBED = 'null in a delivery scrubbed by a purge (docs/privacy.md#purge)'
+
+/** A member of a signer group as events and webhooks carry them: who, and where they stand. */
+export const SnapshotMember = Type.Object(
+  {
+    id: Id('grm'),
+    email: Nullable(Type.String({ description: `As written, lower-cased; ${SCRUBBED}` })),
+    name: Nullable(Type.String()),
+    status: StringEnum(MEMBER_STATUSES),
+    signed_at: Nullable(Timestamp),
+  },
+  { title: 'SnapshotMember' },
+)
+export type SnapshotMember = Static<typeof SnapshotMember>
+
+/** A signer as events and webhooks carry them. */
+export const SnapshotSubmitter = Type.Object(
+  {
+    id: Id('sbm'),
+    email: Nullable(
+      Type.String({
+        description: `A signer group's is null until a member signs or declines (docs/api.md#signer-groups), a purged signer's for good`,
+      }),
+    ),
+    external_id: Nullable(Type.String()),
+    status: StringEnum(SUBMITTER_STATUSES),
+    signed_at: Nullable(Timestamp),
+    reminders_sent: Type.Integer({
+      minimum: 0,
+      description: 'Reminders mailed to this signer, automatic and manual (docs/api.md#reminders)',
+    }),
+    next_reminder_at: Nullable({ ...Timestamp, description: 'When the next automatic reminder is due' }),
+    members: Type.Optional(
+      Type.Array(SnapshotMember, { description: 'Only on a signer group: its people, without their links' }),
+    ),
+  },
+  { title: 'SnapshotSubmitter' },
+)
+export type SnapshotSubmitter = Static<typeof SnapshotSubmitter>
+
+/** `data.object` of the submission events and of `submitter.reminded` (docs/webhooks.md#the-body). */
+export const SubmissionSnapshot = Type.Object(
+  {
+    id: Id('sub'),
+    status: StringEnum(SUBMISSION_STATUSES, { description: 'The status the event left it in' }),
+    template_id: Id('tpl'),
+    bulk_send_id: Nullable(Id('bulk', 'The bulk send that made it (docs/api.md#bulk-send), or null')),
+    metadata: Nullable(Metadata),
+    reminders: Nullable(
+      Type.Object(
+        {
+          first_after_hours: Type.Integer(),
+          every_hours: Type.Integer(),
+          max_count: Type.Integer(),
+        },
+        { description: 'The effective reminder policy (docs/api.md#reminders); null when off' },
+      ),
+    ),
+    submitters: Type.Array(SnapshotSubmitter),
+    audit_log_url: Nullable(Type.String({ description: `The audit log PDF; ${SCRUBBED}` })),
+    completed_at: Nullable(Timestamp),
+    purged_at: Nullable({
+      ...Timestamp,
+      description: 'Set once purged (docs/privacy.md#purge); the personal values are null from then on',
+    }),
+  },
+  { title: 'SubmissionSnapshot' },
+)
+export type SubmissionSnapshot = Static<typeof SubmissionSnapshot>
 
 /** The policy a submission row keeps (migration 0022), as the API answers it; null when off. */
 export function reminderPolicyOf(
@@ -40,15 +90,6 @@ export function reminderPolicyOf(
 
 export function auditLogUrl(publicUrl: string, submissionId: string): string {
   return `${publicUrl}/v1/submissions/${submissionId}/audit_log`
-}
-
-/** A member of a signer group as events and webhooks carry them: who, and where they stand. */
-export interface SnapshotMember {
-  id: string
-  email: string
-  name: string | null
-  status: string
-  signed_at: string | null
 }
 
 export async function snapshotSubmission(
@@ -116,7 +157,7 @@ export async function snapshotSubmissions(
       status: submission.status,
       template_id: submission.template_id,
       bulk_send_id: submission.bulk_send_id,
-      metadata: JSON.parse(submission.metadata) as Record<string, unknown>,
+      metadata: JSON.parse(submission.metadata) as SubmissionSnapshot['metadata'],
       reminders: reminderPolicyOf(submission),
       submitters,
       audit_log_url: auditLogUrl(publicUrl, submission.id),

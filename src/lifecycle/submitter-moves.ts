@@ -2,7 +2,25 @@
 // records (docs/api.md#events: `submitter.opened` and `submitter.signed` are journal-only; a
 // decline is journaled as the submission's `submission.declined`). Pure: apply-submitter-move.ts
 // alone writes a submitter status.
+import type { GroupMemberStatus } from '../db/signer-tables.ts'
 import type { SubmitterStatus } from '../db/tables.ts'
+
+/** Every submitter status (docs/api.md#statuses-and-moves); the API's and the events' enum. */
+export const SUBMITTER_STATUSES = [
+  'pending',
+  'opened',
+  'signed',
+  'declined',
+  'pre_signed',
+] as const satisfies readonly SubmitterStatus[]
+
+/** Every status of a signer group's member (docs/api.md#signer-groups). */
+export const MEMBER_STATUSES = [
+  'pending',
+  'signed',
+  'superseded',
+  'declined',
+] as const satisfies readonly GroupMemberStatus[]
 
 export type SubmitterTrigger = 'open' | 'sign' | 'decline'
 

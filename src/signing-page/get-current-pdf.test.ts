@@ -55,16 +55,20 @@ describe('GET /files/current/{grant}', () => {
     return res.json()
   }
   /** The first signer's document as it stands, made directly with these options. */
-  const ensure = async (created: Created, options: MakeOptions) => {
+  /** What ensureCurrentPdf needs for the first signer of `created`, read beforehand. */
+  const inputsOf = async (created: Created) => {
     const row = await t.deps.db
       .selectFrom('submitters')
       .selectAll()
       .where('id', '=', created.submitters[0]!.id)
       .executeTakeFirstOrThrow()
     const view = await signerView(t.deps, row, null, () => true)
-    const visible = visibleValues(view.template.fields, row, view.everyone)
-    return ensureCurrentPdf(t.deps, view.submission, view.template, visible, options)
+    return { view, visible: visibleValues(view.template.fields, row, view.everyone) }
   }
+  const ensureWith = ({ view, visible }: Awaited<ReturnType<typeof inputsOf>>, options: MakeOptions) =>
+    ensureCurrentPdf(t.deps, view.submission, view.template, visible, options)
+  const ensure = async (created: Created, options: MakeOptions) =>
+    ensureWith(await inputsOf(created), options)
   const download = (url: string) => t.app.inject({ method: 'GET', url: new URL(url).pathname })
   const textOf = async (url: string) => {
     const res = await download(url)
@@ -155,8 +159,13 @@ describe('GET /files/current/{grant}', () => {
     it('503 current_pdf_busy with Retry-After beyond the versions made at once', async () => {
       const a = await createSubmission(t, key, await body())
       const b = await createSubmission(t, key, await body())
-      // Whichever reaches the queue first is made; the other finds it full.
-      const outcomes = await Promise.allSettled([ensure(a, { queue: 1 }), ensure(b, { queue: 1 })])
+      // Whichever reaches the queue first is made; the other finds it full. Their reads are done
+      // first, so both reach the queue at once (not the second after the first was made).
+      const [inputsA, inputsB] = [await inputsOf(a), await inputsOf(b)]
+      const outcomes = await Promise.allSettled([
+        ensureWith(inputsA, { queue: 1 }),
+        ensureWith(inputsB, { queue: 1 }),
+      ])
       assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected'])
       const error = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason
       assert.equal(error.code, 'current_pdf_busy')

@@ -8,10 +8,9 @@ import { Id, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import type { Clock } from '../lib/clock.ts'
 import { storedEmail } from '../lib/email-address.ts'
 import type { IdGenerator } from '../lib/ids.ts'
+import { MEMBER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { membersOfGroups } from './group-member-store.ts'
 import { embedExpiry, embedUrl, issueEmbedToken, newSigningSlug, signingUrl } from './signing-credentials.ts'
-
-export const MEMBER_STATUSES = ['pending', 'signed', 'superseded', 'declined'] as const
 
 /** One person of a signer group, as every answer gives them (creation, reads, PATCH). */
 export const GroupMember = Type.Object(

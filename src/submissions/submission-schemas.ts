@@ -5,12 +5,11 @@ import type { SubmissionsTable } from '../db/tables.ts'
 import { Id, Metadata, Nullable, StringEnum, Timestamp } from '../http/common-schemas.ts'
 import { SUBMISSION_STATUSES } from '../lifecycle/submission-moves.ts'
 import { auditLogUrl, reminderPolicyOf } from '../lifecycle/submission-snapshot.ts'
+import { SUBMITTER_STATUSES } from '../lifecycle/submitter-moves.ts'
 import { ReminderPolicy } from './creation-schemas.ts'
 import { GroupMember } from './signer-groups.ts'
 import { signingUrl } from './signing-credentials.ts'
 import type { SubmitterSummaryRow } from './submission-store.ts'
-
-export const SUBMITTER_STATUSES = ['pending', 'opened', 'signed', 'declined', 'pre_signed'] as const
 
 /** Metadata as given; null once the submission is purged (docs/privacy.md#purge). */
 const PurgedMetadata = Nullable(Metadata)
@@ -195,4 +194,4 @@ export function toApiSubmission(
   }
 }
 
-export { SUBMISSION_STATUSES }
+export { SUBMISSION_STATUSES, SUBMITTER_STATUSES }

@@ -10,16 +10,21 @@ import { toIso } from '../lib/clock.ts'
 import { publishEventDeclaration } from '../lifecycle/submission-jobs.ts'
 import { insertDeliveries } from './delivery-store.ts'
 import { subscribedEndpoints } from './endpoint-store.ts'
+import type { WebhookEvent } from './webhook-events.ts'
 
-/** `data` is the journal's: the submission as `object`, and what a signer's event adds (`submitter.reminded`). */
+/**
+ * `data` is the journal's, written by code typed with the schemas of webhook-events.ts: the
+ * submission as `object`, and what the event adds (`submitter.reminded`, `submission.purged`).
+ */
 export function deliveryBody(event: { id: string; type: string; created_at: string; data: string }): string {
-  const { object, ...rest } = JSON.parse(event.data) as { object: unknown }
-  return JSON.stringify({
+  const { object, ...rest } = JSON.parse(event.data) as WebhookEvent['data']
+  const body = {
     id: event.id,
     type: event.type,
     created_at: event.created_at,
     data: { object, ...rest },
-  })
+  } as WebhookEvent
+  return JSON.stringify(body)
 }
 
 /** A preview made by the editor sends nothing (docs/console.md#preview-as-a-signer): no deliveries. */

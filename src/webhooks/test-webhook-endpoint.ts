@@ -13,6 +13,7 @@ import { toIso } from '../lib/clock.ts'
 import { sendAndRecord } from './deliver-once.ts'
 import { insertTestDelivery } from './delivery-store.ts'
 import { findEndpoint } from './endpoint-store.ts'
+import type { WebhookEventOf } from './webhook-events.ts'
 
 export const WebhookTestResult = Type.Object(
   {
@@ -61,12 +62,13 @@ export const testWebhookEndpoint = defineRoute({
     }
     const eventId = deps.ids.nextSortable('evt')
     const now = deps.clock.now()
-    const body = JSON.stringify({
+    const event: WebhookEventOf<'webhook.test'> = {
       id: eventId,
       type: 'webhook.test',
       created_at: toIso(now),
       data: { object: { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url } },
-    })
+    }
+    const body = JSON.stringify(event)
     // Recorded first, claimed for its attempt, so the attempt lands on it as any delivery's does.
     const delivery = await insertTestDelivery(
       deps.db,

@@ -8,6 +8,7 @@ import type { AnyRoute } from '../../src/http/define-route.ts'
 import { getLiveness, getReadiness } from '../../src/http/health.ts'
 import { openApiRoute } from '../../src/http/openapi.ts'
 import { insertEndpoint } from '../../src/webhooks/endpoint-store.ts'
+import { WEBHOOK_SECTION } from '../../src/webhooks/webhook-events.ts'
 import { newWebhookSecret, sealSecret } from '../../src/webhooks/webhook-secret.ts'
 import { base64, createTemplateFor, post } from '../documents.ts'
 import { a4 } from '../fixtures/pdfs.ts'
@@ -39,7 +40,7 @@ export function fuzzedRoutes(): AnyRoute[] {
     ...API_ROUTES,
     getLiveness,
     getReadiness,
-    openApiRoute(() => API_ROUTES, 'http://127.0.0.1'),
+    openApiRoute(() => API_ROUTES, 'http://127.0.0.1', WEBHOOK_SECTION),
     ...CONSOLE_API_ROUTES,
     ...CONSOLE_PAGE_ROUTES,
   ]
