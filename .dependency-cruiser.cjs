@@ -12,7 +12,7 @@
 const TEST_CODE = '(^test/|\\.(test|contract)\\.tsx?$|-kit\\.ts$)'
 const ROOTS = '^src/(cli/|app\\.ts$|job-catalogue\\.ts$|deps\\.ts$)'
 const CAPABILITIES =
-  '^src/(accounts|templates|submissions|submitters|documents|events|webhooks|signing-page|console|usage|request-logs|backup|lifecycle|bulk-sends|privacy|verification)/'
+  '^src/(accounts|templates|submissions|submitters|documents|events|webhooks|signing-page|console|usage|request-logs|backup|lifecycle|bulk-sends|privacy|verification|mcp)/'
 const HTTP = '^src/http/'
 const LEAVES =
   '^src/(lib/|errors\\.ts$|limits\\.ts$|config\\.ts$|db/|storage/|child-pool/|jobs/|metrics/|mail/|pdf/|render/)'

@@ -34,6 +34,7 @@ import { registerRoute } from './http/register-route.ts'
 import { bodyAjv, textAjv } from './http/validation.ts'
 import { requestIdSource } from './lib/ids.ts'
 import { LIMITS } from './limits.ts'
+import { mcpRoutes } from './mcp/mcp-route.ts'
 import { createErasure } from './privacy/create-erasure.ts'
 import { createLegalHold } from './privacy/create-legal-hold.ts'
 import { getErasure } from './privacy/get-erasure.ts'
@@ -266,11 +267,17 @@ function textBodies(app: FastifyInstance, routes: AnyRoute[]): void {
 
 /**
  * The ways to call, by the `auth` a route declares (http/auth.ts): an API route takes an API key or,
- * without an Authorization header, the console's session cookie; the console's own API the cookie only.
+ * without an Authorization header, the console's session cookie; the console's own API the cookie
+ * only; the MCP endpoint an API key only, counted in the key's `mcp` bucket (docs/mcp.md#rate-limits).
  */
 function authStrategies(deps: Deps): AuthStrategies {
   const consoleSession = consoleSessionAuth(deps)
-  return { api_key: [apiKeyAuth(deps), consoleSession], console: [consoleSession] }
+  const apiKey = apiKeyAuth(deps)
+  return {
+    api_key: [apiKey, consoleSession],
+    console: [consoleSession],
+    mcp: [{ ...apiKey, bucket: 'mcp' }],
+  }
 }
 
 export function buildApp(
@@ -353,5 +360,7 @@ export function buildApp(
   for (const route of all) registerRoute(app, route, deps, auth)
   // The console's own routes (docs/console.md): not part of the public API, nor of its OpenAPI.
   for (const route of consoleRoutes) registerRoute(app, route, deps, auth)
+  // The MCP endpoint (docs/mcp.md): a protocol of its own, whose tools call the routes above.
+  for (const route of mcpRoutes(app)) registerRoute(app, route, deps, auth)
   return app
 }

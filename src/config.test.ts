@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { resolve } from 'node:path'
 import { describe, it } from 'node:test'
-import { ConfigError, readConfig } from './config.ts'
+import { ConfigError, readConfig, readMcpClientConfig } from './config.ts'
 
 function failsOn(env: Record<string, string>, variable: string) {
   assert.throws(
@@ -101,6 +101,26 @@ describe('readConfig', () => {
     assert.equal(readConfig({ CHROMIUM_SANDBOX: 'OFF' }).chromiumSandbox, 'off')
     failsOn({ CHROMIUM_SANDBOX: 'true' }, 'CHROMIUM_SANDBOX')
     failsOn({ CHROMIUM_SANDBOX: 'yes please' }, 'CHROMIUM_SANDBOX')
+  })
+
+  it('RATE_LIMIT_MCP (docs/mcp.md#rate-limits): 120 by default, a positive integer', () => {
+    assert.equal(readConfig({}).rateLimitMcp, 120)
+    assert.equal(readConfig({ RATE_LIMIT_MCP: '7' }).rateLimitMcp, 7)
+    failsOn({ RATE_LIMIT_MCP: '0' }, 'RATE_LIMIT_MCP')
+    failsOn({ RATE_LIMIT_MCP: 'many' }, 'RATE_LIMIT_MCP')
+  })
+
+  it('paraph mcp: PARAPH_URL, else PUBLIC_URL, else 127.0.0.1:$PORT; PARAPH_API_KEY required', () => {
+    const key = 'sk_test_0123456789abcdefABCDEF0123456789'
+    assert.equal(readMcpClientConfig({ PARAPH_API_KEY: key }).url, 'http://127.0.0.1:8080')
+    assert.equal(readMcpClientConfig({ PARAPH_API_KEY: key, PORT: '9000' }).url, 'http://127.0.0.1:9000')
+    const publicUrl = { PARAPH_API_KEY: key, PUBLIC_URL: 'https://sign.example.eu/' }
+    assert.equal(readMcpClientConfig(publicUrl).url, 'https://sign.example.eu')
+    const both = { ...publicUrl, PARAPH_URL: 'http://10.0.0.5:8080' }
+    assert.deepEqual(readMcpClientConfig(both), { url: 'http://10.0.0.5:8080', apiKey: key })
+    assert.throws(() => readMcpClientConfig({}), /PARAPH_API_KEY is required/)
+    assert.throws(() => readMcpClientConfig({ PARAPH_API_KEY: 'hunter2' }), /PARAPH_API_KEY must be/)
+    assert.throws(() => readMcpClientConfig({ PARAPH_API_KEY: key, PARAPH_URL: 'ftp://x' }), /PARAPH_URL/)
   })
 
   it('RATE_LIMIT_SIGNER and TRUST_PROXY (issue #20): defaults, every accepted form', () => {

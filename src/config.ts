@@ -36,6 +36,8 @@ export const Config = Type.Object({
   rateLimit: Type.Object({ test: Type.Integer(), live: Type.Integer() }),
   /** Requests per minute per client address on the signer's routes and /files/…. */
   rateLimitSigner: Type.Integer(),
+  /** RATE_LIMIT_MCP (docs/mcp.md#rate-limits): requests per minute per key to the MCP endpoint. */
+  rateLimitMcp: Type.Integer(),
   /** Fastify's `trustProxy`: which X-Forwarded-For hops give the client address. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())]),
   logLevel: Type.String(),
@@ -359,6 +361,7 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
       live: integer(env, 'RATE_LIMIT_LIVE', 1000, 1, 1_000_000_000),
     },
     rateLimitSigner: integer(env, 'RATE_LIMIT_SIGNER', 300, 1, 1_000_000_000),
+    rateLimitMcp: integer(env, 'RATE_LIMIT_MCP', 120, 1, 1_000_000_000),
     trustProxy: trustProxy(env),
     logLevel,
     requestLogs: read(env, 'REQUEST_LOGS') === undefined || boolean(env, 'REQUEST_LOGS'),
@@ -371,4 +374,25 @@ export function readConfig(env: Env = process.env): Readonly<Config> {
     jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 60, 5, 3600),
   }
   return Object.freeze(config)
+}
+
+/** What `paraph mcp` needs (docs/mcp.md#stdio): it is a client of a running Paraph, with no database. */
+export interface McpClientConfig {
+  /** PARAPH_URL, else PUBLIC_URL, else http://127.0.0.1:$PORT (PORT 8080): the Paraph to call. */
+  url: string
+  /** PARAPH_API_KEY: the key every call carries. */
+  apiKey: string
+}
+
+export function readMcpClientConfig(env: Env = process.env): Readonly<McpClientConfig> {
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const fallback = httpUrl(env, 'PUBLIC_URL', `http://127.0.0.1:${port}`)
+  const url = httpUrl(env, 'PARAPH_URL', fallback)
+  const apiKey = read(env, 'PARAPH_API_KEY')
+  if (apiKey === undefined)
+    throw new ConfigError('PARAPH_API_KEY', 'is required: an API key (sk_test_… or sk_live_…)')
+  if (!/^sk_(test|live)_[0-9A-Za-z]+$/.test(apiKey)) {
+    throw new ConfigError('PARAPH_API_KEY', 'must be an API key: sk_test_… or sk_live_…')
+  }
+  return Object.freeze({ url, apiKey })
 }

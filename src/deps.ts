@@ -264,7 +264,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     accessLog,
     requestLogs,
     rateLimiter: new RateLimiter({
-      limits: { ...config.rateLimit, signer: config.rateLimitSigner },
+      limits: { ...config.rateLimit, signer: config.rateLimitSigner, mcp: config.rateLimitMcp },
       clock,
       redis,
       keyPrefix: overrides.rateLimitPrefix,

@@ -11,6 +11,7 @@ import {
 import { backupCommand, restoreCommand } from './backup.ts'
 import { CliError } from './context.ts'
 import { mailList } from './mail.ts'
+import { mcpCommand } from './mcp.ts'
 import { consoleLink, membersAdd, membersList } from './members.ts'
 import { purgeCommand } from './purge.ts'
 import { serve } from './serve.ts'
@@ -140,6 +141,13 @@ program
   .option('--now', 'purge them now, all in one run, rather than slice by slice as the workers do')
   .option('--json', 'print JSON')
   .action((options: { dryRun?: boolean; now?: boolean; json?: boolean }) => purgeCommand(options))
+
+program
+  .command('mcp')
+  .description(
+    'an MCP server on stdio for AI agents (docs/mcp.md), calling the Paraph at PARAPH_URL with the key in PARAPH_API_KEY',
+  )
+  .action(() => mcpCommand())
 
 program
   .command('usage')

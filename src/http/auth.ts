@@ -8,6 +8,7 @@ import type { Deps } from '../deps.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthenticatedKey } from './caller.ts'
 import type { RouteDefinition } from './define-route.ts'
+import { isInnerRequest } from './inner-request.ts'
 import { type RateLimitDecision, retryAfterSeconds, setRateLimitHeaders } from './rate-limit.ts'
 
 /** One way to call: a credential read from the request, and the caller it names. */
@@ -24,6 +25,11 @@ export interface AuthStrategy<Found = AuthenticatedKey> {
   check?(request: FastifyRequest, found: Found): void
   /** The refusal when none of a route's strategies finds its credential: the first strategy's. */
   missing(): ApiError
+  /**
+   * The rate-limit bucket its callers are counted in, instead of their environment's: `mcp` for the
+   * MCP endpoint (docs/mcp.md#rate-limits).
+   */
+  bucket?: 'mcp'
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list holds strategies of every credential
@@ -44,19 +50,24 @@ function admit(
   decision: RateLimitDecision,
   request: FastifyRequest,
   reply: FastifyReply,
+  bucket: 'mcp' | undefined,
 ) {
   request.scope = key
   setRateLimitHeaders(reply, decision)
   if (decision.allowed) return
   const wait = retryAfterSeconds(decision, deps.clock.now())
+  const what = bucket === 'mcp' ? 'MCP requests' : 'requests'
   throw new ApiError(
     'rate_limit_exceeded',
-    `Rate limit of ${decision.limit} requests per minute reached for this key; retry in ${wait} s.`,
+    `Rate limit of ${decision.limit} ${what} per minute reached for this key; retry in ${wait} s.`,
     { 'retry-after': String(wait) },
   )
 }
 
-/** Counts the caller (per key or member, with its environment's limit), then the strategy's checks. */
+/**
+ * Counts the caller (per key or member, in its environment's bucket or the strategy's own), then the
+ * strategy's checks. An inner request of the MCP endpoint is admitted uncounted.
+ */
 function admitFound(
   deps: Deps,
   strategy: AnyAuthStrategy,
@@ -65,14 +76,21 @@ function admitFound(
   reply: FastifyReply,
 ): undefined | Promise<void> {
   const caller = strategy.caller(found)
-  const decision = deps.rateLimiter.consume(caller.keyId, caller.environment)
+  if (isInnerRequest(request)) {
+    // A tool of the MCP endpoint calling a route: its MCP request was counted already
+    // (http/inner-request.ts).
+    request.scope = caller
+    strategy.check?.(request, found)
+    return undefined
+  }
+  const decision = deps.rateLimiter.consume(caller.keyId, strategy.bucket ?? caller.environment)
   if (decision instanceof Promise) {
     return decision.then((shared) => {
-      admit(deps, caller, shared, request, reply)
+      admit(deps, caller, shared, request, reply, strategy.bucket)
       strategy.check?.(request, found)
     })
   }
-  admit(deps, caller, decision, request, reply)
+  admit(deps, caller, decision, request, reply, strategy.bucket)
   strategy.check?.(request, found)
   return undefined
 }

@@ -73,9 +73,10 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas> {
    * Which ways to call admit the caller (app.ts supplies the strategies, http/auth.ts runs them),
    * then the rate limit and scope. `api_key` (default): Bearer key (or, without one, the console's
    * session cookie). `console`: the console's session cookie only (/console/api, docs/console.md).
+   * `mcp`: a Bearer key only, counted in the key's own MCP bucket (the MCP endpoint, docs/mcp.md).
    * `none`: operational routes, signer pages, console sign-in.
    */
-  auth?: 'api_key' | 'console' | 'none'
+  auth?: 'api_key' | 'console' | 'mcp' | 'none'
   /** The console role a session needs to call this route (API keys are not concerned): admin. */
   consoleRole?: 'admin'
   /** docs/api.md#idempotency: the Idempotency-Key header is mandatory and responses replay for 24 h. */
@@ -165,7 +166,7 @@ export function successSchema(route: AnyRoute): TSchema {
 }
 
 export function usesApiKey(route: AnyRoute): boolean {
-  return route.auth === undefined || route.auth === 'api_key'
+  return route.auth === undefined || route.auth === 'api_key' || route.auth === 'mcp'
 }
 
 /** Every error a route can answer with: its own plus those its layers add (auth, validation, idempotency). */

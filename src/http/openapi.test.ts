@@ -12,6 +12,8 @@ import { SIGNATURE_HEADER } from '../webhooks/webhook-signature.ts'
 
 /** The console's routes (its pages, assets, sign-in and API): not part of the public API. */
 const CONSOLE_ROUTE = /^[A-Z]+ \/console(\/|$)/
+/** The MCP endpoint: a protocol of its own (JSON-RPC), documented in docs/mcp.md. */
+const MCP_ROUTE = /^[A-Z]+ \/mcp$/
 
 type Doc = {
   openapi: string
@@ -84,12 +86,22 @@ describe('GET /openapi.yaml', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`)
     }
-    // The console's own routes are deliberately left out (docs/console.md documents them).
+    // The console's own routes are deliberately left out (docs/console.md documents them), and so
+    // is the MCP endpoint (docs/mcp.md).
     const registered = new Set(
-      t.app.registeredRoutes.filter((r) => !CONSOLE_ROUTE.test(r)).map((r) => r.replace(/:(\w+)/g, '{$1}')),
+      t.app.registeredRoutes
+        .filter((r) => !CONSOLE_ROUTE.test(r) && !MCP_ROUTE.test(r))
+        .map((r) => r.replace(/:(\w+)/g, '{$1}')),
     )
     assert.ok(registered.size >= 8, [...registered].join())
     assert.deepEqual([...registered].sort(), [...documented].sort())
+  })
+
+  it('leaves out the MCP endpoint, which docs/mcp.md documents', async () => {
+    assert.ok(t.app.registeredRoutes.includes('POST /mcp'))
+    assert.equal(doc.paths['/mcp'], undefined)
+    const docs = await readFile(new URL('../../docs/mcp.md', import.meta.url), 'utf8')
+    assert.match(docs, /`POST \/mcp`/)
   })
 
   it('leaves out the console routes; its API routes are each documented in docs/console.md', async () => {

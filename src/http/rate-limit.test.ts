@@ -17,7 +17,7 @@ function limiterContract(name: string, makeRedis: () => Redis | undefined) {
     after(() => redis?.disconnect())
     const make = (clock: ManualClock) =>
       new RateLimiter({
-        limits: { test: 3, live: 5 },
+        limits: { test: 3, live: 5, mcp: 2 },
         clock,
         redis,
         keyPrefix: `paraph:test:${randomBase62(8)}`,
@@ -51,6 +51,17 @@ function limiterContract(name: string, makeRedis: () => Redis | undefined) {
       const live = []
       for (let i = 0; i < 6; i++) live.push((await limiter.consume('key_d', 'live')).allowed)
       assert.deepEqual(live, [true, true, true, true, true, false])
+    })
+
+    it('counts a key in its mcp bucket apart from its environment bucket (docs/mcp.md#rate-limits)', async () => {
+      const limiter = make(new ManualClock())
+      const mcp = []
+      for (let i = 0; i < 3; i++) mcp.push((await limiter.consume('key_e', 'mcp')).allowed)
+      assert.deepEqual(mcp, [true, true, false])
+      const test = await limiter.consume('key_e', 'test')
+      assert.deepEqual([test.allowed, test.limit, test.remaining], [true, 3, 2])
+      for (let i = 0; i < 2; i++) await limiter.consume('key_f', 'test')
+      assert.equal((await limiter.consume('key_f', 'mcp')).remaining, 1)
     })
   })
 }

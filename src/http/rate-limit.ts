@@ -7,7 +7,9 @@
 // so tests move the clock to a new minute instead of waiting for one.
 //
 // The same counters limit the signer's routes and `/files/…` per client address
-// (RATE_LIMIT_SIGNER, docs/operations.md#configuration), in a bucket of their own (`signer`).
+// (RATE_LIMIT_SIGNER, docs/operations.md#configuration), in a bucket of their own (`signer`), and
+// the MCP endpoint per key (RATE_LIMIT_MCP, docs/mcp.md#rate-limits) in another (`mcp`), so an
+// agent's loop cannot use up the quota of the key's other clients.
 import type { FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
 import {
@@ -21,8 +23,11 @@ import type { Clock } from '../lib/clock.ts'
 
 const WINDOW_MS = 60_000
 
-/** What a counter counts: an API key of an environment (docs/api.md#rate-limits), or a signer's address. */
-export type RateLimitBucket = Environment | 'signer'
+/**
+ * What a counter counts: an API key of an environment (docs/api.md#rate-limits), a signer's
+ * address, or a key's calls of the MCP endpoint (docs/mcp.md#rate-limits).
+ */
+export type RateLimitBucket = Environment | 'signer' | 'mcp'
 
 export interface RateLimitDecision {
   allowed: boolean
@@ -33,8 +38,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiterOptions {
-  /** Requests per minute of each bucket; without `signer`, nothing is limited per address. */
-  limits: Record<Environment, number> & Partial<Record<'signer', number>>
+  /** Requests per minute of each bucket; without `signer` (`mcp`), nothing is limited per address (MCP call). */
+  limits: Record<Environment, number> & Partial<Record<'signer' | 'mcp', number>>
   clock: Clock
   redis?: Redis
   /** Keeps counters of parallel test runs apart in a shared Redis. */
@@ -64,6 +69,11 @@ class LocalCounters {
   }
 }
 
+function localKey(keyId: string, bucket: RateLimitBucket): string {
+  if (bucket === 'signer') return `ip:${keyId}`
+  return bucket === 'mcp' ? `mcp:${keyId}` : keyId
+}
+
 export class RateLimiter {
   readonly #shared: Partial<Record<RateLimitBucket, RateLimiterAbstract>> | null
   readonly #local = new LocalCounters()
@@ -88,6 +98,7 @@ export class RateLimiter {
           test: shared('test', limits.test, redis),
           live: shared('live', limits.live, redis),
           ...(limits.signer ? { signer: shared('signer', limits.signer, redis) } : {}),
+          ...(limits.mcp ? { mcp: shared('mcp', limits.mcp, redis) } : {}),
         }
       : null
   }
@@ -100,9 +111,9 @@ export class RateLimiter {
     const resetAt = (window + 1) * WINDOW_MS
     const shared = this.#shared?.[bucket]
     if (!shared) {
-      // Key ids are unique across environments, and addresses are counted as `ip:…`: the key
-      // alone names the counter.
-      const count = this.#local.increment(bucket === 'signer' ? `ip:${keyId}` : keyId, window)
+      // Key ids are unique across environments, addresses are counted as `ip:…` and a key's MCP
+      // calls as `mcp:…`: the key alone names the counter.
+      const count = this.#local.increment(localKey(keyId, bucket), window)
       return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt }
     }
     return shared.consume(`${keyId}:${window}`, 1).then(
