@@ -20,6 +20,8 @@ export interface Fault {
   when: 'after' | 'before' | 'reset'
   /** The status answered instead (not for `reset`); 500 by default. */
   status?: number
+  /** The error code of that answer's envelope; `injected_fault` by default. */
+  code?: string
   /** Headers of that answer, e.g. `{"retry-after": "1"}`. */
   headers?: Record<string, string>
   /** How many matching requests it applies to; 1 by default. */
@@ -159,7 +161,7 @@ function answerFault(res: ServerResponse, fault: Fault, seen: SeenRequest): void
     JSON.stringify({
       error: {
         type: 'api_error',
-        code: 'injected_fault',
+        code: fault.code ?? 'injected_fault',
         message: `Fault injected by the test proxy (${status}).`,
       },
     }),

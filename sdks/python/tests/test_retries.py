@@ -110,6 +110,25 @@ def test_a_404_and_a_409_are_not_retried(flavour: str, key: str, proxy: Proxy) -
 
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])
+def test_a_409_idempotency_key_in_use_is_retried_after_its_retry_after(flavour: str, key: str, proxy: Proxy) -> None:
+    # The first request with the key is still running: nothing was done, so the SDK waits and asks again.
+    proxy.plan(
+        method="POST",
+        path="^/v1/submissions/from_html$",
+        when="before",
+        status=409,
+        code="idempotency_key_in_use",
+        headers={"retry-after": "1"},
+    )
+    created = CREATE[flavour](key, html_body(), "from_html")
+    assert created.startswith("sub_")
+    seen = proxy.requests()
+    assert [r["outcome"] for r in seen] == [409, 201]
+    assert seen[0]["idempotencyKey"] == seen[1]["idempotencyKey"], "the same key on the retry"
+    assert seen[1]["at"] - seen[0]["at"] >= 1000, "Retry-After honoured"
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
 def test_a_5xx_on_a_read_is_retried(flavour: str, key: str, proxy: Proxy) -> None:
     proxy.plan(method="GET", path="^/v1/health$", when="before", status=503, times=2)
     health = run_both(flavour, key, lambda c: c.get_health())

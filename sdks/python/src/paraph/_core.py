@@ -108,8 +108,11 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def should_retry_status(request: Request, status: int) -> bool:
-    return status == 429 or (status >= 500 and request.repeatable)
+def should_retry_status(request: Request, status: int, code: str | None = None) -> bool:
+    # 409 idempotency_key_in_use: the first request with this key is still running
+    # (docs/api.md#idempotency); like a 429, nothing was done, so any request may go again.
+    not_run = status == 429 or (status == 409 and code == "idempotency_key_in_use")
+    return not_run or (status >= 500 and request.repeatable)
 
 
 def should_retry_error(request: Request, error: BaseException) -> bool:

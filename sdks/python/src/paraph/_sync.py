@@ -75,7 +75,9 @@ class Paraph(SyncOperations):
 
     def _retries_status(self, request: _core.Request, error: APIError, retries: int) -> bool:
         too_long = error.retry_after is not None and error.retry_after > self.retry.max_retry_after
-        return retries < self.retry.max_retries and not too_long and _core.should_retry_status(request, error.status)
+        return retries < self.retry.max_retries and not too_long and _core.should_retry_status(
+            request, error.status, error.code
+        )
 
     def _paginate(
         self,
