@@ -15,8 +15,15 @@ echo "== Node.js $(node --version)"
 echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
 status=0
+# Each pass appends its counts and failed tests here; the run ends on both (a CI log's tail).
+recap="$(mktemp)"
+trap 'rm -f "$recap"' EXIT
 echo "== tests, Node.js $(node --version)"
-npm test --silent -- postgres --once-on=sqlite || status=1
+PARAPH_TEST_RECAP="$recap" npm test --silent -- postgres --once-on=sqlite || status=1
 echo "== tests, Node.js $NODE_24"
-bash scripts/with-node.sh 24 npm test --silent -- sqlite --once-on=sqlite || status=1
+PARAPH_TEST_RECAP="$recap" bash scripts/with-node.sh 24 npm test --silent -- sqlite --once-on=sqlite || status=1
+echo
+echo "== recap of both passes"
+cat "$recap"
+if [ "$status" -ne 0 ]; then echo "== FAILED (see the failed tests above)"; else echo "== all passed"; fi
 exit "$status"

@@ -1,5 +1,6 @@
 // Runs every *.test.ts on each engine (SQLite, then PostgreSQL) with node's test runner, and ends
-// with, per engine, its wall time and its slowest twenty files, then one summary line.
+// with, per engine, its wall time and its slowest twenty files, then every failed test by name
+// (scripts/tap-failures.mjs) and one summary line.
 // `npm test -- sqlite` or `-- postgres` runs one engine; further arguments are test files.
 //
 // A file that can differ by nothing between the passes runs on one pass only (scripts/test-plan.mjs
@@ -10,9 +11,10 @@
 // differed. Without --once-on, one engine alone runs every file. Files run slowest first, from the
 // durations the last run saved in .tmp/test-times-<engine>.json.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { tapFailures } from './tap-failures.mjs'
 import {
   childrenCpuMs,
   classify,
@@ -139,17 +141,30 @@ for (const engine of passes) {
     wall,
     cpu,
     slowest: saveTimes(root, engine, times).slice(0, 20),
+    failures: tapFailures(text, root),
   })
 }
 rmSync(tapDir, { recursive: true, force: true })
 if (passed === 0) exitCode = 1
-for (const { engine, line, files: count, wall, cpu, slowest } of summaries) {
+// The run's last screen: each pass's times and slowest files, then every failed test by name. With
+// PARAPH_TEST_RECAP set (scripts/test-all.sh), the failures and the counts are appended to that file
+// too, so a script running several invocations can end on all of them.
+const recap = []
+for (const { engine, line, files: count, wall, cpu, slowest, failures } of summaries) {
   const cpuNote = cpu === undefined ? '' : `, ${minutes(cpu)} of CPU on ${availableParallelism()} cores`
-  console.log(
-    `\n${line}; ${count} files in ${minutes(wall)}${cpuNote} (node ${process.version}, ${concurrency} at a time)`,
-  )
+  const header = `${line}; ${count} files in ${minutes(wall)}${cpuNote} (node ${process.version}, ${concurrency} at a time)`
+  console.log(`\n${header}`)
   if (slowest.length) console.log(`   slowest files on ${engine}:`)
   for (const [file, ms] of slowest) console.log(`   ${seconds(ms).padStart(8)}  ${file}`)
+  recap.push(header)
+  if (failures.length) recap.push(`   failed on ${engine}:`)
+  for (const { where, name, why } of failures.slice(0, 40)) {
+    recap.push(`     ✖ ${where}  ${name}`, `         ${why.slice(0, 300)}`)
+  }
+  if (failures.length > 40) recap.push(`     … and ${failures.length - 40} more, above`)
 }
+const failedLines = recap.filter((l) => !l.startsWith('=='))
+if (failedLines.length) console.log(`\n${failedLines.join('\n')}`)
 console.log(`\ntests: ${passed} passed, ${failed} failed`)
+if (process.env.PARAPH_TEST_RECAP) appendFileSync(process.env.PARAPH_TEST_RECAP, `${recap.join('\n')}\n`)
 process.exit(exitCode)
