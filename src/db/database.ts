@@ -34,6 +34,7 @@ import * as listSkipsPreviews from './migrations/0024-list-skips-previews.ts'
 import * as signerGroups from './migrations/0025-signer-groups.ts'
 import * as bulkSends from './migrations/0026-bulk-sends.ts'
 import * as personalData from './migrations/0027-personal-data.ts'
+import * as purgedValues from './migrations/0028-purged-values.ts'
 import type { Db, Executor } from './tables.ts'
 
 /** Every migration, in order. Listed here rather than read from disk so nothing depends on the cwd. */
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-signer-groups': signerGroups,
   '0026-bulk-sends': bulkSends,
   '0027-personal-data': personalData,
+  '0028-purged-values': purgedValues,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

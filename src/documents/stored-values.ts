@@ -23,8 +23,11 @@ export function isStoredImage(value: unknown): value is StoredImage {
 }
 
 export function parseStoredValues(json: string): StoredValues {
-  return JSON.parse(json) as StoredValues
+  return (JSON.parse(json) ?? {}) as StoredValues
 }
+
+/** A purged signer's stored values: none, answered `null` (docs/privacy.md#purge). */
+export const PURGED_VALUES = 'null'
 
 /** Blob key of a signer's image: named by its hash, so a retried request writes the same blob. */
 export function imageBlobKey(

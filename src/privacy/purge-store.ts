@@ -5,6 +5,7 @@
 
 import { chunksOf, valueByKey } from '../db/batch.ts'
 import type { Environment, Executor, SubmissionsTable, Tx } from '../db/tables.ts'
+import { PURGED_VALUES } from '../documents/stored-values.ts'
 import { scrubJson } from './scrub-json.ts'
 
 /** The submissions of one purge transaction: one scope, locked by the caller. */
@@ -132,7 +133,7 @@ export async function scrubSigners(tx: Tx, batch: PurgeBatch): Promise<string[]>
       phone: null,
       external_id: null,
       metadata: 'null',
-      values: '{}',
+      values: PURGED_VALUES,
       opened_ip: null,
       opened_user_agent: null,
       signed_ip: null,

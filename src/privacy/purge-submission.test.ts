@@ -18,6 +18,7 @@ import {
 } from '../../test/purge.ts'
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../../test/s3-server.ts'
 import { createSubmission, everyTypeBody, refused, submissionRow } from '../../test/signing.ts'
+import * as purgedValues from '../db/migrations/0028-purged-values.ts'
 import { closePdfFinalizer } from '../pdf/finalizer/finalize-pdf.ts'
 
 const searched = (p: Person) => ({
@@ -118,6 +119,11 @@ function wholeDumpSearch(store: 'file' | 's3') {
     assert.equal(body.submitters[0].metadata, null)
     assert.deepEqual(body.fields, [])
     assert.equal(body.status, 'completed')
+    const signer = (
+      await t.request(key, { method: 'GET', url: `/v1/submitters/${body.submitters[0].id}` })
+    ).json()
+    assert.equal(signer.values, null, 'a purged signer’s values are null, not "nothing filled"')
+    assert.equal(signer.email, null)
     assert.ok(body.completed_at)
 
     refused(
@@ -201,6 +207,31 @@ describe('purge: who may, when', () => {
       .where('type', '=', 'submission.purged')
       .execute()
     assert.equal(purgedEvents.length, 1, 'journaled once')
+  })
+
+  it('migration 0028: signers purged under 0027 (values `{}`) answer null; other signers keep theirs', async () => {
+    const purged = await createSubmission(t, key, await everyTypeBody(['first']))
+    const kept = await createSubmission(t, key, await everyTypeBody(['first']))
+    await t.request(key, { method: 'DELETE', url: `/v1/submissions/${purged.id}` })
+    const answer = await t.request(key, { method: 'POST', url: `/v1/submissions/${purged.id}/purge` })
+    assert.equal(answer.statusCode, 200, answer.body)
+    const values = async (id: string) =>
+      (await t.request(key, { method: 'GET', url: `/v1/submitters/${id}` })).json().values
+    assert.equal(await values(purged.submitters[0]!.id), null)
+    await t.deps.db
+      .updateTable('submitters')
+      .set({ values: '{}' })
+      .where('submission_id', '=', purged.id)
+      .execute()
+    await t.deps.db
+      .updateTable('submitters')
+      .set({ values: JSON.stringify({ Name: 'kept' }) })
+      .where('submission_id', '=', kept.id)
+      .execute()
+    assert.deepEqual(await values(purged.submitters[0]!.id), {}, 'as 0027 left it')
+    await purgedValues.up(t.deps.db as never)
+    assert.equal(await values(purged.submitters[0]!.id), null)
+    assert.deepEqual(await values(kept.submitters[0]!.id), { Name: 'kept' })
   })
 
   it('answers 404 for another account’s submission and purges nothing', async () => {

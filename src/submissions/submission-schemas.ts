@@ -68,9 +68,12 @@ export type SubmitterSummary = Static<typeof SubmitterSummary>
 export const SubmitterWithValues = Type.Object(
   {
     ...SubmitterSummary.properties,
-    values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-      description: 'Field name → value: prefilled at creation or signed',
-    }),
+    values: Nullable(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        description:
+          'Field name → value: prefilled at creation or signed; null once the submission is purged',
+      }),
+    ),
   },
   { title: 'SubmitterWithValues' },
 )

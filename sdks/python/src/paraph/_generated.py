@@ -526,7 +526,7 @@ class SubmitterWithValues(TypedDict):
     next_reminder_at: str | None
     created_at: str
     updated_at: str
-    values: dict[str, str | float | bool]
+    values: dict[str, str | float | bool] | None
 
 class UpdateSubmitterRequest(TypedDict):
     "At least one of `email`, `phone`, `name` — or `members` for a signer group; any other key is refused (422)"

@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Get a submitter with its values
-         * @description Signed images are given as URLs valid 1 hour; other values as they were filled.
+         * @description Signed images are given as URLs valid 1 hour; other values as they were filled. `values` is null once the submission is purged.
          */
         get: operations["getSubmitter"];
         put?: never;
@@ -2522,10 +2522,10 @@ export interface components {
              * @example 2026-11-22T10:15:30.123Z
              */
             updated_at: string;
-            /** @description Field name → value: prefilled at creation or signed */
+            /** @description Field name → value: prefilled at creation or signed; null once the submission is purged */
             values: {
                 [key: string]: string | number | boolean;
-            };
+            } | null;
         };
         /**
          * UpdateSubmitterRequest
