@@ -232,8 +232,13 @@ describe('signatures and initials made once, reused everywhere (issue #20)', () 
     await page.locator('dialog').waitFor()
     await tabTo(page, 'dialog .tab:nth-child(3)')
     await page.keyboard.press('Space')
-    await tabTo(page, 'dialog input[type="file"]')
+    // Listening for the chooser asks Chromium to intercept it, and Playwright sends that request
+    // without waiting for it: a key pressed at once can reach the page first, and the chooser then
+    // opens natively, unseen (a 30 s timeout, seen in CI). So the listener comes first and the page
+    // round trips of the Tabs and of the check below follow it before Space is pressed.
     const chooser = page.waitForEvent('filechooser')
+    await tabTo(page, 'dialog input[type="file"]')
+    assert.equal(await page.evaluate('document.activeElement.id'), 'signature-file')
     await page.keyboard.press('Space')
     await (await chooser).setFiles({ name: 'af.png', mimeType: 'image/png', buffer: strokePng(240, 90) })
     await page.locator('.upload-preview').waitFor()
