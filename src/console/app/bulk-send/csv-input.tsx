@@ -1,6 +1,7 @@
 // "Send to many", step 1: the list, as a CSV file chosen or dropped, or pasted; read in the browser
 // (csv.ts), its problems put in words before anything reaches the server.
 import { useState } from 'preact/hooks'
+import { DropZone } from '../drop-zone.tsx'
 import { formatNumber } from '../format.ts'
 import { fill, type Texts, useTexts } from '../texts.ts'
 import { type CsvProblem, type CsvTable, CsvUnreadable, readCsv } from './csv.ts'
@@ -50,7 +51,6 @@ function tableOf(text: string, t: Texts, language: 'en' | 'fr'): CsvTable | stri
 
 export function CsvInput({ onRead }: { onRead: (list: ReadList) => void }) {
   const { t, language } = useTexts()
-  const [over, setOver] = useState(false)
   const [pasted, setPasted] = useState('')
   const [problem, setProblem] = useState<string>()
   const take = (text: string, source: string | null) => {
@@ -59,44 +59,18 @@ export function CsvInput({ onRead }: { onRead: (list: ReadList) => void }) {
     setProblem(undefined)
     onRead({ table, source })
   }
-  const takeFile = async (file: File | undefined) => {
-    if (file) take(await file.text(), file.name)
-  }
+  const takeFile = async (file: File) => take(await file.text(), file.name)
   return (
     <section class="panel bulk-input" aria-labelledby="bulk-list-title">
       <h2 id="bulk-list-title">{t.bulk_list_title}</h2>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the file input inside is the way for keyboards */}
-      <div
-        class={over ? 'drop-zone over' : 'drop-zone'}
-        onDragOver={(event) => {
-          event.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(event) => {
-          event.preventDefault()
-          setOver(false)
-          void takeFile(event.dataTransfer?.files[0])
-        }}
-      >
-        <p>{t.bulk_drop_hint}</p>
-        <label class="button primary" for="bulk-file">
-          {t.bulk_choose_file}
-        </label>
-        <input
-          id="bulk-file"
-          class="visually-hidden"
-          type="file"
-          accept=".csv,text/csv,text/plain"
-          aria-describedby={problem ? 'bulk-csv-problem' : undefined}
-          onChange={(event) => {
-            const input = event.currentTarget as HTMLInputElement
-            void takeFile(input.files?.[0]).finally(() => {
-              input.value = ''
-            })
-          }}
-        />
-      </div>
+      <DropZone
+        inputId="bulk-file"
+        accept=".csv,text/csv,text/plain"
+        hint={<p>{t.bulk_drop_hint}</p>}
+        choose={t.bulk_choose_file}
+        describedBy={problem ? 'bulk-csv-problem' : undefined}
+        onFile={takeFile}
+      />
       <form
         class="bulk-paste"
         onSubmit={(event) => {

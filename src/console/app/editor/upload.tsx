@@ -3,6 +3,7 @@
 // content type; its page sizes come back with it and, for HTML and Word, the fields of its tags.
 import { useState } from 'preact/hooks'
 import { ApiFailure, call } from '../api.ts'
+import { DropZone } from '../drop-zone.tsx'
 import { useTexts } from '../texts.ts'
 import { ErrorNote, useAction } from '../ui.tsx'
 import type { Declaration, ReportedField } from './model.ts'
@@ -38,7 +39,6 @@ type PageFormat = 'A4' | 'Letter'
 
 export function Upload({ onUploaded }: { onUploaded: (draft: Draft, source: DraftSource) => void }) {
   const { t } = useTexts()
-  const [over, setOver] = useState(false)
   const [size, setSize] = useState<PageFormat>('A4')
   const upload = useAction(async (file: File) => {
     const kind = KINDS.find((k) => k.pattern.test(file.name))
@@ -50,40 +50,21 @@ export function Upload({ onUploaded }: { onUploaded: (draft: Draft, source: Draf
     })
     return { draft, source: kind.source }
   })
-  const take = async (file: File | undefined) => {
-    if (!file) return
+  const take = async (file: File) => {
     const done = await upload.run(file)
     if (done) onUploaded(done.value.draft, done.value.source)
   }
   return (
     <section class="panel editor-upload" aria-labelledby="upload-title">
       <h2 id="upload-title">{t.editor_upload_any_title}</h2>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the file input inside is the way for keyboards */}
-      <div
-        class={over ? 'drop-zone over' : 'drop-zone'}
-        onDragOver={(event) => {
-          event.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(event) => {
-          event.preventDefault()
-          setOver(false)
-          take(event.dataTransfer?.files[0])
-        }}
+      <DropZone
+        inputId="editor-file"
+        accept={`application/pdf,.pdf,text/html,.html,.htm,${DOCX_TYPE},.docx`}
+        hint={<p>{t.editor_drop_any_hint}</p>}
+        choose={upload.busy ? t.editor_uploading : t.editor_choose_file}
+        busy={upload.busy}
+        onFile={take}
       >
-        <p>{t.editor_drop_any_hint}</p>
-        <label class="button primary" for="editor-file">
-          {upload.busy ? t.editor_uploading : t.editor_choose_file}
-        </label>
-        <input
-          id="editor-file"
-          class="visually-hidden"
-          type="file"
-          accept={`application/pdf,.pdf,text/html,.html,.htm,${DOCX_TYPE},.docx`}
-          disabled={upload.busy}
-          onChange={(event) => take((event.currentTarget as HTMLInputElement).files?.[0])}
-        />
         <fieldset class="editor-size">
           <legend>{t.editor_page_size}</legend>
           {(['A4', 'Letter'] as const).map((format) => (
@@ -100,7 +81,7 @@ export function Upload({ onUploaded }: { onUploaded: (draft: Draft, source: Draf
           ))}
         </fieldset>
         <p class="muted small">{t.editor_upload_any_limits}</p>
-      </div>
+      </DropZone>
       <ErrorNote error={upload.error} />
     </section>
   )

@@ -4,6 +4,7 @@
 // else, and nothing is stored.
 import { useState } from 'preact/hooks'
 import { call } from '../api.ts'
+import { DropZone } from '../drop-zone.tsx'
 import { formatDateTime } from '../format.ts'
 import type { PageProps } from '../routes.tsx'
 import { Link } from '../shell.tsx'
@@ -20,14 +21,12 @@ const REASONS: Record<NonNullable<Verification['reason']>, (t: Texts) => string>
 
 export function VerifyPdf(_props: PageProps) {
   const { t } = useTexts()
-  const [over, setOver] = useState(false)
   const [checked, setChecked] = useState<{ name: string; verdict: Verification }>()
   const verify = useAction(async (file: File) => ({
     name: file.name,
     verdict: await call<Verification>('POST', '/v1/verify', file, { contentType: 'application/pdf' }),
   }))
-  const take = async (file: File | undefined) => {
-    if (!file) return
+  const take = async (file: File) => {
     setChecked(undefined)
     const done = await verify.run(file)
     if (done) setChecked(done.value)
@@ -37,39 +36,14 @@ export function VerifyPdf(_props: PageProps) {
       <PageHeader title={t.verify_title} />
       <p class="muted">{t.verify_intro}</p>
       <section class="panel" aria-labelledby="verify-pick">
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the file input inside is the way for keyboards */}
-        <div
-          class={over ? 'drop-zone over' : 'drop-zone'}
-          onDragOver={(event) => {
-            event.preventDefault()
-            setOver(true)
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={(event) => {
-            event.preventDefault()
-            setOver(false)
-            take(event.dataTransfer?.files[0])
-          }}
-        >
-          <p id="verify-pick">{t.verify_drop_hint}</p>
-          <label class="button primary" for="verify-file">
-            {verify.busy ? t.verify_checking : t.verify_choose_file}
-          </label>
-          <input
-            id="verify-file"
-            class="visually-hidden"
-            type="file"
-            accept="application/pdf,.pdf"
-            disabled={verify.busy}
-            onChange={(event) => {
-              const input = event.currentTarget as HTMLInputElement
-              take(input.files?.[0]).then(() => {
-                // The same file chosen again is checked again.
-                input.value = ''
-              })
-            }}
-          />
-        </div>
+        <DropZone
+          inputId="verify-file"
+          accept="application/pdf,.pdf"
+          hint={<p id="verify-pick">{t.verify_drop_hint}</p>}
+          choose={verify.busy ? t.verify_checking : t.verify_choose_file}
+          busy={verify.busy}
+          onFile={take}
+        />
         <ErrorNote error={verify.error} />
       </section>
       <div aria-live="polite">{checked ? <Verdict {...checked} /> : null}</div>
