@@ -42,7 +42,7 @@ const CHROMIUM_ARGS = [
 
 /**
  * Chromium's own sandbox (seccomp-bpf plus namespaces) confines each renderer beneath the renderer's
- * rules (chromium-renderer.ts). It cannot run as root, nor where user namespaces are refused, as by
+ * rules (print-page.ts). It cannot run as root, nor where user namespaces are refused, as by
  * Docker's and containerd's default seccomp profiles (seen in deploy/proof). `auto` tries it unless
  * root and falls back, saying so once per executable; `on` fails rather than run without it; `off`
  * never tries (a container whose runtime refuses it: no failed start first).

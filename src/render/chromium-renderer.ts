@@ -7,19 +7,15 @@
 //   document ~45 ms. One spare per concurrent render, each made after a render ends, never beside
 //   one (on 2 cores that tripled the render's time).
 // - Chromium is treated as hostile, with no network (docs/security.md#chromium): JavaScript off
-//   twice (the context here and the browser's flags), every request but data: and about: aborted,
-//   a navigation of the page itself answered 204 so the document stays (newLease), a closed proxy
-//   port and a resolver that resolves nothing, setContent (never a file:// page); beneath that,
-//   Chromium's own sandbox where it can run (CHROMIUM_SANDBOX, chromium-process.ts).
+//   twice (each page's context, print-page.ts, and the browser's flags), no request leaving the
+//   page, a closed proxy port and a resolver that resolves nothing, setContent (never a file://
+//   page); beneath that, Chromium's own sandbox where it can run (CHROMIUM_SANDBOX,
+//   chromium-process.ts).
 // - Bounded and shared fairly: RenderSlots (2 at once and 4 waiting per account, 1 more slot kept
 //   for the other accounts, 8 waiting in all by default), a wall-clock timeout per render that
 //   closes its context and, when Chromium does not answer within a grace period, kills the
 //   browser's process group; a page cap (422, the caller's input).
-// - Pages are A4 or Letter, portrait (docs/api.md#rendering): the size given to Chromium wins over
-//   CSS `@page { size }`. Default margins are 20 mm on every side, given to Chromium as print
-//   margins, which a document's own `@page { margin }` overrides (tested): documents written for
-//   print keep their layout, bare HTML gets the margins of a letter. The HTML itself is never
-//   edited.
+// - One document in one page: print-page.ts (its page size, margins and network rules).
 import type { BrowserContext, Page } from 'playwright-core'
 import { LIMITS } from '../limits.ts'
 import {
@@ -31,25 +27,12 @@ import {
   type SandboxMode,
   within,
 } from './chromium-process.ts'
-import {
-  type FieldMark,
-  loadPrinted,
-  PAGE_SIZES,
-  type PageFormat,
-  setPageBoxes,
-  takeFieldMarks,
-} from './field-marks.ts'
+import type { FieldMark, PageFormat } from './field-marks.ts'
+import { isolatedPage, type PrintStage, printPage, type RenderedPdf } from './print-page.ts'
 import { RenderError } from './render-error.ts'
 import { RenderSlots } from './render-slots.ts'
 
-export type { FieldMark, PageFormat, RenderLogger }
-
-export interface RenderedPdf {
-  pdf: Uint8Array
-  pages: number
-  /** One per field marker found, sorted by index. */
-  marks: FieldMark[]
-}
+export type { FieldMark, PageFormat, RenderedPdf, RenderLogger }
 
 export interface RendererOptions {
   executablePath: string
@@ -97,7 +80,7 @@ interface Spare {
 interface Job {
   lease?: Promise<Lease>
   spare: boolean
-  stage: keyof typeof STAGES
+  stage: 'context' | PrintStage
 }
 
 /** Where a render was when its time ran out, for the error message. */
@@ -108,7 +91,6 @@ const STAGES = {
   post: 'while reading the printed PDF',
 } as const
 
-const DEFAULT_MARGIN = '20mm'
 // How long a context close (or the browser's close) may take before the browser is killed.
 const CLOSE_GRACE_MS = 2_000
 
@@ -223,63 +205,30 @@ export class ChromiumRenderer {
     const t0 = performance.now()
     job.lease = this.takeLease(job)
     const { page } = await job.lease
-    job.stage = 'content'
-    const t1 = performance.now()
-    // No Playwright timeout: the render's own wall clock (run) governs.
-    await page.setContent(html, { waitUntil: 'load', timeout: 0 })
-    job.stage = 'print'
-    const t2 = performance.now()
-    const size = PAGE_SIZES[format]
-    const margin = {
-      top: DEFAULT_MARGIN,
-      right: DEFAULT_MARGIN,
-      bottom: DEFAULT_MARGIN,
-      left: DEFAULT_MARGIN,
-    }
-    const printed = await page.pdf({
-      // Playwright refuses `pt`; inches are exact (72 pt each).
-      width: `${size.width / 72}in`,
-      height: `${size.height / 72}in`,
-      printBackground: true,
-      preferCSSPageSize: false,
-      margin,
-      // One page past the cap is enough to refuse: a 5,000-page document is laid out, not printed.
-      pageRanges: `1-${this.maxPages + 1}`,
+    const acquireMs = performance.now() - t0
+    const { printed, timings } = await printPage(page, { html, format, prefix }, this.maxPages, (stage) => {
+      job.stage = stage
     })
-    job.stage = 'post'
-    const t3 = performance.now()
-    const doc = await loadPrinted(printed)
-    const pages = doc.getPageCount()
-    if (pages > this.maxPages) {
-      throw new RenderError(
-        'refused_html',
-        `html: the document renders to more than ${this.maxPages} pages; at most ${this.maxPages} are accepted.`,
-      )
-    }
-    setPageBoxes(doc, size)
-    const marks = takeFieldMarks(doc, prefix)
-    const pdf = await doc.save({ useObjectStreams: false })
-    const t4 = performance.now()
     const ms = (n: number) => Math.round(n * 10) / 10
     this.options.logger.debug(
       {
         render: {
           format,
           html_chars: html.length,
-          pages,
-          marks: marks.length,
-          bytes: pdf.length,
+          pages: printed.pages,
+          marks: printed.marks.length,
+          bytes: printed.pdf.length,
           spare_context: job.spare,
-          acquire_ms: ms(t1 - t0),
-          set_content_ms: ms(t2 - t1),
-          pdf_ms: ms(t3 - t2),
-          post_ms: ms(t4 - t3),
-          total_ms: ms(t4 - t0),
+          acquire_ms: ms(acquireMs),
+          set_content_ms: ms(timings.setContent),
+          pdf_ms: ms(timings.pdf),
+          post_ms: ms(timings.post),
+          total_ms: ms(performance.now() - t0),
         },
       },
       'html rendered',
     )
-    return { pdf, pages, marks }
+    return printed
   }
 
   /**
@@ -318,28 +267,7 @@ export class ChromiumRenderer {
 
   private async newLease(): Promise<Lease> {
     const owner = await this.launched()
-    const context = await owner.browser.newContext({
-      javaScriptEnabled: false,
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-    })
-    try {
-      await context.route('**/*', (route) => {
-        const request = route.request()
-        // The document never leaves its page: a navigation of the page itself (meta refresh, a
-        // form) gets "204 No Content", which leaves the page as it is. An aborted one, measured
-        // under load, made page.pdf() fail ("Printing failed") when it started during printing.
-        if (request.isNavigationRequest() && request.frame().parentFrame() === null) {
-          return route.fulfill({ status: 204 })
-        }
-        const url = request.url()
-        return url.startsWith('data:') || url.startsWith('about:') ? route.continue() : route.abort()
-      })
-      return { owner, context, page: await context.newPage() }
-    } catch (error) {
-      await context.close().catch(() => {})
-      throw error
-    }
+    return { owner, ...(await isolatedPage(owner.browser)) }
   }
 
   /** Closes the render's context; kills the browser if that does not happen in time. */

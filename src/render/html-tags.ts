@@ -1,6 +1,6 @@
 // Finds the `{{…}}` tag variables of an HTML document (docs/api.md#syntax) and replaces each by an
 // empty marker box the size of its field, so that Chromium lays the field out where the tag stood
-// and reports the box back (chromium-renderer.ts: each marker is a link whose PDF annotation gives
+// and reports the box back (print-page.ts: each marker is a link whose PDF annotation gives
 // its page and rectangle, and is then removed). The tag's text is gone from the document, so it
 // neither shows nor can be extracted from the PDF; the text around it is untouched.
 // Decisions where the contract is silent:
